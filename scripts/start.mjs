@@ -1,0 +1,21 @@
+// `npm start`: build the SPA when dist/ is missing or older than the sources, then run the server.
+import { existsSync, statSync, readdirSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+
+function newest(dir) {
+  let t = 0;
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    t = Math.max(t, e.isDirectory() ? newest(p) : statSync(p).mtimeMs);
+  }
+  return t;
+}
+const index = 'dist/index.html';
+const stale = !existsSync(index) || Math.max(newest('src'), newest('locales')) > statSync(index).mtimeMs;
+if (stale) {
+  const r = spawnSync('npm', ['run', 'build'], { stdio: 'inherit' });
+  if (r.status !== 0) process.exit(r.status ?? 1);
+}
+const r = spawnSync(process.execPath, ['--import', 'tsx', 'server/main.ts'], { stdio: 'inherit', env: { NODE_ENV: 'production', ...process.env } });
+process.exit(r.status ?? 1);

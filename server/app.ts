@@ -1,0 +1,75 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler, jsonSchemaTransform, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import path from 'node:path';
+import type { AppConfig } from './config';
+import { createDb, migrateToLatest, type Db } from './db/index';
+import { createMailer, type Mailer } from './services/mail';
+import security from './plugins/external/security';
+import i18n from './plugins/app/i18n';
+import errors from './plugins/app/errors';
+import auth from './plugins/app/auth';
+import routes from './plugins/app/routes';
+import spa from './plugins/app/spa';
+
+export interface BuildOptions {
+  config: AppConfig;
+  /** Inject a database (tests); otherwise one is created from the config. */
+  db?: Db;
+  mailer?: Mailer;
+  logger?: boolean;
+  /** Run migrations on start (default true). */
+  migrate?: boolean;
+}
+
+export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
+  const { config } = opts;
+  const app = Fastify({
+    logger: opts.logger === false ? false : { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] },
+    trustProxy: process.env.TRUST_PROXY === 'true' || process.env.TRUST_PROXY === '1',
+    bodyLimit: 1024 * 1024,
+    disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace',
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  // app tier: config, database, mail, i18n, errors, auth
+  const db = opts.db ?? createDb({ databaseUrl: config.databaseUrl, sqliteFile: path.join(config.dataDir, 'iam.sqlite') });
+  if (opts.migrate !== false) await migrateToLatest(db);
+  app.decorate('config', config);
+  app.decorate('db', db);
+  app.decorate('mailer', opts.mailer ?? createMailer(config, app.log));
+  app.addHook('onClose', async () => {
+    app.mailer.close();
+    if (!opts.db) await db.close();
+  });
+  await app.register(i18n);
+  await app.register(errors);
+  await app.register(auth);
+
+  // external tier
+  await app.register(security);
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: 'IAM API', version: '1.0.0', description: 'Identity and access management REST API. Errors: `{error:{code,message,fields}}`.' },
+      servers: [{ url: config.appUrl }],
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT or API key' } } },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, {
+    routePrefix: '/api/docs',
+    staticCSP: true,
+    transformStaticCSP: (header) => header,
+    uiConfig: { deepLinking: true },
+  });
+  app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  // routes tier
+  await app.register(routes);
+  await app.register(spa);
+  return app;
+}

@@ -1,0 +1,147 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+/**
+ * Configuration from the environment (DESIGN §4). Validated once at start; a bad value
+ * stops the process with one line naming the variable.
+ */
+const ssoProviderSchema = z.object({
+  id: z.string().regex(/^[a-z0-9_-]+$/i),
+  name: z.string().min(1),
+  issuer: z.string().url(),
+  client_id: z.string().min(1),
+  client_secret: z.string().optional(),
+  scope: z.string().optional(),
+});
+export type SsoProviderConfig = z.infer<typeof ssoProviderSchema>;
+
+const logLevels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+export interface AppConfig {
+  port: number;
+  host: string;
+  appUrl: string;
+  issuer: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  redisUrl: string | undefined;
+  adminEmail: string | undefined;
+  adminPassword: string | undefined;
+  smtpUrl: string | undefined;
+  smsProvider: 'log' | 'twilio';
+  twilio: { accountSid?: string; authToken?: string; from?: string; baseUrl: string };
+  ssoProviders: SsoProviderConfig[];
+  logLevel: (typeof logLevels)[number];
+  /** Directory of the built SPA. */
+  distDir: string;
+  isProduction: boolean;
+}
+
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    detail: string,
+  ) {
+    super(`Invalid configuration: ${variable} ${detail}`);
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+function int(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw)) throw new ConfigError(name, `must be an integer, got "${raw}"`);
+  const n = Number(raw);
+  if (n < min || n > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${n}`);
+  return n;
+}
+
+function url(env: Env, name: string, protocols: string[]): string | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(name, `must be a URL, got "${raw}"`);
+  }
+  if (!protocols.includes(parsed.protocol)) {
+    throw new ConfigError(name, `must use ${protocols.join(' or ')}, got "${parsed.protocol}"`);
+  }
+  return raw;
+}
+
+export function loadConfig(env: Env = process.env): AppConfig {
+  const port = int(env, 'PORT', 3000, 0, 65535);
+  const host = env.HOST || '127.0.0.1';
+  const appUrl = (url(env, 'APP_URL', ['http:', 'https:']) ?? `http://localhost:${port}`).replace(/\/+$/, '');
+  const dataDir = path.resolve(env.IAM_DATA_DIR || './data');
+  const databaseUrl = url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']);
+  const redisUrl = url(env, 'REDIS_URL', ['redis:', 'rediss:']);
+  const smtpUrl = url(env, 'SMTP_URL', ['smtp:', 'smtps:']);
+  const adminEmail = env.IAM_ADMIN_EMAIL || undefined;
+  const adminPassword = env.IAM_ADMIN_PASSWORD || undefined;
+  if (adminEmail && !z.email().safeParse(adminEmail).success) {
+    throw new ConfigError('IAM_ADMIN_EMAIL', `must be an e-mail address, got "${adminEmail}"`);
+  }
+  if (Boolean(adminEmail) !== Boolean(adminPassword)) {
+    throw new ConfigError(adminEmail ? 'IAM_ADMIN_PASSWORD' : 'IAM_ADMIN_EMAIL', 'must be set together with its pair');
+  }
+  const smsProvider = (env.SMS_PROVIDER || 'log') as string;
+  if (smsProvider !== 'log' && smsProvider !== 'twilio') {
+    throw new ConfigError('SMS_PROVIDER', `must be "log" or "twilio", got "${smsProvider}"`);
+  }
+  const twilio = {
+    accountSid: env.TWILIO_ACCOUNT_SID,
+    authToken: env.TWILIO_AUTH_TOKEN,
+    from: env.TWILIO_FROM,
+    baseUrl: url(env, 'TWILIO_BASE_URL', ['http:', 'https:']) ?? 'https://api.twilio.com',
+  };
+  if (smsProvider === 'twilio') {
+    for (const [k, v] of [
+      ['TWILIO_ACCOUNT_SID', twilio.accountSid],
+      ['TWILIO_AUTH_TOKEN', twilio.authToken],
+      ['TWILIO_FROM', twilio.from],
+    ] as const) {
+      if (!v) throw new ConfigError(k, 'is required when SMS_PROVIDER=twilio');
+    }
+  }
+  let ssoProviders: SsoProviderConfig[] = [];
+  if (env.SSO_PROVIDERS) {
+    let json: unknown;
+    try {
+      json = JSON.parse(env.SSO_PROVIDERS);
+    } catch {
+      throw new ConfigError('SSO_PROVIDERS', 'must be a JSON list of providers');
+    }
+    const parsed = z.array(ssoProviderSchema).safeParse(json);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw new ConfigError('SSO_PROVIDERS', `is invalid at ${issue?.path.join('.') || '(root)'}: ${issue?.message}`);
+    }
+    ssoProviders = parsed.data;
+  }
+  const logLevel = (env.LOG_LEVEL || 'info') as AppConfig['logLevel'];
+  if (!logLevels.includes(logLevel)) {
+    throw new ConfigError('LOG_LEVEL', `must be one of ${logLevels.join(', ')}, got "${logLevel}"`);
+  }
+  return {
+    port,
+    host,
+    appUrl,
+    issuer: `${appUrl}/oidc`,
+    dataDir,
+    databaseUrl,
+    redisUrl,
+    adminEmail,
+    adminPassword,
+    smtpUrl,
+    smsProvider,
+    twilio,
+    ssoProviders,
+    logLevel,
+    distDir: path.resolve(env.IAM_DIST_DIR || './dist'),
+    isProduction: env.NODE_ENV === 'production',
+  };
+}

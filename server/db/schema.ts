@@ -1,0 +1,227 @@
+import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+/**
+ * Database types. Portable across SQLite and PostgreSQL: ids are UUID strings, timestamps are
+ * ISO-8601 UTC strings (text, so ordering is lexicographic on both), booleans are 0/1 integers,
+ * JSON is text.
+ */
+export type AccountType = 'user' | 'admin';
+export type AdminRole = 'super_admin' | 'manager';
+export type AccountStatus = 'ACTIVE' | 'INACTIVE';
+export type AuthType = 'CREDENTIALS' | 'SSO';
+export type TwoFactorMethod = 'GOOGLE' | 'SMS';
+
+export interface AccountsTable {
+  id: string;
+  type: AccountType;
+  email: string;
+  /** lower-cased e-mail, unique per type */
+  email_normalized: string;
+  first_name: string;
+  last_name: string;
+  phone: string | null;
+  locale: string;
+  status: AccountStatus;
+  auth_type: AuthType;
+  provider: string | null;
+  /** upstream subject for SSO accounts */
+  provider_subject: string | null;
+  technical: number;
+  admin_role: AdminRole | null;
+  avatar: string | null;
+  password_hash: string | null;
+  password_changed_at: string | null;
+  email_verified_at: string | null;
+  created_by: string | null;
+  two_factor_method: TwoFactorMethod | null;
+  two_factor_secret: string | null;
+  two_factor_confirmed_at: string | null;
+  /** last accepted TOTP time step, to refuse replays */
+  two_factor_last_step: number | null;
+  api_key_hash: string | null;
+  api_key_prefix: string | null;
+  api_key_created_at: string | null;
+  /** lower-cased "email first last", for search */
+  search_text: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface RolesTable {
+  id: string;
+  name: string;
+  description: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SubscriptionsTable {
+  id: string;
+  name: string;
+  description: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SubscriptionRolesTable {
+  subscription_id: string;
+  role_id: string;
+}
+
+/** Per-user roles held through a subscription. */
+export interface RoleSubscriptionsTable {
+  account_id: string;
+  subscription_id: string;
+  role_id: string;
+  created_at: string;
+}
+
+export interface ServiceAppsTable {
+  id: string;
+  /** also the OIDC client_id */
+  name: string;
+  display_name: string;
+  url: string;
+  path: string;
+  client_type: 'public' | 'confidential';
+  /** confidential clients: the secret, encrypted or hashed by the provider integration */
+  client_secret: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ServiceAppRolesTable {
+  service_app_id: string;
+  role_id: string;
+}
+
+export interface AuthActivitiesTable {
+  id: string;
+  account_id: string;
+  client_id: string | null;
+  /** oidc session or grant id, to close the activity on logout */
+  session_ref: string | null;
+  logged_in_at: string;
+  logged_out_at: string | null;
+  ip_address: string | null;
+  origin: string | null;
+  user_agent: string | null;
+}
+
+export interface ErrorLogsTable {
+  id: string;
+  error_code: string;
+  status: number;
+  method: string;
+  url: string;
+  message: string;
+  user_email: string | null;
+  created_at: string;
+}
+
+export interface AuditLogTable {
+  id: string;
+  actor_id: string | null;
+  actor_email: string | null;
+  action: string;
+  target_type: string;
+  target_id: string | null;
+  before: string | null;
+  after: string | null;
+  ip_address: string | null;
+  created_at: string;
+}
+
+/** oidc-provider artefacts (sessions, grants, codes, tokens, interactions...). */
+export interface OidcModelsTable {
+  model: string;
+  id: string;
+  payload: string;
+  grant_id: string | null;
+  user_code: string | null;
+  uid: string | null;
+  /** epoch seconds */
+  expires_at: number | null;
+  consumed_at: number | null;
+}
+
+export interface SigningKeysTable {
+  kid: string;
+  alg: string;
+  private_jwk: string;
+  public_jwk: string;
+  status: 'active' | 'previous' | 'retired';
+  created_at: string;
+  rotated_at: string | null;
+}
+
+/** Single-use tokens: invitation, password reset, setup link, expired-password reset. */
+export interface OneTimeTokensTable {
+  id: string;
+  account_id: string | null;
+  purpose: 'invitation' | 'reset' | 'setup' | 'expired_password';
+  token_hash: string;
+  expires_at: string;
+  used_at: string | null;
+  created_at: string;
+}
+
+export interface RecoveryCodesTable {
+  id: string;
+  account_id: string;
+  code_hash: string;
+  used_at: string | null;
+  created_at: string;
+}
+
+/** SMS one-time codes, bound to a purpose (enable, sign-in interaction). */
+export interface OtpChallengesTable {
+  id: string;
+  account_id: string;
+  purpose: 'sms_enable' | 'sms_login' | 'sms_disable';
+  interaction_uid: string | null;
+  code_hash: string;
+  attempts: number;
+  expires_at: string;
+  sent_at: string;
+  consumed_at: string | null;
+}
+
+/** Throttling and lockout counters (used when Redis is not configured). */
+export interface RateCountersTable {
+  key: string;
+  count: number;
+  /** epoch ms when the window resets */
+  reset_at: number;
+  /** epoch ms until which the key is locked, 0 when not locked */
+  locked_until: number;
+}
+
+export interface Database {
+  accounts: AccountsTable;
+  roles: RolesTable;
+  subscriptions: SubscriptionsTable;
+  subscription_roles: SubscriptionRolesTable;
+  role_subscriptions: RoleSubscriptionsTable;
+  service_apps: ServiceAppsTable;
+  service_app_roles: ServiceAppRolesTable;
+  auth_activities: AuthActivitiesTable;
+  error_logs: ErrorLogsTable;
+  audit_log: AuditLogTable;
+  oidc_models: OidcModelsTable;
+  signing_keys: SigningKeysTable;
+  one_time_tokens: OneTimeTokensTable;
+  recovery_codes: RecoveryCodesTable;
+  otp_challenges: OtpChallengesTable;
+  rate_counters: RateCountersTable;
+  app_settings: { key: string; value: string; updated_at: string };
+}
+
+export type Account = Selectable<AccountsTable>;
+export type NewAccount = Insertable<AccountsTable>;
+export type AccountUpdate = Updateable<AccountsTable>;
+export type Role = Selectable<RolesTable>;
+export type Subscription = Selectable<SubscriptionsTable>;
+export type ServiceApp = Selectable<ServiceAppsTable>;
+// Generated is re-exported for migrations that add auto columns later
+export type { Generated };

@@ -1,0 +1,89 @@
+import fp from 'fastify-plugin';
+import { randomUUID } from 'node:crypto';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { AppError, type FieldErrors } from '../../errors';
+import { collectFieldErrors, issueToFieldIssues, type FieldIssue } from '../../lib/validation';
+import { nowIso } from '../../db/index';
+
+interface ErrorBody {
+  error: { code: string; message: string; fields?: FieldErrors; field_messages?: Record<string, string[]>; request_id?: string };
+}
+
+/** Path without query string: query strings may carry tokens and must not reach logs. */
+const safeUrl = (req: FastifyRequest) => req.url.split('?')[0] ?? req.url;
+
+async function recordServerError(req: FastifyRequest, code: string, status: number, message: string): Promise<void> {
+  try {
+    await req.server.db.kysely
+      .insertInto('error_logs')
+      .values({
+        id: randomUUID(),
+        error_code: code,
+        status,
+        method: req.method,
+        url: safeUrl(req),
+        message: message.slice(0, 500),
+        user_email: req.auth?.account.email ?? null,
+        created_at: nowIso(),
+      })
+      .execute();
+  } catch (e) {
+    req.log.error({ err: e }, 'could not record error log');
+  }
+}
+
+/** The one error handler: every failure becomes `{error:{code,message,fields}}`, localized. */
+export default fp(async (app) => {
+  app.setErrorHandler(async (err: FastifyError | AppError, req: FastifyRequest, reply: FastifyReply) => {
+    const send = (status: number, body: ErrorBody, headers?: Record<string, string>) => {
+      if (headers) reply.headers(headers);
+      return reply.status(status).type('application/json; charset=utf-8').send(body);
+    };
+
+    if (err instanceof AppError) {
+      let extra: Partial<ErrorBody['error']> = {};
+      if (err.fields) {
+        const issues: FieldIssue[] = Object.entries(err.fields).flatMap(([field, codes]) =>
+          codes.map((code) => ({ field, code, params: err.params ?? {} })),
+        );
+        extra = collectFieldErrors(issues, req.lang);
+      }
+      if (err.status >= 500) {
+        req.log.error({ err: err.cause ?? err }, err.code);
+        await recordServerError(req, err.code, err.status, err.code);
+      }
+      return send(err.status, { error: { code: err.code, message: req.t(err.code, err.params), ...extra } }, err.headers);
+    }
+
+    if (hasZodFastifySchemaValidationErrors(err)) {
+      const issues = err.validation.flatMap((v) =>
+        issueToFieldIssues({
+          ...(v.params as Record<string, unknown>),
+          code: v.keyword,
+          message: v.message,
+          path: v.instancePath.split('/').filter(Boolean),
+        }),
+      );
+      return send(422, { error: { code: 'validation_failed', message: req.t('validation_failed'), ...collectFieldErrors(issues, req.lang) } });
+    }
+
+    const status = err.statusCode ?? 500;
+    if (status === 429) {
+      const retry = reply.getHeader('retry-after');
+      return send(429, { error: { code: 'too_many_requests', message: req.t('too_many_requests', { seconds: Number(retry) || 60 }) } });
+    }
+    if (status === 413 || err.code === 'FST_REQ_FILE_TOO_LARGE') return send(413, { error: { code: 'payload_too_large', message: req.t('payload_too_large') } });
+    if (status === 415) return send(415, { error: { code: 'unsupported_media_type', message: req.t('unsupported_media_type') } });
+    if (status >= 400 && status < 500) {
+      // malformed JSON, bad content-length, invalid multipart...
+      return send(status === 404 ? 404 : 400, { error: { code: status === 404 ? 'not_found' : 'bad_request', message: req.t(status === 404 ? 'not_found' : 'bad_request') } });
+    }
+
+    const requestId = String(req.id);
+    req.log.error({ err }, 'unhandled error');
+    // only the error's class and code: messages can carry values (SQL parameters, tokens)
+    await recordServerError(req, 'internal_error', 500, [err.name, err.code].filter(Boolean).join(' '));
+    return send(500, { error: { code: 'internal_error', message: req.t('internal_error'), request_id: requestId } });
+  });
+});

@@ -1,0 +1,39 @@
+import fp from 'fastify-plugin';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+
+/**
+ * Serves the built SPA from `dist/`: hashed assets cached for a year, index.html never cached,
+ * and history fallback for any GET that is not an API/OIDC call.
+ */
+export default fp(async (app) => {
+  const root = app.config.distDir;
+  const indexFile = path.join(root, 'index.html');
+  const hasSpa = existsSync(indexFile);
+  if (hasSpa) {
+    await app.register(fastifyStatic, {
+      root,
+      prefix: '/',
+      wildcard: false,
+      index: false,
+      cacheControl: false,
+      setHeaders(res, filePath) {
+        if (filePath.includes(`${path.sep}assets${path.sep}`)) res.setHeader('cache-control', 'public, max-age=31536000, immutable');
+        else res.setHeader('cache-control', 'no-cache');
+      },
+    });
+  } else {
+    app.log.warn({ root }, 'SPA build not found; run `npm run build` to serve the web app');
+  }
+  const isApi = (url: string) => url === '/api' || url.startsWith('/api/') || url.startsWith('/oidc');
+
+  app.setNotFoundHandler((req, reply) => {
+    const url = req.url.split('?')[0] ?? '/';
+    if (req.method === 'GET' && !isApi(url) && hasSpa && !/\.[a-z0-9]+$/i.test(url)) {
+      // read per request so a rebuild is picked up without restart; the file is small
+      return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(readFileSync(indexFile));
+    }
+    return reply.status(404).send({ error: { code: 'route_not_found', message: req.t('route_not_found', { method: req.method, url }) } });
+  });
+});

@@ -1,0 +1,42 @@
+import fp from 'fastify-plugin';
+import helmet from '@fastify/helmet';
+import cookie from '@fastify/cookie';
+import multipart from '@fastify/multipart';
+import rateLimit from '@fastify/rate-limit';
+import { Redis } from 'ioredis';
+
+/** External tier: secure headers with a strict CSP, cookies, a global per-IP rate limit, multipart. */
+export default fp(async (app) => {
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        fontSrc: ["'self'"],
+        connectSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+        upgradeInsecureRequests: app.config.appUrl.startsWith('https:') ? [] : null,
+      },
+    },
+    crossOriginEmbedderPolicy: false,
+    referrerPolicy: { policy: 'no-referrer' },
+    strictTransportSecurity: app.config.appUrl.startsWith('https:') ? { maxAge: 31536000, includeSubDomains: true } : false,
+  });
+  await app.register(cookie);
+  await app.register(multipart, { limits: { fileSize: 5 * 1024 * 1024, files: 1, fields: 20, fieldSize: 64 * 1024 } });
+  const redis = app.config.redisUrl ? new Redis(app.config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 1 }) : undefined;
+  if (redis) app.addHook('onClose', async () => void redis.quit());
+  await app.register(rateLimit, {
+    global: true,
+    max: Number(process.env.IAM_RATE_LIMIT_PER_MINUTE || 600),
+    timeWindow: '1 minute',
+    ...(redis ? { redis, nameSpace: 'iam-rl:' } : {}),
+    allowList: (req) => !req.url.startsWith('/api') && !req.url.startsWith('/oidc'),
+  });
+});

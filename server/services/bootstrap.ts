@@ -1,0 +1,61 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { nowIso } from '../db/index';
+import { passwordViolations } from '../../src/domain/password-policy';
+import { ConfigError } from '../config';
+import { hashPassword } from './passwords';
+import { accountRow } from './accounts';
+
+export const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
+
+/**
+ * First start: create the super_admin from IAM_ADMIN_EMAIL/IAM_ADMIN_PASSWORD once; without them,
+ * and while no admin exists, print a one-time setup link (valid 24 h) instead.
+ */
+export async function bootstrapFirstAdmin(app: FastifyInstance): Promise<{ created?: string; setupLink?: string }> {
+  const db = app.db.kysely;
+  const anyAdmin = await db.selectFrom('accounts').select('id').where('type', '=', 'admin').limit(1).executeTakeFirst();
+  if (anyAdmin) return {};
+  const { adminEmail, adminPassword } = app.config;
+  if (adminEmail && adminPassword) {
+    const violations = passwordViolations(adminPassword);
+    if (violations.length) throw new ConfigError('IAM_ADMIN_PASSWORD', `breaks the password policy (${violations.join(', ')})`);
+    const now = nowIso();
+    const row = accountRow({
+      type: 'admin',
+      email: adminEmail,
+      first_name: 'Super',
+      last_name: 'Admin',
+      admin_role: 'super_admin',
+      status: 'ACTIVE',
+      auth_type: 'CREDENTIALS',
+      locale: 'en',
+      technical: 0,
+      password_hash: await hashPassword(adminPassword),
+      password_changed_at: now,
+      email_verified_at: now,
+    });
+    // a concurrent instance may win the race: the unique index keeps one
+    await db.insertInto('accounts').values(row).onConflict((oc) => oc.columns(['type', 'email_normalized']).doNothing()).execute();
+    app.log.info({ email: adminEmail }, 'created the first super_admin');
+    return { created: adminEmail };
+  }
+  const token = randomBytes(32).toString('base64url');
+  await db.deleteFrom('one_time_tokens').where('purpose', '=', 'setup').execute();
+  await db
+    .insertInto('one_time_tokens')
+    .values({
+      id: randomUUID(),
+      account_id: null,
+      purpose: 'setup',
+      token_hash: sha256(token),
+      expires_at: new Date(Date.now() + 24 * 3600_000).toISOString(),
+      used_at: null,
+      created_at: nowIso(),
+    })
+    .execute();
+  const setupLink = `${app.config.appUrl}/admin/setup?token=${token}`;
+  // printed on purpose: this is how the operator gets in on a fresh install
+  console.log(`\nNo administrator yet. Create the first super_admin within 24 hours at:\n  ${setupLink}\n`);
+  return { setupLink };
+}

@@ -1,0 +1,61 @@
+import type { Language } from '../i18n/index';
+
+export type MailTemplate = 'invitation' | 'admin_invitation' | 'password_reset' | 'password_changed' | 'setup';
+
+interface Rendered { subject: string; text: string; html: string }
+type Params = { name?: string; link?: string; product?: string; expires_hours?: number };
+
+const T: Record<MailTemplate, Record<Language, { subject: string; intro: string; action?: string; outro: string }>> = {
+  invitation: {
+    en: { subject: 'You are invited to {product}', intro: 'Hello {name}, an administrator created an account for you.', action: 'Finish setting up your account', outro: 'The link is valid for {expires_hours} hours. If you did not expect this e-mail, you can ignore it.' },
+    de: { subject: 'Einladung zu {product}', intro: 'Hallo {name}, ein Administrator hat ein Konto für Sie angelegt.', action: 'Kontoeinrichtung abschließen', outro: 'Der Link ist {expires_hours} Stunden gültig. Wenn Sie diese E-Mail nicht erwartet haben, können Sie sie ignorieren.' },
+    fr: { subject: 'Invitation à {product}', intro: 'Bonjour {name}, un administrateur a créé un compte pour vous.', action: 'Terminer la configuration du compte', outro: "Le lien est valable {expires_hours} heures. Si vous n'attendiez pas cet e-mail, ignorez-le." },
+    it: { subject: 'Invito a {product}', intro: 'Ciao {name}, un amministratore ha creato un account per te.', action: "Completa la configurazione dell'account", outro: 'Il link è valido per {expires_hours} ore. Se non ti aspettavi questa e-mail, puoi ignorarla.' },
+  },
+  admin_invitation: {
+    en: { subject: 'You are invited to administer {product}', intro: 'Hello {name}, you were added as an administrator.', action: 'Set your password', outro: 'The link is valid for {expires_hours} hours.' },
+    de: { subject: 'Einladung zur Verwaltung von {product}', intro: 'Hallo {name}, Sie wurden als Administrator hinzugefügt.', action: 'Passwort festlegen', outro: 'Der Link ist {expires_hours} Stunden gültig.' },
+    fr: { subject: 'Invitation à administrer {product}', intro: 'Bonjour {name}, vous avez été ajouté comme administrateur.', action: 'Définir votre mot de passe', outro: 'Le lien est valable {expires_hours} heures.' },
+    it: { subject: 'Invito ad amministrare {product}', intro: 'Ciao {name}, sei stato aggiunto come amministratore.', action: 'Imposta la password', outro: 'Il link è valido per {expires_hours} ore.' },
+  },
+  password_reset: {
+    en: { subject: 'Reset your {product} password', intro: 'Hello {name}, someone asked to reset your password.', action: 'Choose a new password', outro: 'The link works once and expires in {expires_hours} hours. If it was not you, ignore this e-mail.' },
+    de: { subject: 'Passwort für {product} zurücksetzen', intro: 'Hallo {name}, es wurde angefordert, Ihr Passwort zurückzusetzen.', action: 'Neues Passwort wählen', outro: 'Der Link funktioniert einmal und läuft in {expires_hours} Stunden ab. Falls Sie das nicht waren, ignorieren Sie diese E-Mail.' },
+    fr: { subject: 'Réinitialiser votre mot de passe {product}', intro: 'Bonjour {name}, une réinitialisation de votre mot de passe a été demandée.', action: 'Choisir un nouveau mot de passe', outro: "Le lien fonctionne une fois et expire dans {expires_hours} heures. Si ce n'était pas vous, ignorez cet e-mail." },
+    it: { subject: 'Reimposta la password di {product}', intro: 'Ciao {name}, è stato richiesto il ripristino della tua password.', action: 'Scegli una nuova password', outro: 'Il link funziona una sola volta e scade tra {expires_hours} ore. Se non sei stato tu, ignora questa e-mail.' },
+  },
+  password_changed: {
+    en: { subject: 'Your {product} password was changed', intro: 'Hello {name}, your password was just changed.', outro: 'If it was not you, contact your administrator at once.' },
+    de: { subject: 'Ihr Passwort für {product} wurde geändert', intro: 'Hallo {name}, Ihr Passwort wurde soeben geändert.', outro: 'Falls Sie das nicht waren, wenden Sie sich sofort an Ihren Administrator.' },
+    fr: { subject: 'Votre mot de passe {product} a été modifié', intro: 'Bonjour {name}, votre mot de passe vient d’être modifié.', outro: "Si ce n'était pas vous, contactez immédiatement votre administrateur." },
+    it: { subject: 'La password di {product} è stata modificata', intro: 'Ciao {name}, la tua password è stata appena modificata.', outro: "Se non sei stato tu, contatta subito l'amministratore." },
+  },
+  setup: {
+    en: { subject: 'Set up {product}', intro: 'Create the first administrator account.', action: 'Create the administrator', outro: 'The link works once and expires in {expires_hours} hours.' },
+    de: { subject: '{product} einrichten', intro: 'Legen Sie das erste Administratorkonto an.', action: 'Administrator anlegen', outro: 'Der Link funktioniert einmal und läuft in {expires_hours} Stunden ab.' },
+    fr: { subject: 'Configurer {product}', intro: 'Créez le premier compte administrateur.', action: "Créer l'administrateur", outro: 'Le lien fonctionne une fois et expire dans {expires_hours} heures.' },
+    it: { subject: 'Configura {product}', intro: 'Crea il primo account amministratore.', action: "Crea l'amministratore", outro: 'Il link funziona una sola volta e scade tra {expires_hours} ore.' },
+  },
+};
+
+const escapeHtml = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
+
+function fill(template: string, params: Params): string {
+  return template.replace(/\{(\w+)\}/g, (_, k: string) => String((params as Record<string, unknown>)[k] ?? ''));
+}
+
+export function renderMail(template: MailTemplate, lang: Language, params: Params): Rendered {
+  const t = T[template][lang] ?? T[template].en;
+  const p: Params = { product: 'IAM', expires_hours: 72, ...params };
+  const subject = fill(t.subject, p);
+  const intro = fill(t.intro, p);
+  const outro = fill(t.outro, p);
+  const action = t.action ? fill(t.action, p) : undefined;
+  const text = [intro, '', ...(action && p.link ? [`${action}:`, p.link, ''] : []), outro, ''].join('\n');
+  const html = `<!doctype html><html lang="${lang}"><body style="font-family:sans-serif">
+<p>${escapeHtml(intro)}</p>
+${action && p.link ? `<p><a href="${escapeHtml(p.link)}">${escapeHtml(action)}</a></p><p style="font-size:12px;color:#555">${escapeHtml(p.link)}</p>` : ''}
+<p>${escapeHtml(outro)}</p></body></html>`;
+  return { subject, text, html };
+}

@@ -1,0 +1,66 @@
+import argon2 from 'argon2';
+import os from 'node:os';
+import { AppError } from '../errors';
+
+/** OWASP argon2id parameters (m=19456 KiB, t=2, p=1). */
+export const ARGON2_OPTIONS = { type: argon2.argon2id, memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
+
+/**
+ * Caps concurrent hashes: each costs ~19 MiB and tens of ms of CPU. Work beyond the cap waits in a
+ * short queue; when that is full too the caller gets 503 at once instead of piling up.
+ */
+class HashGate {
+  private active = 0;
+  private readonly waiters: (() => void)[] = [];
+  constructor(
+    readonly maxActive: number,
+    readonly maxQueue: number,
+  ) {}
+  async run<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.active >= this.maxActive) {
+      if (this.waiters.length >= this.maxQueue) {
+        throw new AppError(503, 'service_unavailable', { headers: { 'retry-after': '1' } });
+      }
+      await new Promise<void>((resolve) => this.waiters.push(resolve));
+    }
+    this.active++;
+    try {
+      return await fn();
+    } finally {
+      this.active--;
+      this.waiters.shift()?.();
+    }
+  }
+  get load() {
+    return { active: this.active, queued: this.waiters.length };
+  }
+}
+
+const cores = Math.max(1, os.availableParallelism?.() ?? os.cpus().length);
+export const hashGate = new HashGate(
+  Number(process.env.IAM_HASH_CONCURRENCY || cores * 2),
+  Number(process.env.IAM_HASH_QUEUE || cores * 16),
+);
+
+export function hashPassword(password: string): Promise<string> {
+  return hashGate.run(() => argon2.hash(password, ARGON2_OPTIONS));
+}
+
+/** Constant-time verification (argon2.verify). A malformed hash counts as a mismatch. */
+export function verifyPassword(hash: string, password: string): Promise<boolean> {
+  return hashGate.run(async () => {
+    try {
+      return await argon2.verify(hash, password);
+    } catch {
+      return false;
+    }
+  });
+}
+
+let dummyHash: Promise<string> | undefined;
+/** Spends the same time as a real verification, for unknown accounts (no enumeration by timing). */
+export async function verifyAgainstDummy(password: string): Promise<false> {
+  dummyHash ??= argon2.hash('dummy-password-for-timing-Aa1!', ARGON2_OPTIONS);
+  await verifyPassword(await dummyHash, password);
+  return false;
+}

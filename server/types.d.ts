@@ -1,0 +1,21 @@
+import type { AppConfig } from './config';
+import type { Db } from './db/index';
+import type { Mailer } from './services/mail';
+import type { Language } from './i18n/index';
+import type { AuthContext, BearerVerifier } from './plugins/app/auth';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: AppConfig;
+    db: Db;
+    mailer: Mailer;
+    /** Verifiers tried in order for `Authorization: Bearer` (access tokens, API keys). */
+    bearerVerifiers: BearerVerifier[];
+  }
+  interface FastifyRequest {
+    lang: Language;
+    t(code: string, params?: Record<string, string | number>): string;
+    /** Set by the auth guards; null when the request is anonymous. */
+    auth: AuthContext | null;
+  }
+}

@@ -1,0 +1,25 @@
+import { z } from 'zod';
+
+/** SPEC §5 formats, shared by the SPA and the server. */
+export const PHONE_RE = /^\+[0-9]{4,15}$/;
+/** Subscription name XX_XX(X): upper-case segments joined by underscores (2 or 3 segments). */
+export const SUBSCRIPTION_NAME_RE = /^[A-Z0-9]+_[A-Z0-9]+(_[A-Z0-9]+)?$/;
+/** Role name XX_XX(X)(_XX*): two or more upper-case segments. */
+export const ROLE_NAME_RE = /^[A-Z0-9]+(_[A-Z0-9]+)+$/;
+export const SERVICE_PATH_RE = /^\/[A-Za-z0-9\-._~!$&'()*+,;=:@%/]*$/;
+export const LOCALES = ['en', 'de', 'fr', 'it'] as const;
+export type Locale = (typeof LOCALES)[number];
+
+export const emailSchema = z.string().trim().min(1).max(254).pipe(z.email());
+export const phoneSchema = z.string().trim().regex(PHONE_RE);
+export const roleNameSchema = z.string().trim().min(1).max(64).regex(ROLE_NAME_RE);
+export const subscriptionNameSchema = z.string().trim().min(1).max(64).regex(SUBSCRIPTION_NAME_RE);
+export const servicePathSchema = z.string().trim().min(1).max(255).regex(SERVICE_PATH_RE);
+export const serviceUrlSchema = z
+  .string()
+  .trim()
+  .min(1)
+  .max(2048)
+  .pipe(z.url({ protocol: /^https?$/ }));
+export const localeSchema = z.enum(LOCALES);
+export const personNameSchema = z.string().trim().min(1).max(100);

@@ -1,0 +1,122 @@
+import { describe, expect, it } from 'vitest';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describeEachDb, createTestApp } from '../helpers/app';
+import { loadConfig, ConfigError } from '../../server/config';
+import { negotiateLanguage } from '../../server/i18n/index';
+
+describeEachDb('system routes', (get) => {
+  it('GET /api/languages lists en, de, fr, it', async () => {
+    const res = await get().app.inject({ method: 'GET', url: '/api/languages' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ data: { languages: ['en', 'de', 'fr', 'it'] } });
+  });
+
+  it('GET /api/config has the fixed points of DESIGN §7', async () => {
+    const res = await get().app.inject({ method: 'GET', url: '/api/config' });
+    const data = res.json().data;
+    expect(data.issuer).toBe('http://localhost:3000/oidc');
+    expect(data.clients).toEqual({ portal: 'portal', admin: 'admin-console' });
+    for (const k of ['authorization_endpoint', 'token_endpoint', 'end_session_endpoint', 'scope']) expect(typeof data[k]).toBe('string');
+    expect(Array.isArray(data.sso_providers)).toBe(true);
+  });
+
+  it('GET /api/health checks the database', async () => {
+    const res = await get().app.inject({ method: 'GET', url: '/api/health' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data).toEqual({ status: 'ok', database: get().kind });
+  });
+
+  it('unknown API routes answer a localized 404 in the error format', async () => {
+    const de = await get().app.inject({ method: 'GET', url: '/api/nope', headers: { locale: 'de' } });
+    expect(de.statusCode).toBe(404);
+    expect(de.json().error.code).toBe('route_not_found');
+    expect(de.json().error.message).toContain('nicht gefunden');
+    const it = await get().app.inject({ method: 'GET', url: '/api/nope', headers: { 'accept-language': 'fr;q=0.5, it;q=0.9' } });
+    expect(it.json().error.message).toContain('non trovato');
+  });
+
+  it('malformed JSON is a 400 with a stable code, never a 5xx', async () => {
+    const res = await get().app.inject({ method: 'POST', url: '/api/languages', headers: { 'content-type': 'application/json' }, payload: '{bad' });
+    expect(res.statusCode).toBeLessThan(500);
+    expect(res.json().error.code).toBeTypeOf('string');
+  });
+
+  it('sends a strict CSP and secure headers', async () => {
+    const res = await get().app.inject({ method: 'GET', url: '/api/languages' });
+    const csp = String(res.headers['content-security-policy']);
+    expect(csp).toContain("default-src 'self'");
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).not.toContain('unsafe-inline');
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['referrer-policy']).toBe('no-referrer');
+  });
+
+  it('publishes OpenAPI and a reference page', async () => {
+    const spec = await get().app.inject({ method: 'GET', url: '/api/openapi.json' });
+    expect(spec.statusCode).toBe(200);
+    expect(spec.json().paths['/api/languages']).toBeDefined();
+    const docs = await get().app.inject({ method: 'GET', url: '/api/docs/' });
+    expect(docs.statusCode).toBe(200);
+    expect(docs.body).toContain('swagger');
+  });
+
+  it('creates every entity table of DESIGN §5', async () => {
+    const { db } = get();
+    for (const t of ['accounts', 'roles', 'subscriptions', 'subscription_roles', 'role_subscriptions', 'service_apps', 'service_app_roles', 'auth_activities', 'error_logs', 'audit_log', 'oidc_models', 'signing_keys'] as const) {
+      const rows = await db.kysely.selectFrom(t).selectAll().limit(1).execute();
+      expect(Array.isArray(rows)).toBe(true);
+    }
+  });
+});
+
+describe('configuration', () => {
+  it('stops with one line naming the variable', () => {
+    expect(() => loadConfig({ PORT: 'abc' })).toThrow(/PORT/);
+    expect(() => loadConfig({ DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL/);
+    expect(() => loadConfig({ SMS_PROVIDER: 'pigeon' })).toThrow(/SMS_PROVIDER/);
+    expect(() => loadConfig({ SSO_PROVIDERS: '{' })).toThrow(/SSO_PROVIDERS/);
+    expect(() => loadConfig({ LOG_LEVEL: 'loud' })).toThrow(/LOG_LEVEL/);
+    expect(() => loadConfig({ IAM_ADMIN_EMAIL: 'a@b.co' })).toThrow(ConfigError);
+  });
+
+  it('has the defaults of DESIGN §4', () => {
+    const c = loadConfig({});
+    expect(c.port).toBe(3000);
+    expect(c.appUrl).toBe('http://localhost:3000');
+    expect(c.issuer).toBe('http://localhost:3000/oidc');
+    expect(c.dataDir.endsWith('data')).toBe(true);
+    expect(c.smsProvider).toBe('log');
+  });
+
+  it('negotiates the language from the locale header, then Accept-Language, else en', () => {
+    expect(negotiateLanguage('it', 'de')).toBe('it');
+    expect(negotiateLanguage(undefined, 'es, de-CH;q=0.8')).toBe('de');
+    expect(negotiateLanguage('xx', undefined)).toBe('en');
+  });
+});
+
+describe('SPA serving', () => {
+  it('serves index.html without caching, hashed assets for a year, and falls back for client routes', async () => {
+    const t = await createTestApp('sqlite');
+    await t.close();
+    const dist = path.join(t.dataDir + '-dist');
+    mkdirSync(path.join(dist, 'assets'), { recursive: true });
+    writeFileSync(path.join(dist, 'index.html'), '<!doctype html><div id="root"></div>');
+    writeFileSync(path.join(dist, 'assets', 'app-abc123.js'), 'console.log(1)');
+    const t2 = await createTestApp('sqlite', { IAM_DIST_DIR: dist });
+    try {
+      const deep = await t2.app.inject({ method: 'GET', url: '/admin/user-management?page=2' });
+      expect(deep.statusCode).toBe(200);
+      expect(deep.body).toContain('id="root"');
+      expect(deep.headers['cache-control']).toBe('no-cache');
+      const asset = await t2.app.inject({ method: 'GET', url: '/assets/app-abc123.js' });
+      expect(asset.headers['cache-control']).toContain('immutable');
+      const missing = await t2.app.inject({ method: 'GET', url: '/assets/missing.js' });
+      expect(missing.statusCode).toBe(404);
+    } finally {
+      await t2.close();
+    }
+  });
+});
