@@ -1,0 +1,52 @@
+import { Trans, useLingui } from '@lingui/react/macro';
+import type { ReactNode } from 'react';
+import { css } from 'styled-system/css';
+import { LanguagePicker } from '../language-picker';
+import { Logo, PRODUCT_NAME } from '../logo';
+import { MAIN_CONTENT_ID, SkipLink } from '../skip-link';
+
+export interface SiteLayoutProps {
+  children: ReactNode;
+  /** Extra header content (e.g. the user menu in the user area). */
+  headerActions?: ReactNode;
+  /** Where the logo links. */
+  home?: '/' | '/admin/dashboard';
+}
+
+/** Public and user area layout: logo header, language picker, main, footer with the current year. */
+export function SiteLayout({ children, headerActions, home = '/' }: SiteLayoutProps) {
+  const { t } = useLingui();
+  const year = new Date().getFullYear();
+  return (
+    <div className={css({ display: 'flex', flexDirection: 'column', minHeight: '100dvh', bg: 'bg.canvas' })}>
+      <SkipLink />
+      <header
+        className={css({
+          display: 'flex',
+          alignItems: 'center',
+          justifyContent: 'space-between',
+          gap: '4',
+          px: { base: '4', md: '8' },
+          height: 'header',
+          bg: 'bg.surface',
+          borderBottomWidth: '1px',
+          borderColor: 'border.default',
+        })}
+      >
+        <Logo to={home} />
+        <div className={css({ display: 'flex', alignItems: 'center', gap: '3' })} role="group" aria-label={t`Preferences`}>
+          <LanguagePicker />
+          {headerActions}
+        </div>
+      </header>
+      <main id={MAIN_CONTENT_ID} tabIndex={-1} className={css({ flex: '1', display: 'flex', flexDirection: 'column', px: { base: '4', md: '8' }, py: '8', outline: 'none' })}>
+        {children}
+      </main>
+      <footer className={css({ px: { base: '4', md: '8' }, py: '4', borderTopWidth: '1px', borderColor: 'border.default', fontSize: 'sm', color: 'fg.muted', textAlign: 'center' })}>
+        <Trans>
+          © {year} {PRODUCT_NAME}. All rights reserved.
+        </Trans>
+      </footer>
+    </div>
+  );
+}

@@ -1,0 +1,23 @@
+import type { ReactNode } from 'react';
+import { css } from 'styled-system/css';
+
+/** The page's single h1. */
+export function PageHeading({ children, actions }: { children: ReactNode; actions?: ReactNode }) {
+  return (
+    <div className={css({ display: 'flex', alignItems: 'center', justifyContent: 'space-between', gap: '4', mb: '6', flexWrap: 'wrap' })}>
+      <h1 className={css({ textStyle: 'pageTitle', color: 'fg.default' })}>{children}</h1>
+      {actions}
+    </div>
+  );
+}
+
+/** Centered card used by the public screens (sign-in, password pages). */
+export function AuthCard({ children }: { children: ReactNode }) {
+  return (
+    <div className={css({ flex: '1', display: 'flex', alignItems: 'flex-start', justifyContent: 'center', pt: { base: '4', md: '12' } })}>
+      <div className={css({ width: 'full', maxWidth: 'md', bg: 'bg.surface', borderWidth: '1px', borderColor: 'border.default', borderRadius: 'xl', boxShadow: 'sm', p: { base: '6', md: '8' } })}>
+        {children}
+      </div>
+    </div>
+  );
+}

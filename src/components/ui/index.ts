@@ -1,0 +1,13 @@
+export * as Avatar from './avatar';
+export { Button, type ButtonProps } from './button';
+export * as Dialog from './dialog';
+export * as Field from './field';
+export { Input, type InputProps } from './input';
+export * as Menu from './menu';
+export * as Pagination from './pagination';
+export * as PinInput from './pin-input';
+export * as Select from './select';
+export * as Switch from './switch';
+export * as Table from './table';
+export * as Tabs from './tabs';
+export { Toaster, toaster } from './toast';

@@ -1,0 +1,92 @@
+import { Pagination as ArkPagination } from '@ark-ui/react/pagination';
+import { Trans, useLingui } from '@lingui/react/macro';
+import { useId } from 'react';
+import { pagination } from 'styled-system/recipes';
+import { ChevronLeftIcon, ChevronRightIcon } from './icons';
+import { SimpleSelect } from './select';
+import { createStyleContext } from './style-context';
+
+const { withProvider, withContext } = createStyleContext(pagination);
+
+export const Root = withProvider(ArkPagination.Root, 'root');
+export const PrevTrigger = withContext(ArkPagination.PrevTrigger, 'prevTrigger');
+export const NextTrigger = withContext(ArkPagination.NextTrigger, 'nextTrigger');
+export const Item = withContext(ArkPagination.Item, 'item');
+export const Ellipsis = withContext(ArkPagination.Ellipsis, 'ellipsis');
+const Summary = withContext('p', 'summary');
+const PageSize = withContext('div', 'pageSize');
+
+export const DEFAULT_PAGE_SIZES = [10, 25, 50, 100] as const;
+
+export interface DataPaginationProps {
+  /** Total number of items. */
+  total: number;
+  /** 1-based page. */
+  page: number;
+  pageSize: number;
+  onPageChange: (page: number) => void;
+  onPageSizeChange: (pageSize: number) => void;
+  pageSizes?: readonly number[];
+}
+
+/** List pagination: 'from - to of total items', page buttons and an items-per-page select. */
+export function DataPagination({ total, page, pageSize, onPageChange, onPageSizeChange, pageSizes = DEFAULT_PAGE_SIZES }: DataPaginationProps) {
+  const { t } = useLingui();
+  const summaryId = useId();
+  const from = total === 0 ? 0 : (page - 1) * pageSize + 1;
+  const to = Math.min(page * pageSize, total);
+  return (
+    <Root
+      count={total}
+      pageSize={pageSize}
+      page={page}
+      siblingCount={1}
+      onPageChange={(details) => onPageChange(details.page)}
+      aria-describedby={summaryId}
+      translations={{
+        rootLabel: t`Pagination`,
+        prevTriggerLabel: t`Previous page`,
+        nextTriggerLabel: t`Next page`,
+        itemLabel: ({ page: p, totalPages }) => t`Page ${p} of ${totalPages}`,
+      }}
+    >
+      <Summary id={summaryId} aria-live="polite">
+        <Trans>
+          {from} - {to} of {total} items
+        </Trans>
+      </Summary>
+      <div style={{ display: 'flex', alignItems: 'center', gap: '0.25rem' }}>
+        <PrevTrigger>
+          <ChevronLeftIcon width={16} height={16} />
+        </PrevTrigger>
+        <ArkPagination.Context>
+          {(api) =>
+            api.pages.map((item, index) =>
+              item.type === 'page' ? (
+                <Item key={`p-${item.value}`} {...item}>
+                  {item.value}
+                </Item>
+              ) : (
+                <Ellipsis key={`e-${index}`} index={index}>
+                  &#8230;
+                </Ellipsis>
+              ),
+            )
+          }
+        </ArkPagination.Context>
+        <NextTrigger>
+          <ChevronRightIcon width={16} height={16} />
+        </NextTrigger>
+      </div>
+      <PageSize>
+        <SimpleSelect
+          label={t`Items per page`}
+          size="sm"
+          options={pageSizes.map((size) => ({ value: String(size), label: String(size) }))}
+          value={String(pageSize)}
+          onValueChange={(value) => onPageSizeChange(Number(value))}
+        />
+      </PageSize>
+    </Root>
+  );
+}

@@ -1,0 +1,33 @@
+import { PinInput as ArkPinInput } from '@ark-ui/react/pin-input';
+import type { ComponentProps, ReactNode } from 'react';
+import { pinInput } from 'styled-system/recipes';
+import { createStyleContext } from './style-context';
+
+const { withProvider, withContext } = createStyleContext(pinInput);
+
+export const Root = withProvider(ArkPinInput.Root, 'root');
+export const Label = withContext(ArkPinInput.Label, 'label');
+export const Control = withContext(ArkPinInput.Control, 'control');
+export const Input = withContext(ArkPinInput.Input, 'input');
+export const HiddenInput = ArkPinInput.HiddenInput;
+
+export interface CodeInputProps extends Omit<ComponentProps<typeof Root>, 'children'> {
+  label: ReactNode;
+  /** Number of digits (SMS codes have 6). */
+  length?: number;
+}
+
+/** A labelled one-time-code input, numeric with autocomplete=one-time-code. */
+export function CodeInput({ label, length = 6, ...props }: CodeInputProps) {
+  return (
+    <Root otp type="numeric" {...props}>
+      <Label>{label}</Label>
+      <Control>
+        {Array.from({ length }, (_, index) => (
+          <Input key={index} index={index} />
+        ))}
+      </Control>
+      <HiddenInput />
+    </Root>
+  );
+}

@@ -1,0 +1,37 @@
+import { Toast as ArkToast, Toaster as ArkToaster, createToaster } from '@ark-ui/react/toast';
+import { useLingui } from '@lingui/react/macro';
+import { toast as toastRecipe } from 'styled-system/recipes';
+import { XIcon } from './icons';
+import { createStyleContext } from './style-context';
+
+const { withProvider, withContext } = createStyleContext(toastRecipe);
+
+const Root = withProvider(ArkToast.Root, 'root');
+const Title = withContext(ArkToast.Title, 'title');
+const Description = withContext(ArkToast.Description, 'description');
+const CloseTrigger = withContext(ArkToast.CloseTrigger, 'closeTrigger');
+
+/** The app-wide toast store: `toaster.create({ title, description, type })`. */
+export const toaster = createToaster({
+  placement: 'bottom-end',
+  overlap: true,
+  gap: 16,
+  max: 5,
+});
+
+export function Toaster() {
+  const { t } = useLingui();
+  return (
+    <ArkToaster toaster={toaster}>
+      {(toast) => (
+        <Root key={toast.id}>
+          {toast.title ? <Title>{toast.title}</Title> : null}
+          {toast.description ? <Description>{toast.description}</Description> : null}
+          <CloseTrigger aria-label={t`Dismiss notification`}>
+            <XIcon width={16} height={16} />
+          </CloseTrigger>
+        </Root>
+      )}
+    </ArkToaster>
+  );
+}

@@ -1,0 +1,66 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { useContext } from 'react';
+import { SessionContext } from './session-context';
+
+export type AdminRole = 'super_admin' | 'manager';
+
+export interface CurrentAdmin {
+  id: string;
+  email: string;
+  first_name: string;
+  last_name: string;
+  role: AdminRole | null;
+  avatar: string | null;
+}
+
+function isRole(value: unknown): value is AdminRole {
+  return value === 'super_admin' || value === 'manager';
+}
+
+function str(value: unknown): string {
+  return typeof value === 'string' ? value : '';
+}
+
+/** Reads `GET /api/admin` → `{data:{auth_user:{…}, 2fa:{…}}}`. */
+export function parseCurrentAdmin(body: unknown): CurrentAdmin | null {
+  if (typeof body !== 'object' || body === null) return null;
+  const data = (body as { data?: unknown }).data;
+  if (typeof data !== 'object' || data === null) return null;
+  const user = (data as { auth_user?: unknown }).auth_user;
+  if (typeof user !== 'object' || user === null) return null;
+  const record = user as Record<string, unknown>;
+  return {
+    id: str(record.id),
+    email: str(record.email),
+    first_name: str(record.first_name),
+    last_name: str(record.last_name),
+    role: isRole(record.role) ? record.role : null,
+    avatar: typeof record.avatar === 'string' ? record.avatar : null,
+  };
+}
+
+export function currentAdminQueryOptions(accessToken: string | null) {
+  return queryOptions({
+    queryKey: ['admin', 'me', accessToken !== null] as const,
+    enabled: accessToken !== null,
+    queryFn: async ({ signal }): Promise<CurrentAdmin | null> => {
+      const headers: Record<string, string> = { Accept: 'application/json' };
+      if (accessToken) headers.Authorization = `Bearer ${accessToken}`;
+      const response = await fetch('/api/admin', { headers, credentials: 'include', signal });
+      if (!response.ok) throw new Error(`GET /api/admin failed with ${response.status}`);
+      return parseCurrentAdmin(await response.json());
+    },
+  });
+}
+
+/**
+ * The signed-in admin (`GET /api/admin`), or null while loading, signed out
+ * or on failure. The admin area guard (later issue) redirects guests, so a
+ * null role simply shows no role-restricted navigation.
+ */
+export function useCurrentAdmin(): CurrentAdmin | null {
+  const session = useContext(SessionContext);
+  const accessToken = session?.accessToken ?? null;
+  const query = useQuery(currentAdminQueryOptions(accessToken));
+  return query.data ?? null;
+}

@@ -1,0 +1,116 @@
+import { i18n, type Messages } from '@lingui/core';
+import { readStorage, STORAGE_KEYS, writeStorage } from './storage';
+
+export const SOURCE_LOCALE = 'en';
+/** Used when `GET /api/languages` fails. */
+export const FALLBACK_LANGUAGES: readonly string[] = ['en', 'de', 'fr', 'it'];
+
+type CatalogModule = { messages: Messages };
+
+// Compiled catalogs (`lingui compile --typescript`): locales/<locale>/<catalog>.ts.
+// Each becomes its own lazily loaded chunk.
+const catalogLoaders = import.meta.glob<CatalogModule>(['../../locales/*/*.ts', '!../../locales/**/*.d.ts']);
+
+function loadersFor(locale: string): Array<() => Promise<CatalogModule>> {
+  const prefix = `../../locales/${locale}/`;
+  return Object.entries(catalogLoaders)
+    .filter(([path]) => path.startsWith(prefix))
+    .map(([, load]) => load);
+}
+
+/** Locales for which compiled catalogs exist in this build. */
+export function bundledLocales(): string[] {
+  const locales = new Set<string>();
+  for (const path of Object.keys(catalogLoaders)) {
+    const locale = path.split('/')[3];
+    if (locale) locales.add(locale);
+  }
+  return [...locales];
+}
+
+/** Loads and merges all catalogs (common, account, admin) of one locale. */
+export async function loadMessages(locale: string): Promise<Messages> {
+  const loaders = loadersFor(locale);
+  if (loaders.length === 0) throw new Error(`No catalogs for locale "${locale}"`);
+  const modules = await Promise.all(loaders.map((load) => load()));
+  return Object.assign({}, ...modules.map((module) => module.messages)) as Messages;
+}
+
+/** Maps 'de-CH' or 'DE' to a supported locale, or undefined. */
+export function normalizeLocale(candidate: string | null | undefined, supported: readonly string[] = FALLBACK_LANGUAGES): string | undefined {
+  if (!candidate) return undefined;
+  const lower = candidate.toLowerCase();
+  if (supported.includes(lower)) return lower;
+  const base = lower.split(/[-_]/)[0];
+  return base && supported.includes(base) ? base : undefined;
+}
+
+/** The stored choice, else the default (en). */
+export function initialLocale(): string {
+  return normalizeLocale(readStorage(STORAGE_KEYS.locale)) ?? SOURCE_LOCALE;
+}
+
+function syncDocumentLanguage(locale: string): void {
+  if (typeof document !== 'undefined') document.documentElement.lang = locale;
+}
+
+/**
+ * Loads the catalogs of `locale` and activates it; falls back to en when the
+ * locale is unknown or its catalogs fail to load. Returns the active locale.
+ */
+export async function activateLocale(locale: string): Promise<string> {
+  const target = normalizeLocale(locale) ?? SOURCE_LOCALE;
+  try {
+    const messages = await loadMessages(target);
+    i18n.loadAndActivate({ locale: target, messages });
+    syncDocumentLanguage(target);
+    return target;
+  } catch (error) {
+    if (target === SOURCE_LOCALE) throw error;
+    const messages = await loadMessages(SOURCE_LOCALE);
+    i18n.loadAndActivate({ locale: SOURCE_LOCALE, messages });
+    syncDocumentLanguage(SOURCE_LOCALE);
+    return SOURCE_LOCALE;
+  }
+}
+
+/** Guest language change: activate and remember locally (key `locale`). */
+export async function changeLocale(locale: string): Promise<string> {
+  const active = await activateLocale(locale);
+  writeStorage(STORAGE_KEYS.locale, active);
+  return active;
+}
+
+/** `GET /api/languages` → `{data:{languages:[...]}}`; en/de/fr/it when it fails. */
+export async function fetchLanguages(signal?: AbortSignal): Promise<string[]> {
+  try {
+    const response = await fetch('/api/languages', { headers: { Accept: 'application/json' }, credentials: 'include', signal });
+    if (!response.ok) return [...FALLBACK_LANGUAGES];
+    const body = (await response.json()) as { data?: { languages?: unknown } };
+    const languages = body.data?.languages;
+    if (!Array.isArray(languages)) return [...FALLBACK_LANGUAGES];
+    const valid = languages.filter((code): code is string => typeof code === 'string' && code.length > 0);
+    return valid.length > 0 ? valid : [...FALLBACK_LANGUAGES];
+  } catch {
+    return [...FALLBACK_LANGUAGES];
+  }
+}
+
+export const languagesQueryOptions = {
+  queryKey: ['languages'] as const,
+  queryFn: ({ signal }: { signal: AbortSignal }) => fetchLanguages(signal),
+  staleTime: Infinity,
+};
+
+/** The language's own name, e.g. 'Deutsch' for de. */
+export function languageName(code: string): string {
+  try {
+    const name = new Intl.DisplayNames([code], { type: 'language' }).of(code);
+    if (!name) return code;
+    return name.charAt(0).toLocaleUpperCase(code) + name.slice(1);
+  } catch {
+    return code;
+  }
+}
+
+export { i18n };

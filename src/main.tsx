@@ -1,0 +1,42 @@
+import './index.css';
+import { I18nProvider } from '@lingui/react';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { RouterProvider } from '@tanstack/react-router';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { activateLocale, i18n, initialLocale } from './lib/i18n';
+import { installPreloadErrorListener } from './lib/preload-error';
+import { createQueryClient } from './lib/query-client';
+import { startSession } from './lib/session';
+import { SessionProvider } from './lib/session-context';
+import { createAppRouter, type AppRouter } from './router';
+
+installPreloadErrorListener();
+
+async function bootstrap() {
+  const queryClient = createQueryClient();
+  // The session navigates through the router, which needs the session first.
+  const late: { router?: AppRouter } = {};
+  const [session] = await Promise.all([
+    startSession({ queryClient, navigate: (to) => void late.router?.navigate({ to }) }),
+    activateLocale(initialLocale()),
+  ]);
+  const router = createAppRouter({ session, queryClient });
+  late.router = router;
+
+  const container = document.getElementById('root');
+  if (!container) throw new Error('#root element missing');
+  createRoot(container).render(
+    <StrictMode>
+      <I18nProvider i18n={i18n}>
+        <QueryClientProvider client={queryClient}>
+          <SessionProvider session={session}>
+            <RouterProvider router={router} />
+          </SessionProvider>
+        </QueryClientProvider>
+      </I18nProvider>
+    </StrictMode>,
+  );
+}
+
+void bootstrap();

@@ -1,0 +1,26 @@
+import { createRouter } from '@tanstack/react-router';
+import { GlobalNotFound } from './components/errors/not-found-page';
+import { RouteErrorPage } from './components/errors/route-error-page';
+import type { RouterContext } from './lib/router-context';
+import { routeTree } from './routeTree.gen';
+
+export function createAppRouter(context: RouterContext) {
+  return createRouter({
+    routeTree,
+    context,
+    defaultPreload: 'intent',
+    // react-query owns caching; loaders always ask it.
+    defaultPreloadStaleTime: 0,
+    defaultNotFoundComponent: GlobalNotFound,
+    defaultErrorComponent: RouteErrorPage,
+    scrollRestoration: true,
+  });
+}
+
+export type AppRouter = ReturnType<typeof createAppRouter>;
+
+declare module '@tanstack/react-router' {
+  interface Register {
+    router: AppRouter;
+  }
+}

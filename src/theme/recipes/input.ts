@@ -1,0 +1,31 @@
+import { defineRecipe } from '@pandacss/dev';
+
+export const input = defineRecipe({
+  className: 'input',
+  jsx: ['Input', 'Field.Input'],
+  base: {
+    appearance: 'none',
+    width: '100%',
+    minWidth: '0',
+    bg: 'bg.surface',
+    color: 'fg.default',
+    borderWidth: '1px',
+    borderColor: 'border.strong',
+    borderRadius: 'md',
+    outline: 'none',
+    transitionProperty: 'border-color, box-shadow',
+    transitionDuration: 'fast',
+    _placeholder: { color: 'fg.subtle' },
+    _focusVisible: { borderColor: 'focusRing', boxShadow: '0 0 0 1px token(colors.focusRing)' },
+    _invalid: { borderColor: 'border.error', _focusVisible: { boxShadow: '0 0 0 1px token(colors.border.error)' } },
+    _disabled: { opacity: 0.6, cursor: 'not-allowed', bg: 'bg.subtle' },
+  },
+  variants: {
+    size: {
+      sm: { height: '8', px: '2.5', fontSize: 'sm' },
+      md: { height: '10', px: '3', fontSize: 'sm' },
+      lg: { height: '12', px: '3.5', fontSize: 'md' },
+    },
+  },
+  defaultVariants: { size: 'md' },
+});

@@ -1,0 +1,72 @@
+/// <reference types="vitest/config" />
+import { fileURLToPath } from 'node:url';
+import { lingui } from '@lingui/vite-plugin';
+import { tanstackRouter } from '@tanstack/router-plugin/vite';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+const backend = process.env.IAM_DEV_BACKEND ?? 'http://127.0.0.1:3000';
+
+export default defineConfig({
+  plugins: [
+    // Must come before the React plugin so the generated route tree and the
+    // code-split route chunks are transformed by React/Babel afterwards.
+    tanstackRouter({
+      target: 'react',
+      routesDirectory: './src/routes',
+      generatedRouteTree: './src/routeTree.gen.ts',
+      autoCodeSplitting: true,
+      quoteStyle: 'single',
+      semicolons: true,
+    }),
+    react({ babel: { plugins: ['@lingui/babel-plugin-lingui-macro'] } }),
+    lingui(),
+  ],
+  resolve: {
+    alias: {
+      'styled-system': fileURLToPath(new URL('./styled-system', import.meta.url)),
+    },
+  },
+  server: {
+    proxy: {
+      '/api': { target: backend, changeOrigin: false },
+      '/oidc': { target: backend, changeOrigin: false },
+    },
+  },
+  preview: {
+    proxy: {
+      '/api': { target: backend, changeOrigin: false },
+      '/oidc': { target: backend, changeOrigin: false },
+    },
+  },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    sourcemap: true,
+  },
+  test: {
+    testTimeout: 30000,
+    hookTimeout: 30000,
+    fileParallelism: true,
+    globalSetup: ['./tests/global-setup.ts'],
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'node',
+          environment: 'node',
+          include: ['tests/server/**/*.test.ts', 'tests/domain/**/*.test.ts', 'machines/**/*.test.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'dom',
+          environment: 'jsdom',
+          include: ['tests/spa/**/*.test.{ts,tsx}'],
+          setupFiles: ['./tests/spa/setup.ts'],
+        },
+      },
+    ],
+  },
+});
