@@ -1,0 +1,167 @@
+import { describe, expect, it } from 'vitest';
+import { createActor, fromPromise, type AnyMachineSnapshot, type EventObject } from 'xstate';
+import { createSessionActors, endSessionUrl, readStoredSession, sessionMachine, type SessionContext, type SessionEvent } from './session.machine';
+import { ORIGIN, adminTokens, sessionConfig, sessionInput, sessionModel, userTokens } from './session.model';
+import { describePath, modelPaths, reachableStates, stateKey, walkPath, type Recorded } from './testing/graph';
+import type { HttpInit, Tokens } from './shared';
+
+const paths = modelPaths(sessionModel);
+
+function ctx(snapshot: AnyMachineSnapshot): SessionContext {
+  return snapshot.context as SessionContext;
+}
+const action = (name: string, data?: unknown): Recorded => ({ kind: 'action', name, data });
+const actor = (name: string, data: unknown): Recorded => ({ kind: 'actor', name, data });
+const loginPath = (admin: boolean) => (admin ? '/admin/login' : '/login');
+
+/** The effects the spec requires for one transition (the oracle the walk is compared with). */
+function expectedEffects(prev: AnyMachineSnapshot, event: EventObject, next: AnyMachineSnapshot): Recorded[] {
+  const before = ctx(prev);
+  const after = ctx(next);
+  const from = stateKey(prev.value);
+  const to = stateKey(next.value);
+  const e = event as SessionEvent | (EventObject & { output?: unknown });
+  const out: Recorded[] = [];
+  switch (e.type) {
+    case 'TOKENS_RECEIVED':
+      if ('tokens' in e) {
+        out.push(action('writeStorage', { key: 'token', value: JSON.stringify(e.tokens) }));
+        out.push(action('writeStorage', { key: 'admin_session', value: String(e.tokens.client === 'admin-console') }));
+      }
+      break;
+    case 'STORAGE_CHANGED':
+      if (to === 'unauthenticated') out.push(action('clearQueryCache'), action('navigate', { to: loginPath(before.admin) }));
+      break;
+    case 'EXTERNAL_UNAUTHORIZED':
+      if ('adminArea' in e) {
+        out.push(action('clearQueryCache'), action('removeStorage', { keys: ['token', 'admin_session'] }), action('navigate', { to: loginPath(e.adminArea) }));
+      }
+      break;
+    case 'LANGUAGE_CHANGED':
+      out.push(action('writeStorage', { key: 'locale', value: 'de' }));
+      if (to === 'authenticated.savingLocale') out.push(actor('saveLocale', { admin: before.admin, locale: 'de' }));
+      break;
+    case 'xstate.done.actor.saveLocale':
+      out.push(action('resetCachedData'));
+      break;
+    case 'xstate.done.actor.refreshTokens':
+      out.push(action('writeStorage', { key: 'token', value: JSON.stringify(e.output) }));
+      break;
+    case 'xstate.done.actor.revokeTokens':
+    case 'xstate.error.actor.revokeTokens':
+      out.push(action('removeStorage', { keys: ['token', 'admin_session'] }), action('redirect', { url: endSessionUrl(before) }));
+      break;
+  }
+  if (to === 'refreshing' && from !== 'refreshing') {
+    out.push(actor('refreshTokens', { tokenEndpoint: sessionConfig.token_endpoint, refreshToken: before.tokens!.refresh_token, clientId: before.tokens!.client }));
+  }
+  if (to === 'loggingOut' && from !== 'loggingOut') out.push(action('clearQueryCache'), actor('revokeTokens', { tokens: before.tokens }));
+  void after;
+  return out;
+}
+
+describe('session machine (model-based, shortest path per state — simple paths explode with token/locale context)', () => {
+  it('reaches exactly the expected states', () => {
+    expect([...reachableStates(paths)].sort()).toEqual([...sessionModel.expectedStates].sort());
+    for (const final of sessionModel.finalStates) expect(paths.some((p) => stateKey(p.state.value) === final)).toBe(true);
+  });
+
+  it('has one path per distinct (state, tokens, admin, locale, error)', () => {
+    expect(paths.length).toBeGreaterThanOrEqual(30);
+  });
+
+  for (const path of paths) {
+    it(describePath(path).slice(1).join(' ; ') || 'initial', () => {
+      const result = walkPath(sessionModel, path);
+      for (let i = 1; i < path.steps.length; i++) {
+        const prev = path.steps[i - 1]!.state;
+        const step = path.steps[i]!;
+        expect(result.stepLogs[i], `step ${i} ${step.event.type}`).toEqual(expectedEffects(prev, step.event, step.state));
+      }
+      const end = ctx(result.snapshot);
+      const value = stateKey(result.snapshot.value);
+      if (value.startsWith('authenticated') || value === 'refreshing') expect(end.tokens).not.toBeNull();
+      if (value === 'unauthenticated' || value === 'authenticating') expect(end.tokens).toBeNull();
+      // logging out never happens without a redirect to the end-session endpoint, and removal in another tab never calls the server
+      const types = path.steps.map((s) => s.event.type);
+      if (types.includes('xstate.done.actor.revokeTokens') || types.includes('xstate.error.actor.revokeTokens')) {
+        expect(result.actions('redirect')).toHaveLength(1);
+      }
+    });
+  }
+});
+
+describe('session machine details', () => {
+  it('restores a stored session (admin flag from admin_session) and starts signed in', () => {
+    const actorRef = createActor(sessionMachine, {
+      input: { ...sessionInput, stored: { token: JSON.stringify(adminTokens), admin_session: 'true', locale: 'fr' } },
+    }).start();
+    const snap = actorRef.getSnapshot();
+    expect(snap.value).toEqual({ authenticated: 'idle' });
+    expect(snap.context).toMatchObject({ tokens: adminTokens, admin: true, locale: 'fr' });
+    expect(snap.hasTag('session:signed-in')).toBe(true);
+  });
+
+  it('treats unparsable stored tokens as signed out', () => {
+    const actorRef = createActor(sessionMachine, { input: { ...sessionInput, stored: { token: '{nope', admin_session: null, locale: null } } }).start();
+    expect(actorRef.getSnapshot().value).toBe('unauthenticated');
+  });
+
+  it('readStoredSession reads the spec keys', () => {
+    const store = new Map([['token', 'x'], ['admin_session', 'true'], ['locale', 'de']]);
+    expect(readStoredSession({ getItem: (k) => store.get(k) ?? null })).toEqual({ token: 'x', admin_session: 'true', locale: 'de' });
+  });
+
+  it('end-session URL: admin uses the admin login and client', () => {
+    const url = new URL(endSessionUrl({ config: sessionConfig, origin: ORIGIN, tokens: adminTokens, admin: true }));
+    expect(url.origin + url.pathname).toBe(sessionConfig.end_session_endpoint);
+    expect(Object.fromEntries(url.searchParams)).toEqual({
+      id_token_hint: 'id-admin',
+      post_logout_redirect_uri: `${ORIGIN}/admin/login`,
+      client_id: 'admin-console',
+    });
+  });
+
+  it('real refresh actor posts the refresh grant as a form; saveLocale PATCHes the profile', async () => {
+    const calls: Array<{ url: string; init?: HttpInit }> = [];
+    const http = async <T,>(url: string, init?: HttpInit): Promise<T> => {
+      calls.push({ url, init });
+      const body = url.endsWith('/token') ? { access_token: 'new', refresh_token: 'rt2', id_token: 'id2', expires_in: 60 } : { data: { locale: 'it' } };
+      return body as T;
+    };
+    const impl = createSessionActors({ http, now: () => 1_000 });
+    const refreshed = await createActor(impl.refreshTokens, { input: { tokenEndpoint: sessionConfig.token_endpoint, refreshToken: 'rt-user', clientId: 'portal' } })
+      .start()
+      .getSnapshot();
+    void refreshed;
+    const done = await new Promise<Tokens>((resolve, reject) => {
+      const a = createActor(impl.refreshTokens, { input: { tokenEndpoint: sessionConfig.token_endpoint, refreshToken: 'rt-user', clientId: 'portal' } });
+      a.subscribe({ complete: () => resolve(a.getSnapshot().output!), error: reject });
+      a.start();
+    });
+    expect(done).toEqual({ access_token: 'new', refresh_token: 'rt2', id_token: 'id2', expires_at: 61_000, client: 'portal' });
+    const body = calls[0]!.init!.body as URLSearchParams;
+    expect(calls[0]!.init!.method).toBe('POST');
+    expect(Object.fromEntries(body)).toEqual({ grant_type: 'refresh_token', refresh_token: 'rt-user', client_id: 'portal' });
+
+    const saved = await new Promise<{ locale: string }>((resolve, reject) => {
+      const a = createActor(impl.saveLocale, { input: { admin: true, locale: 'it' } });
+      a.subscribe({ complete: () => resolve(a.getSnapshot().output!), error: reject });
+      a.start();
+    });
+    expect(saved).toEqual({ locale: 'it' });
+    expect(calls.at(-1)).toEqual({ url: '/api/admin', init: { method: 'PATCH', body: { locale: 'it' } } });
+  });
+
+  it('signed-in language change keeps working when the save fails (error code kept)', () => {
+    const a = createActor(
+      sessionMachine.provide({
+        actors: { saveLocale: fromPromise(() => Promise.reject(new Error('x'))) },
+        actions: { writeStorage: () => {}, resetCachedData: () => {} },
+      }),
+      { input: { ...sessionInput, stored: { token: JSON.stringify(userTokens), admin_session: 'false', locale: null } } },
+    ).start();
+    a.send({ type: 'LANGUAGE_CHANGED', locale: 'de' });
+    expect(a.getSnapshot().value).toEqual({ authenticated: 'savingLocale' });
+  });
+});

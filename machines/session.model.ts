@@ -1,0 +1,71 @@
+/** Graph model of the session machine: sample events per outcome, used by the tests and `npm run paths`. */
+import type { AnyMachineSnapshot, EventObject } from 'xstate';
+import { sessionMachine, type SessionContext, type SessionEvent, type SessionInput } from './session.machine';
+import type { Tokens } from './shared';
+import { doneEvent, errorEvent, stateKey, type MachineModel } from './testing/graph';
+import { ApiError } from '../src/api/errors';
+
+export const sessionConfig: SessionInput['config'] = {
+  token_endpoint: 'https://iam.test/oidc/token',
+  end_session_endpoint: 'https://iam.test/oidc/session/end',
+  clients: { portal: 'portal', admin: 'admin-console' },
+};
+export const ORIGIN = 'https://iam.test';
+
+export const userTokens: Tokens = { access_token: 'at-user', refresh_token: 'rt-user', id_token: 'id-user', expires_at: 1_000, client: 'portal' };
+/** Admin tokens without a refresh token: a 401 logs out directly. */
+export const adminTokens: Tokens = { access_token: 'at-admin', refresh_token: null, id_token: 'id-admin', expires_at: 1_000, client: 'admin-console' };
+export const refreshedTokens: Tokens = { ...userTokens, access_token: 'at-refreshed', refresh_token: 'rt-refreshed', id_token: 'id-refreshed' };
+export const otherTabTokens: Tokens = { ...userTokens, access_token: 'at-other-tab', refresh_token: 'rt-other-tab' };
+
+export const sessionInput: SessionInput = {
+  config: sessionConfig,
+  origin: ORIGIN,
+  stored: { token: null, admin_session: null, locale: null },
+};
+
+const invalidGrant = new ApiError({ kind: 'http', status: 400, code: 'invalid_grant', message: 'invalid_grant' });
+
+function events(snapshot: AnyMachineSnapshot): EventObject[] {
+  const context = snapshot.context as SessionContext;
+  const current = context.tokens?.access_token ?? null;
+  const list: SessionEvent[] = [
+    { type: 'AUTHENTICATION_STARTED' },
+    { type: 'AUTHENTICATION_FAILED' },
+    { type: 'TOKENS_RECEIVED', tokens: userTokens },
+    { type: 'TOKENS_RECEIVED', tokens: adminTokens },
+    { type: 'REQUEST_UNAUTHORIZED', accessToken: current },
+    { type: 'REQUEST_UNAUTHORIZED', accessToken: 'at-stale' },
+    { type: 'REQUEST_UNAUTHORIZED', accessToken: current, refresh: true },
+    { type: 'LOGOUT' },
+    { type: 'STORAGE_CHANGED', key: 'token', newValue: JSON.stringify(otherTabTokens) },
+    { type: 'STORAGE_CHANGED', key: 'token', newValue: null },
+    { type: 'EXTERNAL_UNAUTHORIZED', adminArea: context.admin },
+    { type: 'LANGUAGE_CHANGED', locale: 'de' },
+  ];
+  return [
+    ...list,
+    doneEvent('saveLocale', { locale: 'de' }),
+    errorEvent('saveLocale', new ApiError({ kind: 'network', message: 'fetch failed' })),
+    doneEvent('refreshTokens', refreshedTokens),
+    errorEvent('refreshTokens', invalidGrant),
+    doneEvent('revokeTokens', undefined),
+    errorEvent('revokeTokens', new ApiError({ kind: 'network', message: 'fetch failed' })),
+  ];
+}
+
+export const sessionModel: MachineModel<typeof sessionMachine> = {
+  name: 'session',
+  title: 'Session (tokens, refresh, logout, cross-tab, language)',
+  machine: sessionMachine,
+  input: sessionInput,
+  events,
+  strategy: 'shortest',
+  injectedActions: ['writeStorage', 'removeStorage', 'redirect', 'navigate', 'clearQueryCache', 'resetCachedData'],
+  expectedStates: ['unauthenticated', 'authenticating', 'authenticated.idle', 'authenticated.savingLocale', 'refreshing', 'loggingOut'],
+  finalStates: ['unauthenticated', 'authenticated.idle'],
+  serializeState: (snapshot) => {
+    const c = snapshot.context as SessionContext;
+    return JSON.stringify([stateKey(snapshot.value), c.tokens?.access_token ?? null, c.admin, c.locale, c.error]);
+  },
+};

@@ -1,0 +1,146 @@
+/**
+ * Types and helpers shared by the statecharts. Nothing here touches the DOM,
+ * the router or the network: side effects reach the machines only through
+ * `.provide({ actors, actions })`.
+ */
+import { isApiError } from '../src/api/errors';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+export interface HttpInit {
+  method?: HttpMethod;
+  body?: Record<string, unknown> | URLSearchParams;
+  query?: Record<string, string>;
+}
+/** The injected HTTP function (the SPA passes its ofetch API client). */
+export type Http = <T>(url: string, init?: HttpInit) => Promise<T>;
+
+/** Client storage keys (SPEC §3 "Stored client keys"). */
+export const STORAGE_KEYS = {
+  token: 'token',
+  codeVerifier: 'code_verifier',
+  locale: 'locale',
+  adminSession: 'admin_session',
+} as const;
+export type StorageKey = (typeof STORAGE_KEYS)[keyof typeof STORAGE_KEYS];
+
+export interface KeyValueStorage {
+  getItem(key: string): string | null;
+  setItem(key: string, value: string): void;
+  removeItem(key: string): void;
+}
+
+/** `GET /api/config` (DESIGN §7). */
+export interface OidcClientConfig {
+  issuer: string;
+  authorization_endpoint: string;
+  token_endpoint: string;
+  end_session_endpoint: string;
+  scope: string;
+  clients: { portal: string; admin: string };
+  sso_providers: Array<{ id: string; name: string }>;
+}
+
+/** What the `token` storage key holds (JSON). */
+export interface Tokens {
+  access_token: string;
+  refresh_token: string | null;
+  id_token: string | null;
+  /** Epoch milliseconds. */
+  expires_at: number;
+  /** client_id the tokens were issued to (`portal` or `admin-console`). */
+  client: string;
+}
+
+export interface TokenEndpointResponse {
+  access_token: string;
+  refresh_token?: string;
+  id_token?: string;
+  expires_in?: number;
+  token_type?: string;
+}
+
+export function tokensFromResponse(response: TokenEndpointResponse, client: string, now: number): Tokens {
+  return {
+    access_token: response.access_token,
+    refresh_token: response.refresh_token ?? null,
+    id_token: response.id_token ?? null,
+    expires_at: now + (response.expires_in ?? 0) * 1000,
+    client,
+  };
+}
+
+export function parseTokens(raw: string | null): Tokens | null {
+  if (!raw) return null;
+  try {
+    const value: unknown = JSON.parse(raw);
+    if (typeof value !== 'object' || value === null) return null;
+    const v = value as Record<string, unknown>;
+    if (typeof v.access_token !== 'string' || typeof v.client !== 'string') return null;
+    return {
+      access_token: v.access_token,
+      refresh_token: typeof v.refresh_token === 'string' ? v.refresh_token : null,
+      id_token: typeof v.id_token === 'string' ? v.id_token : null,
+      expires_at: typeof v.expires_at === 'number' ? v.expires_at : 0,
+      client: v.client,
+    };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Stable error codes the screens localize. The machines never keep server
+ * message text, only these codes (plus retryAfter/fields where useful).
+ */
+export type ErrorCode =
+  | 'invalid_credentials'
+  | 'invalid_otp'
+  | 'invalid_recovery_code'
+  | 'too_many_attempts'
+  | 'link_invalid'
+  | 'validation_failed'
+  | 'state_mismatch'
+  | 'missing_verifier'
+  | 'provider_error'
+  | 'exchange_failed'
+  | 'phone_required'
+  | 'network'
+  | 'unexpected';
+
+export interface ErrorInfo {
+  code: ErrorCode;
+  status?: number;
+  /** Server error code as sent, for logging/debugging. */
+  serverCode?: string;
+  retryAfter?: number;
+  fields?: Record<string, string[]>;
+}
+
+/**
+ * Map a thrown error (normally an ApiError from src/api/client.ts) to an
+ * ErrorInfo. `onInvalid` is the code used for 401/422 in the given step
+ * (wrong password vs wrong one-time password).
+ */
+export function toErrorInfo(error: unknown, onInvalid: ErrorCode = 'unexpected'): ErrorInfo {
+  if (!isApiError(error)) return { code: 'unexpected' };
+  if (error.kind === 'network' || error.kind === 'timeout') return { code: 'network' };
+  const base: ErrorInfo = { code: 'unexpected', status: error.status };
+  if (error.code) base.serverCode = error.code;
+  if (error.status === 429) return { ...base, code: 'too_many_attempts', retryAfter: error.retryAfter };
+  if (error.status === 401 || error.status === 422) {
+    return error.fields && Object.keys(error.fields).length > 0 && onInvalid === 'validation_failed'
+      ? { ...base, code: 'validation_failed', fields: error.fields }
+      : { ...base, code: onInvalid, ...(error.fields ? { fields: error.fields } : {}) };
+  }
+  if (error.status === 403 || error.status === 404) return { ...base, code: onInvalid === 'link_invalid' ? 'link_invalid' : 'unexpected' };
+  return base;
+}
+
+export function notProvided(name: string): never {
+  throw new Error(`${name} not provided: pass it with machine.provide()`);
+}
+
+/** `origin + /login` or `origin + /admin/login` */
+export function loginPath(admin: boolean): '/login' | '/admin/login' {
+  return admin ? '/admin/login' : '/login';
+}
