@@ -58,7 +58,7 @@ export const sessionModel: MachineModel<typeof sessionMachine> = {
   name: 'session',
   title: 'Session (tokens, refresh, logout, cross-tab, language)',
   machine: sessionMachine,
-  input: sessionInput,
+  scenarios: [{ name: 'signed out at start', input: sessionInput }],
   events,
   strategy: 'shortest',
   injectedActions: ['writeStorage', 'removeStorage', 'redirect', 'navigate', 'clearQueryCache', 'resetCachedData'],

@@ -13,13 +13,19 @@
 import { createActor, fromPromise, type AnyActorLogic, type AnyMachineSnapshot, type AnyStateMachine, type EventObject, type StateValue } from 'xstate';
 import { getShortestPaths, getSimplePaths, type StatePath } from 'xstate/graph';
 
-export type AnyPath = StatePath<AnyMachineSnapshot, EventObject>;
+export type StepPath = StatePath<AnyMachineSnapshot, EventObject>;
+/** A path plus the input (scenario) it starts from. */
+export interface AnyPath extends StepPath {
+  scenario: string;
+  input: unknown;
+}
 
 export interface MachineModel<TMachine extends AnyStateMachine = AnyStateMachine> {
   name: string;
   title: string;
   machine: TMachine;
-  input: unknown;
+  /** Inputs to start from (e.g. different query strings); paths are generated per scenario. */
+  scenarios: Array<{ name: string; input: unknown }>;
   /** Events to try in a given state (user events plus actor outcomes). */
   events: (snapshot: AnyMachineSnapshot) => EventObject[];
   /** `simple` = every simple path; `shortest` = one shortest path per state (for machines whose simple paths explode). */
@@ -57,15 +63,17 @@ function defaultSerialize(snapshot: AnyMachineSnapshot): string {
 }
 
 export function modelPaths(model: MachineModel): AnyPath[] {
-  const options = {
-    input: model.input,
-    events: model.events,
-    filterEvents: (snapshot: AnyMachineSnapshot, event: EventObject) => snapshot.status === 'active' && snapshot.can(event),
-    serializeState: model.serializeState ?? defaultSerialize,
-  };
-  const logic = model.machine as AnyActorLogic;
-  const paths = (model.strategy === 'simple' ? getSimplePaths(logic, options) : getShortestPaths(logic, options)) as AnyPath[];
-  return paths;
+  return model.scenarios.flatMap(({ name, input }) => {
+    const options = {
+      input,
+      events: model.events,
+      filterEvents: (snapshot: AnyMachineSnapshot, event: EventObject) => snapshot.status === 'active' && snapshot.can(event),
+      serializeState: model.serializeState ?? defaultSerialize,
+    };
+    const logic = model.machine as AnyActorLogic;
+    const paths = (model.strategy === 'simple' ? getSimplePaths(logic, options) : getShortestPaths(logic, options)) as StepPath[];
+    return paths.map((path) => ({ ...path, scenario: name, input }));
+  });
 }
 
 export function reachableStates(paths: AnyPath[]): Set<string> {
@@ -140,7 +148,7 @@ export function walkPath(model: MachineModel, path: AnyPath): WalkResult {
     };
   }
   const machine = model.machine.provide({ actors, actions } as Parameters<AnyStateMachine['provide']>[0]);
-  const actor = createActor(machine, { input: model.input });
+  const actor = createActor(machine, { input: path.input });
   const errors: unknown[] = [];
   actor.subscribe({ error: (err) => errors.push(err) });
   actor.start();

@@ -1,0 +1,118 @@
+import { describe, expect, it } from 'vitest';
+import { createActor, type AnyMachineSnapshot } from 'xstate';
+import { createSsoActors, startAuthorization, type SsoCallbackContext } from './ssoCallback.machine';
+import { STORED_STATE, STORED_VERIFIER, SSO_ORIGIN, exchangedTokens, pkceRequest, ssoCallbackModel, ssoConfig } from './ssoCallback.model';
+import { describePath, modelPaths, reachableStates, stateKey, walkPath } from './testing/graph';
+import type { HttpInit, Tokens } from './shared';
+
+const paths = modelPaths(ssoCallbackModel);
+const ctx = (s: AnyMachineSnapshot) => s.context as SsoCallbackContext;
+
+describe('ssoCallback machine (model-based, every simple path per scenario)', () => {
+  it('reaches exactly the expected states and every final/leaf state', () => {
+    expect([...reachableStates(paths)].sort()).toEqual([...ssoCallbackModel.expectedStates].sort());
+    for (const final of ssoCallbackModel.finalStates) expect(paths.some((p) => stateKey(p.state.value) === final)).toBe(true);
+  });
+
+  for (const path of paths) {
+    it(`${path.scenario}: ${describePath(path).join(' ; ')}`, () => {
+      const result = walkPath(ssoCallbackModel, path);
+      const end = ctx(result.snapshot);
+      const input = path.input as SsoCallbackContext;
+      const value = stateKey(result.snapshot.value);
+      const types = path.steps.map((s) => s.event.type);
+
+      // every authorization request is built for the right client and redirect URI
+      for (const req of result.actorInputs('createAuthorizationRequest')) {
+        expect(req).toEqual({
+          authorizationEndpoint: ssoConfig.authorization_endpoint,
+          clientId: input.admin ? 'admin-console' : 'portal',
+          redirectUri: SSO_ORIGIN + (input.admin ? '/admin/login' : '/login'),
+          scope: ssoConfig.scope,
+        });
+      }
+      if (types.includes('xstate.done.actor.createAuthorizationRequest')) {
+        expect(result.actions('writeStorage')).toEqual([{ key: 'code_verifier', value: JSON.stringify({ code_verifier: pkceRequest.codeVerifier, state: pkceRequest.state }) }]);
+        expect(result.actions('redirect')).toEqual([{ url: pkceRequest.url }]);
+      }
+      // the code is only exchanged when the state matched the stored one
+      for (const req of result.actorInputs('exchangeCode')) {
+        expect(input.query.state).toBe(STORED_STATE);
+        expect(req).toEqual({
+          tokenEndpoint: ssoConfig.token_endpoint,
+          code: 'the-code',
+          codeVerifier: STORED_VERIFIER,
+          clientId: 'portal',
+          redirectUri: `${SSO_ORIGIN}/login`,
+        });
+      }
+      if (value === 'authenticated') {
+        expect(result.actions('tokensReceived')).toEqual([{ tokens: exchangedTokens }]);
+        expect(result.actions('removeStorage')).toEqual([{ keys: ['code_verifier'] }]);
+        expect(end.tokens).toEqual(exchangedTokens);
+      } else {
+        expect(result.actions('tokensReceived')).toEqual([]);
+      }
+      if (value === 'failed') {
+        const last = types.at(-1);
+        const expected =
+          last === 'xstate.error.actor.exchangeCode' ? 'exchange_failed'
+          : last === 'xstate.error.actor.createAuthorizationRequest' ? 'unexpected'
+          : input.query.error ? 'provider_error'
+          : input.storedAuthorization ? 'state_mismatch' : 'missing_verifier';
+        expect(end.error?.code).toBe(expected);
+        expect(result.snapshot.hasTag('route:sso-error')).toBe(true);
+      }
+      if (input.query.type === 'sso') {
+        expect(value).toBe('redirecting');
+        expect(result.actions('redirect')).toEqual([{ url: '/api/sso/acme/start?interaction=uid-1' }]);
+      }
+      if (value === 'redirecting' || value === 'authenticated') expect(result.snapshot.status).toBe('done');
+    });
+  }
+});
+
+describe('ssoCallback real actors', () => {
+  it('exchangeCode posts the authorization_code grant as a form', async () => {
+    const calls: Array<{ url: string; init?: HttpInit }> = [];
+    const http = async <T,>(url: string, init?: HttpInit): Promise<T> => {
+      calls.push({ url, init });
+      return { access_token: 'a', refresh_token: 'r', id_token: 'i', expires_in: 10 } as T;
+    };
+    const { exchangeCode } = createSsoActors({ http, now: () => 0 });
+    const tokens = await new Promise<Tokens>((resolve, reject) => {
+      const a = createActor(exchangeCode, {
+        input: { tokenEndpoint: ssoConfig.token_endpoint, code: 'c', codeVerifier: 'v', clientId: 'portal', redirectUri: `${SSO_ORIGIN}/login` },
+      });
+      a.subscribe({ complete: () => resolve(a.getSnapshot().output!), error: reject });
+      a.start();
+    });
+    expect(tokens).toEqual({ access_token: 'a', refresh_token: 'r', id_token: 'i', expires_at: 10_000, client: 'portal' });
+    expect(calls[0]!.url).toBe(ssoConfig.token_endpoint);
+    expect(Object.fromEntries(calls[0]!.init!.body as URLSearchParams)).toEqual({
+      grant_type: 'authorization_code',
+      code_verifier: 'v',
+      code: 'c',
+      client_id: 'portal',
+      redirect_uri: `${SSO_ORIGIN}/login`,
+    });
+  });
+
+  it('startAuthorization stores verifier+state and redirects to the authorization endpoint with S256', async () => {
+    const writes: Array<[string, string]> = [];
+    const redirects: string[] = [];
+    await startAuthorization({ admin: true, origin: SSO_ORIGIN, config: ssoConfig, writeStorage: (k, v) => writes.push([k, v]), redirect: (u) => redirects.push(u) });
+    expect(writes[0]![0]).toBe('code_verifier');
+    const stored = JSON.parse(writes[0]![1]) as { code_verifier: string; state: string };
+    expect(stored.code_verifier).toMatch(/^[A-Za-z0-9\-._~]{128}$/);
+    expect(stored.state).toHaveLength(40);
+    const url = new URL(redirects[0]!);
+    expect(url.origin + url.pathname).toBe(ssoConfig.authorization_endpoint);
+    expect(url.searchParams.get('client_id')).toBe('admin-console');
+    expect(url.searchParams.get('redirect_uri')).toBe(`${SSO_ORIGIN}/admin/login`);
+    expect(url.searchParams.get('state')).toBe(stored.state);
+    expect(url.searchParams.get('code_challenge_method')).toBe('S256');
+    expect(url.searchParams.get('response_type')).toBe('code');
+    expect(url.searchParams.get('scope')).toBe(ssoConfig.scope);
+  });
+});
