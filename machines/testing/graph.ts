@@ -184,3 +184,8 @@ export function eventTypes(path: AnyPath): string[] {
 export function visited(path: AnyPath): string[] {
   return path.steps.map((s) => stateKey(s.state.value));
 }
+
+/** Short test title: scenario and the visited states. */
+export function pathTitle(path: AnyPath, index: number): string {
+  return `${path.scenario} #${index + 1}: ${visited(path).join(' → ')}`;
+}
