@@ -1,0 +1,272 @@
+import type { FastifyInstance } from 'fastify';
+import { Redis } from 'ioredis';
+import { sql } from 'kysely';
+import type { AppConfig } from '../config';
+import { AppError, tooManyRequests } from '../errors';
+
+/**
+ * Failure counting and lockout (brute-force protection), and simple rate limits.
+ *
+ * Keys are `<prefix>:<value>`; the prefix picks the rule:
+ *  - `account:<accountId>` and `email:<type>:<normalized e-mail>`: IAM_LOCKOUT_MAX_FAILURES (5) failures within
+ *    IAM_LOCKOUT_WINDOW_MINUTES (15) lock the key for IAM_LOCKOUT_MINUTES (15);
+ *  - `otp:<accountId>` (wrong second factors): the same numbers as `account:`;
+ *  - `ip:<address>`: IAM_IP_MAX_FAILURES (50) within IAM_IP_WINDOW_MINUTES (15) lock for IAM_IP_LOCKOUT_MINUTES (15);
+ *  - anything else: 10 within 15 minutes, locked 15 minutes.
+ * Counting is one atomic statement per key (SQL upsert with RETURNING, or a Lua script on Redis when
+ * REDIS_URL is set), so parallel failures are counted exactly and a locked key stops counting.
+ */
+export interface ThrottleRule {
+  limit: number;
+  windowMs: number;
+  lockMs: number;
+}
+
+const MIN = 60_000;
+function envInt(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (!raw || !/^\d+$/.test(raw)) return fallback;
+  const n = Number(raw);
+  return n > 0 ? n : fallback;
+}
+
+export function ruleFor(key: string): ThrottleRule {
+  const prefix = key.slice(0, key.indexOf(':'));
+  switch (prefix) {
+    case 'account':
+    case 'email':
+    case 'otp':
+      return {
+        limit: envInt('IAM_LOCKOUT_MAX_FAILURES', 5),
+        windowMs: envInt('IAM_LOCKOUT_WINDOW_MINUTES', 15) * MIN,
+        lockMs: envInt('IAM_LOCKOUT_MINUTES', 15) * MIN,
+      };
+    case 'ip':
+      return {
+        limit: envInt('IAM_IP_MAX_FAILURES', 50),
+        windowMs: envInt('IAM_IP_WINDOW_MINUTES', 15) * MIN,
+        lockMs: envInt('IAM_IP_LOCKOUT_MINUTES', 15) * MIN,
+      };
+    default:
+      return { limit: 10, windowMs: 15 * MIN, lockMs: 15 * MIN };
+  }
+}
+
+/** Key helpers, so every caller spells keys the same way. */
+export const throttleKeys = {
+  account: (accountId: string) => `account:${accountId}`,
+  email: (type: 'user' | 'admin', normalizedEmail: string) => `email:${type}:${normalizedEmail}`,
+  otp: (accountId: string) => `otp:${accountId}`,
+  ip: (ip: string) => `ip:${ip}`,
+};
+
+export interface LockInfo {
+  key: string;
+  failures: number;
+  /** ISO time the lock ends */
+  locked_until: string;
+  retry_after_seconds: number;
+}
+
+// ---------------------------------------------------------------- Redis store
+
+const redisClients = new WeakMap<AppConfig, Redis>();
+const REDIS_PREFIX = 'iam:rc:';
+
+function redisOf(app: FastifyInstance): Redis | null {
+  const url = app.config.redisUrl;
+  if (!url) return null;
+  let client = redisClients.get(app.config);
+  if (!client) {
+    client = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 2, enableOfflineQueue: true });
+    client.on('error', (err: Error) => app.log.warn({ err: err.message }, 'redis error'));
+    redisClients.set(app.config, client);
+  }
+  return client;
+}
+
+/** Closes the Redis connection of this app's throttle store, if one was opened. */
+export async function closeThrottleStore(app: FastifyInstance): Promise<void> {
+  const client = redisClients.get(app.config);
+  if (client) {
+    redisClients.delete(app.config);
+    await client.quit().catch(() => client.disconnect());
+  }
+}
+
+// KEYS[1] hash key; ARGV now, limit, windowMs, lockMs. Mirrors the SQL upsert below.
+const FAILURE_LUA = `
+local now = tonumber(ARGV[1]); local limit = tonumber(ARGV[2]); local win = tonumber(ARGV[3]); local lock = tonumber(ARGV[4])
+local h = redis.call('HMGET', KEYS[1], 'count', 'reset_at', 'locked_until')
+local count = tonumber(h[1]); local reset_at = tonumber(h[2]); local locked_until = tonumber(h[3]) or 0
+if count and locked_until > now then return {count, locked_until} end
+if (not count) or reset_at <= now or locked_until ~= 0 then
+  count = 1; reset_at = now + win; locked_until = 0
+else
+  count = count + 1
+end
+if count >= limit then locked_until = now + lock end
+redis.call('HSET', KEYS[1], 'count', count, 'reset_at', reset_at, 'locked_until', locked_until)
+redis.call('PEXPIREAT', KEYS[1], math.max(reset_at, locked_until))
+return {count, locked_until}
+`;
+
+// KEYS[1]; ARGV now, windowMs. Fixed-window counter.
+const HIT_LUA = `
+local now = tonumber(ARGV[1]); local win = tonumber(ARGV[2])
+local h = redis.call('HMGET', KEYS[1], 'count', 'reset_at')
+local count = tonumber(h[1]); local reset_at = tonumber(h[2])
+if (not count) or reset_at <= now then count = 1; reset_at = now + win else count = count + 1 end
+redis.call('HSET', KEYS[1], 'count', count, 'reset_at', reset_at, 'locked_until', 0)
+redis.call('PEXPIREAT', KEYS[1], reset_at)
+return {count, reset_at}
+`;
+
+// ---------------------------------------------------------------- API
+
+function lockedError(key: string, untilMs: number, now: number): AppError {
+  const seconds = Math.max(1, Math.ceil((untilMs - now) / 1000));
+  const err = tooManyRequests(seconds, key.startsWith('ip:') ? 'too_many_requests' : 'account_locked');
+  return err;
+}
+
+async function lockedUntilOf(app: FastifyInstance, keys: string[]): Promise<{ key: string; until: number }[]> {
+  const now = Date.now();
+  const redis = redisOf(app);
+  if (redis) {
+    const out: { key: string; until: number }[] = [];
+    for (const key of keys) {
+      const v = await redis.hget(REDIS_PREFIX + key, 'locked_until');
+      const until = Number(v ?? 0);
+      if (until > now) out.push({ key, until });
+    }
+    return out;
+  }
+  const rows = await app.db.kysely
+    .selectFrom('rate_counters')
+    .select(['key', 'locked_until'])
+    .where('key', 'in', keys)
+    .where('locked_until', '>', now)
+    .execute();
+  return rows.map((r) => ({ key: r.key, until: Number(r.locked_until) }));
+}
+
+/** Throws 429 (`account_locked` for account-like keys, `too_many_requests` for ip keys) with retry-after when any key is locked. */
+export async function assertNotLocked(app: FastifyInstance, keys: string[]): Promise<void> {
+  if (keys.length === 0) return;
+  const locked = await lockedUntilOf(app, [...new Set(keys)]);
+  if (locked.length === 0) return;
+  // an account lock is the more useful message; the longest wait wins within the same kind
+  locked.sort((a, b) => Number(a.key.startsWith('ip:')) - Number(b.key.startsWith('ip:')) || b.until - a.until);
+  const first = locked[0];
+  if (first) throw lockedError(first.key, first.until, Date.now());
+}
+
+/** Counts one failure per key; the failure that reaches a key's limit locks it. Returns the counts after the failure. */
+export async function recordFailure(app: FastifyInstance, keys: string[]): Promise<{ key: string; count: number; lockedUntil: number }[]> {
+  const out: { key: string; count: number; lockedUntil: number }[] = [];
+  for (const key of new Set(keys)) {
+    const { limit, windowMs, lockMs } = ruleFor(key);
+    const now = Date.now();
+    const redis = redisOf(app);
+    if (redis) {
+      const [count, lockedUntil] = (await redis.eval(FAILURE_LUA, 1, REDIS_PREFIX + key, now, limit, windowMs, lockMs)) as [number, number];
+      out.push({ key, count: Number(count), lockedUntil: Number(lockedUntil) });
+      continue;
+    }
+    const firstLock = limit <= 1 ? now + lockMs : 0;
+    const res = await sql<{ count: number; locked_until: number }>`
+      insert into rate_counters (key, count, reset_at, locked_until)
+      values (${key}, 1, cast(${now + windowMs} as bigint), cast(${firstLock} as bigint))
+      on conflict (key) do update set
+        count = case
+          when rate_counters.locked_until > cast(${now} as bigint) then rate_counters.count
+          when rate_counters.reset_at <= cast(${now} as bigint) or rate_counters.locked_until <> 0 then 1
+          else rate_counters.count + 1 end,
+        reset_at = case
+          when rate_counters.locked_until > cast(${now} as bigint) then rate_counters.reset_at
+          when rate_counters.reset_at <= cast(${now} as bigint) or rate_counters.locked_until <> 0 then cast(${now + windowMs} as bigint)
+          else rate_counters.reset_at end,
+        locked_until = case
+          when rate_counters.locked_until > cast(${now} as bigint) then rate_counters.locked_until
+          when rate_counters.reset_at <= cast(${now} as bigint) or rate_counters.locked_until <> 0 then cast(${firstLock} as bigint)
+          when rate_counters.count + 1 >= ${limit} then cast(${now + lockMs} as bigint)
+          else cast(0 as bigint) end
+      returning count, locked_until`.execute(app.db.kysely);
+    const row = res.rows[0];
+    out.push({ key, count: Number(row?.count ?? 0), lockedUntil: Number(row?.locked_until ?? 0) });
+  }
+  return out;
+}
+
+/** After a success: clears the failure counters of the account-like keys (`account:`, `email:`, `otp:`); ip counters stay. */
+export async function recordSuccess(app: FastifyInstance, keys: string[]): Promise<void> {
+  const toClear = keys.filter((k) => !k.startsWith('ip:'));
+  for (const key of toClear) await clearLock(app, key);
+}
+
+/** Keys locked right now (optionally those starting with `prefix`), for admins. */
+export async function listLocks(app: FastifyInstance, prefix?: string): Promise<LockInfo[]> {
+  const now = Date.now();
+  const redis = redisOf(app);
+  const rows: { key: string; count: number; locked_until: number }[] = [];
+  if (redis) {
+    let cursor = '0';
+    do {
+      const [next, found] = await redis.scan(cursor, 'MATCH', `${REDIS_PREFIX}${(prefix ?? '').replace(/[*?[\]\\]/g, '\\$&')}*`, 'COUNT', 500);
+      cursor = next;
+      for (const full of found) {
+        const [count, until] = await redis.hmget(full, 'count', 'locked_until');
+        rows.push({ key: full.slice(REDIS_PREFIX.length), count: Number(count ?? 0), locked_until: Number(until ?? 0) });
+      }
+    } while (cursor !== '0');
+  } else {
+    let q = app.db.kysely.selectFrom('rate_counters').select(['key', 'count', 'locked_until']).where('locked_until', '>', now);
+    if (prefix) q = q.where(sql<boolean>`substr(key, 1, ${prefix.length}) = ${prefix}`);
+    rows.push(...(await q.orderBy('key').limit(1000).execute()));
+  }
+  return rows
+    .filter((r) => Number(r.locked_until) > now && (!prefix || r.key.startsWith(prefix)))
+    .sort((a, b) => a.key.localeCompare(b.key))
+    .map((r) => ({
+      key: r.key,
+      failures: Number(r.count),
+      locked_until: new Date(Number(r.locked_until)).toISOString(),
+      retry_after_seconds: Math.ceil((Number(r.locked_until) - now) / 1000),
+    }));
+}
+
+/** Removes a key's counter and lock. Returns whether it existed. */
+export async function clearLock(app: FastifyInstance, key: string): Promise<boolean> {
+  const redis = redisOf(app);
+  if (redis) return (await redis.del(REDIS_PREFIX + key)) > 0;
+  const r = await app.db.kysely.deleteFrom('rate_counters').where('key', '=', key).executeTakeFirst();
+  return Number(r.numDeletedRows) > 0;
+}
+
+/**
+ * A plain rate limit: counts one hit on `key` in a fixed window and throws 429 (code `too_many_requests`,
+ * retry-after) when the count goes past `limit`. Used for resend/forgot-password limits.
+ */
+export async function hitRateLimit(app: FastifyInstance, key: string, limit: number, windowMs: number, code = 'too_many_requests'): Promise<void> {
+  const now = Date.now();
+  const redis = redisOf(app);
+  let count: number;
+  let resetAt: number;
+  if (redis) {
+    const [c, r] = (await redis.eval(HIT_LUA, 1, REDIS_PREFIX + 'rate:' + key, now, windowMs)) as [number, number];
+    count = Number(c);
+    resetAt = Number(r);
+  } else {
+    const res = await sql<{ count: number; reset_at: number }>`
+      insert into rate_counters (key, count, reset_at, locked_until)
+      values (${'rate:' + key}, 1, cast(${now + windowMs} as bigint), cast(0 as bigint))
+      on conflict (key) do update set
+        count = case when rate_counters.reset_at <= cast(${now} as bigint) then 1 else rate_counters.count + 1 end,
+        reset_at = case when rate_counters.reset_at <= cast(${now} as bigint) then cast(${now + windowMs} as bigint) else rate_counters.reset_at end
+      returning count, reset_at`.execute(app.db.kysely);
+    count = Number(res.rows[0]?.count ?? 0);
+    resetAt = Number(res.rows[0]?.reset_at ?? now);
+  }
+  if (count > limit) throw tooManyRequests(Math.max(1, Math.ceil((resetAt - now) / 1000)), code);
+}

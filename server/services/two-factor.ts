@@ -1,0 +1,268 @@
+import { randomBytes, randomInt, randomUUID } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import type { Kysely, Transaction } from 'kysely';
+import { Secret, TOTP } from 'otpauth';
+import { nowIso } from '../db/index';
+import type { Account, Database, OtpChallengesTable } from '../db/schema';
+import { AppError } from '../errors';
+import { translate, isLanguage } from '../i18n/index';
+import { decryptText, encryptText, hmacHex, safeEqual, sha256Hex } from './server-secrets';
+import { hitRateLimit } from './throttle';
+import { smsSenderFor } from './sms';
+
+/**
+ * Second factors: TOTP (authenticator app, SHA1 / 6 digits / 30 s, ±1 step, replay refused), SMS codes
+ * (6 digits, hashed, 10 min, bound to purpose + interaction, 5 tries, single use, resend limits) and
+ * recovery codes (10, hashed, single use).
+ *
+ * 2FA is ACTIVE only when `two_factor_method` is set AND `two_factor_confirmed_at` is not null. A GOOGLE
+ * method with a null confirmed_at is a pending enrollment (secret issued, not yet confirmed).
+ */
+export type SmsPurpose = OtpChallengesTable['purpose'];
+
+export const TOTP_PERIOD = 30;
+export const TOTP_DIGITS = 6;
+export const SMS_CODE_TTL_MS = 10 * 60_000;
+export const SMS_MAX_ATTEMPTS = 5;
+export const SMS_RESEND_MIN_INTERVAL_MS = 30_000;
+export const SMS_MAX_PER_HOUR = 5;
+export const RECOVERY_CODE_COUNT = 10;
+
+const totpIssuer = () => process.env.IAM_TOTP_ISSUER || 'IAM';
+
+export function isTwoFactorEnabled(account: Pick<Account, 'two_factor_method' | 'two_factor_confirmed_at'>): boolean {
+  return Boolean(account.two_factor_method && account.two_factor_confirmed_at);
+}
+
+const normalizeCode = (code: string) => code.replace(/[\s-]/g, '');
+
+function totpFor(secretBase32: string, label = 'account'): TOTP {
+  return new TOTP({ issuer: totpIssuer(), label, algorithm: 'SHA1', digits: TOTP_DIGITS, period: TOTP_PERIOD, secret: Secret.fromBase32(secretBase32) });
+}
+
+// ---------------------------------------------------------------- TOTP
+
+/**
+ * Starts (or restarts) authenticator enrollment: a new secret, stored encrypted and pending until
+ * confirmed by `enableTotp`. Refused (409 `two_factor_already_enabled`) while 2FA is active.
+ */
+export async function createTotpSecret(app: FastifyInstance, account: Account): Promise<{ secret: string; otpauth_url: string }> {
+  const secret = new Secret({ size: 20 }).base32;
+  const stored = await encryptText(app, secret);
+  const r = await app.db.kysely
+    .updateTable('accounts')
+    .set({ two_factor_method: 'GOOGLE', two_factor_secret: stored, two_factor_confirmed_at: null, two_factor_last_step: null, updated_at: nowIso() })
+    .where('id', '=', account.id)
+    .where('two_factor_confirmed_at', 'is', null)
+    .executeTakeFirst();
+  if (Number(r.numUpdatedRows) !== 1) throw new AppError(409, 'two_factor_already_enabled');
+  return { secret, otpauth_url: totpFor(secret, account.email).toString() };
+}
+
+/**
+ * Checks a TOTP code against the account's (active or pending) secret. Accepts the current step ±1
+ * and refuses any step <= the last accepted one (replay), recording the step with a conditional
+ * UPDATE so two parallel uses of one code cannot both pass.
+ */
+export async function verifyTotp(app: FastifyInstance, account: Pick<Account, 'id'>, code: string, now = Date.now()): Promise<boolean> {
+  const token = normalizeCode(code);
+  if (!/^\d{6}$/.test(token)) return false;
+  const row = await app.db.kysely
+    .selectFrom('accounts')
+    .select(['two_factor_method', 'two_factor_secret'])
+    .where('id', '=', account.id)
+    .executeTakeFirst();
+  if (!row || row.two_factor_method !== 'GOOGLE' || !row.two_factor_secret) return false;
+  const secret = await decryptText(app, row.two_factor_secret);
+  if (!secret) return false;
+  const totp = totpFor(secret);
+  const delta = totp.validate({ token, timestamp: now, window: 1 });
+  if (delta === null) return false;
+  const step = totp.counter({ timestamp: now }) + delta;
+  const r = await app.db.kysely
+    .updateTable('accounts')
+    .set({ two_factor_last_step: step })
+    .where('id', '=', account.id)
+    .where((eb) => eb.or([eb('two_factor_last_step', 'is', null), eb('two_factor_last_step', '<', step)]))
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+/** Confirms a pending authenticator enrollment with a valid code; returns fresh recovery codes, or null when the code is wrong. */
+export async function enableTotp(app: FastifyInstance, account: Account, code: string): Promise<string[] | null> {
+  const current = await app.db.kysely.selectFrom('accounts').select(['two_factor_method', 'two_factor_confirmed_at']).where('id', '=', account.id).executeTakeFirst();
+  if (!current || current.two_factor_confirmed_at) throw new AppError(409, 'two_factor_already_enabled');
+  if (current.two_factor_method !== 'GOOGLE') throw new AppError(409, 'two_factor_not_started');
+  if (!(await verifyTotp(app, account, code))) return null;
+  return app.db.kysely.transaction().execute(async (trx) => {
+    const now = nowIso();
+    const r = await trx
+      .updateTable('accounts')
+      .set({ two_factor_confirmed_at: now, updated_at: now })
+      .where('id', '=', account.id)
+      .where('two_factor_method', '=', 'GOOGLE')
+      .where('two_factor_confirmed_at', 'is', null)
+      .executeTakeFirst();
+    if (Number(r.numUpdatedRows) !== 1) throw new AppError(409, 'two_factor_already_enabled');
+    return writeRecoveryCodes(trx, account.id);
+  });
+}
+
+// ---------------------------------------------------------------- SMS
+
+/**
+ * Sends a 6-digit code by SMS for `purpose` (bound to `interactionUid` when given). Earlier open codes
+ * of the same purpose die; at most 1 send per 30 s and 5 per hour per account (429 otherwise);
+ * 422 `phone_required` without a phone.
+ */
+export async function sendSmsCode(app: FastifyInstance, account: Account, purpose: SmsPurpose, interactionUid?: string): Promise<void> {
+  if (!account.phone || !/^\+[0-9]{4,15}$/.test(account.phone)) throw new AppError(422, 'phone_required', { fields: { phone: ['phone_required'] } });
+  await hitRateLimit(app, `sms30:${account.id}`, 1, SMS_RESEND_MIN_INTERVAL_MS);
+  await hitRateLimit(app, `smsh:${account.id}`, SMS_MAX_PER_HOUR, 3600_000);
+  const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
+  const id = randomUUID();
+  const codeHash = await hmacHex(app, 'otp', `${id}:${code}`);
+  const now = new Date();
+  await app.db.kysely.transaction().execute(async (trx) => {
+    await trx
+      .updateTable('otp_challenges')
+      .set({ consumed_at: now.toISOString() })
+      .where('account_id', '=', account.id)
+      .where('purpose', '=', purpose)
+      .where('consumed_at', 'is', null)
+      .execute();
+    await trx
+      .insertInto('otp_challenges')
+      .values({
+        id,
+        account_id: account.id,
+        purpose,
+        interaction_uid: interactionUid ?? null,
+        code_hash: codeHash,
+        attempts: 0,
+        expires_at: new Date(now.getTime() + SMS_CODE_TTL_MS).toISOString(),
+        sent_at: now.toISOString(),
+        consumed_at: null,
+      })
+      .execute();
+  });
+  const lang = isLanguage(account.locale) ? account.locale : 'en';
+  try {
+    await smsSenderFor(app).send(account.phone, translate(lang, 'sms.code', { code, minutes: SMS_CODE_TTL_MS / 60_000 }));
+  } catch (err) {
+    app.log.error({ err: err instanceof Error ? err.message : String(err) }, 'sms send failed');
+    throw new AppError(502, 'sms_send_failed', { cause: err });
+  }
+}
+
+/**
+ * Checks an SMS code: the newest open challenge of that purpose (and interaction), not expired, with
+ * tries left. Each try is claimed atomically (at most 5, then the code is dead); a match consumes it.
+ */
+export async function verifySmsCode(app: FastifyInstance, account: Pick<Account, 'id'>, purpose: SmsPurpose, code: string, interactionUid?: string): Promise<boolean> {
+  const given = normalizeCode(code);
+  if (!/^\d{6}$/.test(given)) return false;
+  const db = app.db.kysely;
+  const nowS = nowIso();
+  let q = db
+    .selectFrom('otp_challenges')
+    .select(['id', 'code_hash'])
+    .where('account_id', '=', account.id)
+    .where('purpose', '=', purpose)
+    .where('consumed_at', 'is', null)
+    .where('expires_at', '>', nowS)
+    .where('attempts', '<', SMS_MAX_ATTEMPTS);
+  q = interactionUid === undefined ? q.where('interaction_uid', 'is', null) : q.where('interaction_uid', '=', interactionUid);
+  const ch = await q.orderBy('sent_at', 'desc').limit(1).executeTakeFirst();
+  if (!ch) return false;
+  const claim = await db
+    .updateTable('otp_challenges')
+    .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
+    .where('id', '=', ch.id)
+    .where('consumed_at', 'is', null)
+    .where('attempts', '<', SMS_MAX_ATTEMPTS)
+    .where('expires_at', '>', nowS)
+    .executeTakeFirst();
+  if (Number(claim.numUpdatedRows) !== 1) return false;
+  const expected = await hmacHex(app, 'otp', `${ch.id}:${given}`);
+  if (!safeEqual(expected, ch.code_hash)) return false;
+  const used = await db.updateTable('otp_challenges').set({ consumed_at: nowIso() }).where('id', '=', ch.id).where('consumed_at', 'is', null).executeTakeFirst();
+  return Number(used.numUpdatedRows) === 1;
+}
+
+/** Confirms SMS enrollment with the `sms_enable` code; returns recovery codes, or null when the code is wrong. */
+export async function enableSms(app: FastifyInstance, account: Account, code: string): Promise<string[] | null> {
+  if (isTwoFactorEnabled(account)) throw new AppError(409, 'two_factor_already_enabled');
+  if (!(await verifySmsCode(app, account, 'sms_enable', code))) return null;
+  return app.db.kysely.transaction().execute(async (trx) => {
+    const now = nowIso();
+    const r = await trx
+      .updateTable('accounts')
+      .set({ two_factor_method: 'SMS', two_factor_secret: null, two_factor_confirmed_at: now, two_factor_last_step: null, updated_at: now })
+      .where('id', '=', account.id)
+      .where('two_factor_confirmed_at', 'is', null)
+      .executeTakeFirst();
+    if (Number(r.numUpdatedRows) !== 1) throw new AppError(409, 'two_factor_already_enabled');
+    return writeRecoveryCodes(trx, account.id);
+  });
+}
+
+/** Turns 2FA off: method, secret, recovery codes and open SMS codes go. */
+export async function disableTwoFactor(app: FastifyInstance, accountId: string): Promise<void> {
+  await app.db.kysely.transaction().execute(async (trx) => {
+    await trx
+      .updateTable('accounts')
+      .set({ two_factor_method: null, two_factor_secret: null, two_factor_confirmed_at: null, two_factor_last_step: null, updated_at: nowIso() })
+      .where('id', '=', accountId)
+      .execute();
+    await trx.deleteFrom('recovery_codes').where('account_id', '=', accountId).execute();
+    await trx.deleteFrom('otp_challenges').where('account_id', '=', accountId).execute();
+  });
+}
+
+// ---------------------------------------------------------------- recovery codes
+
+/** `xxxxxxxx-xxxxxxxx-xxxxxxxx-xxxxxxxx`: 128 random bits in hex. Input is compared without dashes/spaces, lower-cased. */
+const normalizeRecovery = (code: string) => code.replace(/[\s-]/g, '').toLowerCase();
+
+async function writeRecoveryCodes(db: Kysely<Database> | Transaction<Database>, accountId: string): Promise<string[]> {
+  const now = nowIso();
+  const codes = Array.from({ length: RECOVERY_CODE_COUNT }, () => randomBytes(16).toString('hex').match(/.{8}/g)!.join('-'));
+  await db.deleteFrom('recovery_codes').where('account_id', '=', accountId).execute();
+  await db
+    .insertInto('recovery_codes')
+    .values(codes.map((c) => ({ id: randomUUID(), account_id: accountId, code_hash: sha256Hex(normalizeRecovery(c)), used_at: null, created_at: now })))
+    .execute();
+  return codes;
+}
+
+/** 10 new recovery codes (shown once); the old ones stop working. */
+export async function generateRecoveryCodes(app: FastifyInstance, accountId: string): Promise<string[]> {
+  return app.db.kysely.transaction().execute((trx) => writeRecoveryCodes(trx, accountId));
+}
+
+/** Uses one recovery code: true once per code (conditional update, so parallel uses cannot both pass). */
+export async function consumeRecoveryCode(app: FastifyInstance, account: Pick<Account, 'id'>, code: string): Promise<boolean> {
+  const normalized = normalizeRecovery(code);
+  if (!/^[0-9a-f]{32}$/.test(normalized)) return false;
+  // lookup by the SHA-256 of a 128-bit secret: timing reveals nothing usable about the code
+  const r = await app.db.kysely
+    .updateTable('recovery_codes')
+    .set({ used_at: nowIso() })
+    .where('account_id', '=', account.id)
+    .where('code_hash', '=', sha256Hex(normalized))
+    .where('used_at', 'is', null)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+/** How many unused recovery codes remain. */
+export async function remainingRecoveryCodes(app: FastifyInstance, accountId: string): Promise<number> {
+  const r = await app.db.kysely
+    .selectFrom('recovery_codes')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('account_id', '=', accountId)
+    .where('used_at', 'is', null)
+    .executeTakeFirst();
+  return Number(r?.n ?? 0);
+}
