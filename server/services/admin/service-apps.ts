@@ -1,0 +1,186 @@
+import { createCipheriv, createDecipheriv, randomBytes, randomUUID } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Database, ServiceApp } from '../../db/schema';
+import { nowIso } from '../../db/index';
+import { AppError } from '../../errors';
+import { audit } from './audit';
+import { checkRoleIds, isUniqueViolation } from './catalog';
+
+/**
+ * Service apps are OIDC clients (client_id = name). Confidential clients get a random secret, returned once;
+ * `service_apps.client_secret` stores it AES-256-GCM encrypted (`enc:v1:<iv>:<tag>:<ciphertext>`, base64url) with
+ * a key kept in app_settings (`service_app_secret_key`). The OIDC adapter reads the plaintext through
+ * `getClientSecret(app, serviceApp)` (oidc-provider needs it for client_secret_basic/post).
+ */
+export const RESERVED_CLIENT_IDS = ['portal', 'admin-console'];
+const KEY_SETTING = 'service_app_secret_key';
+
+async function secretKey(db: Kysely<Database>): Promise<Buffer> {
+  const row = await db.selectFrom('app_settings').select('value').where('key', '=', KEY_SETTING).executeTakeFirst();
+  if (row) return Buffer.from(row.value, 'base64url');
+  const key = randomBytes(32).toString('base64url');
+  await db.insertInto('app_settings').values({ key: KEY_SETTING, value: key, updated_at: nowIso() }).onConflict((oc) => oc.column('key').doNothing()).execute();
+  // another instance may have won the race
+  const again = await db.selectFrom('app_settings').select('value').where('key', '=', KEY_SETTING).executeTakeFirstOrThrow();
+  return Buffer.from(again.value, 'base64url');
+}
+
+export async function encryptSecret(db: Kysely<Database>, plain: string): Promise<string> {
+  const key = await secretKey(db);
+  const iv = randomBytes(12);
+  const c = createCipheriv('aes-256-gcm', key, iv);
+  const ct = Buffer.concat([c.update(plain, 'utf8'), c.final()]);
+  return ['enc', 'v1', iv.toString('base64url'), c.getAuthTag().toString('base64url'), ct.toString('base64url')].join(':');
+}
+
+/** Plaintext client secret of a confidential service app, or null (public client). */
+export async function getClientSecret(app: FastifyInstance, serviceApp: Pick<ServiceApp, 'client_secret'>): Promise<string | null> {
+  const stored = serviceApp.client_secret;
+  if (!stored) return null;
+  const parts = stored.split(':');
+  if (parts[0] !== 'enc' || parts[1] !== 'v1' || parts.length !== 5) return stored;
+  const key = await secretKey(app.db.kysely);
+  const d = createDecipheriv('aes-256-gcm', key, Buffer.from(parts[2] ?? '', 'base64url'));
+  d.setAuthTag(Buffer.from(parts[3] ?? '', 'base64url'));
+  return Buffer.concat([d.update(Buffer.from(parts[4] ?? '', 'base64url')), d.final()]).toString('utf8');
+}
+
+export interface ServiceAppView {
+  id: string;
+  name: string;
+  display_name: string;
+  url: string;
+  path: string;
+  client_type: 'public' | 'confidential';
+  roles: { id: string; name: string }[];
+  created_at: string;
+  updated_at: string;
+}
+
+export async function serviceAppViews(db: Kysely<Database>, ids: string[]): Promise<ServiceAppView[]> {
+  if (!ids.length) return [];
+  const apps = await db.selectFrom('service_apps').selectAll().where('id', 'in', ids).orderBy('name').execute();
+  const roles = await db
+    .selectFrom('service_app_roles as sar')
+    .innerJoin('roles as r', 'r.id', 'sar.role_id')
+    .select(['sar.service_app_id', 'r.id', 'r.name'])
+    .where('sar.service_app_id', 'in', ids)
+    .orderBy('r.name')
+    .execute();
+  return apps.map((a) => ({
+    id: a.id,
+    name: a.name,
+    display_name: a.display_name,
+    url: a.url,
+    path: a.path,
+    client_type: a.client_type,
+    roles: roles.filter((r) => r.service_app_id === a.id).map((r) => ({ id: r.id, name: r.name })),
+    created_at: a.created_at,
+    updated_at: a.updated_at,
+  }));
+}
+
+export async function requireServiceApp(db: Kysely<Database>, id: string): Promise<ServiceAppView> {
+  const [v] = await serviceAppViews(db, [id]);
+  if (!v) throw new AppError(404, 'service_app_not_found');
+  return v;
+}
+
+export async function listServiceApps(db: Kysely<Database>, search: string | undefined, page: number, size: number) {
+  let q = db.selectFrom('service_apps');
+  if (search) q = q.where((eb) => eb.or([eb('name', 'like', `%${search.toLowerCase()}%`), eb('display_name', 'like', `%${search}%`)]));
+  const total = Number((await q.select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow()).n);
+  const ids = (await q.select('id').orderBy('name').limit(size).offset((page - 1) * size).execute()).map((r) => r.id);
+  return { rows: await serviceAppViews(db, ids), total };
+}
+
+const nameTaken = () => new AppError(409, 'name_taken', { fields: { name: ['name_taken'] } });
+const newSecret = () => randomBytes(32).toString('base64url');
+
+export interface ServiceAppInput {
+  name: string;
+  display_name: string;
+  url: string;
+  path: string;
+  role_ids: string[];
+  client_type?: 'public' | 'confidential' | undefined;
+}
+
+export async function createServiceApp(request: FastifyRequest, input: ServiceAppInput): Promise<ServiceAppView & { client_secret: string | null }> {
+  const db = request.server.db.kysely;
+  if (RESERVED_CLIENT_IDS.includes(input.name)) throw new AppError(422, 'validation_failed', { fields: { name: ['name_reserved'] } });
+  await checkRoleIds(db, input.role_ids);
+  const clientType = input.client_type ?? 'public';
+  const secret = clientType === 'confidential' ? newSecret() : null;
+  const now = nowIso();
+  const row = {
+    id: randomUUID(),
+    name: input.name,
+    display_name: input.display_name,
+    url: input.url,
+    path: input.path,
+    client_type: clientType,
+    client_secret: secret ? await encryptSecret(db, secret) : null,
+    created_at: now,
+    updated_at: now,
+  };
+  try {
+    await db.transaction().execute(async (trx) => {
+      if (await trx.selectFrom('service_apps').select('id').where('name', '=', row.name).executeTakeFirst()) throw nameTaken();
+      await trx.insertInto('service_apps').values(row).execute();
+      const roleIds = [...new Set(input.role_ids)];
+      if (roleIds.length) await trx.insertInto('service_app_roles').values(roleIds.map((r) => ({ service_app_id: row.id, role_id: r }))).execute();
+      await audit(request, 'service_app.create', 'service_app', row.id, null, { ...row, role_ids: roleIds }, trx);
+    });
+  } catch (err) {
+    if (isUniqueViolation(err)) throw nameTaken();
+    throw err;
+  }
+  return { ...(await requireServiceApp(db, row.id)), client_secret: secret };
+}
+
+export async function updateServiceApp(
+  request: FastifyRequest,
+  id: string,
+  input: Partial<ServiceAppInput> & { regenerate_secret?: boolean | undefined },
+): Promise<ServiceAppView & { client_secret: string | null }> {
+  const db = request.server.db.kysely;
+  if (input.name && RESERVED_CLIENT_IDS.includes(input.name)) throw new AppError(422, 'validation_failed', { fields: { name: ['name_reserved'] } });
+  if (input.role_ids) await checkRoleIds(db, input.role_ids);
+  let secret: string | null = null;
+  try {
+    await db.transaction().execute(async (trx) => {
+      const before = await requireServiceApp(trx, id);
+      if (input.name && input.name !== before.name && (await trx.selectFrom('service_apps').select('id').where('name', '=', input.name).executeTakeFirst())) throw nameTaken();
+      const clientType = input.client_type ?? before.client_type;
+      const patch: Record<string, string | null> = {};
+      for (const k of ['name', 'display_name', 'url', 'path'] as const) if (input[k] !== undefined) patch[k] = input[k] ?? null;
+      patch.client_type = clientType;
+      if (clientType === 'public') patch.client_secret = null;
+      else if (before.client_type === 'public' || input.regenerate_secret) {
+        secret = newSecret();
+        patch.client_secret = await encryptSecret(trx, secret);
+      }
+      await trx.updateTable('service_apps').set({ ...patch, updated_at: nowIso() }).where('id', '=', id).execute();
+      if (input.role_ids) {
+        await trx.deleteFrom('service_app_roles').where('service_app_id', '=', id).execute();
+        const roleIds = [...new Set(input.role_ids)];
+        if (roleIds.length) await trx.insertInto('service_app_roles').values(roleIds.map((r) => ({ service_app_id: id, role_id: r }))).execute();
+      }
+      await audit(request, 'service_app.update', 'service_app', id, before, { ...patch, ...(input.role_ids ? { role_ids: input.role_ids } : {}), secret_rotated: secret !== null }, trx);
+    });
+  } catch (err) {
+    if (isUniqueViolation(err)) throw nameTaken();
+    throw err;
+  }
+  return { ...(await requireServiceApp(db, id)), client_secret: secret };
+}
+
+export async function deleteServiceApp(request: FastifyRequest, id: string): Promise<void> {
+  await request.server.db.kysely.transaction().execute(async (trx) => {
+    const before = await requireServiceApp(trx, id);
+    await trx.deleteFrom('service_apps').where('id', '=', id).execute();
+    await audit(request, 'service_app.delete', 'service_app', id, before, null, trx);
+  });
+}

@@ -1,0 +1,325 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { sql, type ExpressionBuilder, type Expression, type SqlBool, type Kysely } from 'kysely';
+import type { Account, AccountStatus, AuthType, Database } from '../../db/schema';
+import { nowIso } from '../../db/index';
+import { AppError } from '../../errors';
+import { accountRow, normalizeEmail, searchTextOf } from '../accounts';
+import { audit } from './audit';
+import { revokeAccountGrants, sendInvitation } from './integrations';
+import { ACCOUNT_VIEW_COLUMNS, accountView, type AccountView, type AccountViewRow } from './schemas';
+import './db-types';
+
+export interface UserFilters {
+  search?: string | undefined;
+  status?: AccountStatus | undefined;
+  technical?: boolean | undefined;
+  auth_type?: AuthType | undefined;
+  role?: string | undefined;
+  locale?: string | undefined;
+}
+
+type AccountsEb = ExpressionBuilder<Database, 'accounts'>;
+
+export const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+/** FTS5 phrase: the whole term as one quoted string (trigram tokenizer → substring match). */
+const ftsPhrase = (s: string) => `"${s.replace(/"/g, '""')}"`;
+
+/**
+ * WHERE for account lists, every condition backed by an index:
+ * type + filter columns → accounts_type_*_created_idx; search → trigram index (pg_trgm GIN on PostgreSQL,
+ * FTS5 trigram on SQLite; terms under 3 characters fall back to LIKE); role → role_subscriptions_role_idx.
+ */
+export function accountWhere(dialect: 'sqlite' | 'postgres', type: 'user' | 'admin', f: UserFilters) {
+  return (eb: AccountsEb): Expression<SqlBool> => {
+    const conds: Expression<SqlBool>[] = [eb('accounts.type', '=', type)];
+    if (f.status) conds.push(eb('accounts.status', '=', f.status));
+    if (f.technical !== undefined) conds.push(eb('accounts.technical', '=', f.technical ? 1 : 0));
+    if (f.auth_type) conds.push(eb('accounts.auth_type', '=', f.auth_type));
+    if (f.locale) conds.push(eb('accounts.locale', '=', f.locale));
+    if (f.role) {
+      conds.push(eb('accounts.id', 'in', eb.selectFrom('role_subscriptions').select('role_subscriptions.account_id').where('role_subscriptions.role_id', '=', f.role)));
+    }
+    const term = f.search?.trim().toLowerCase();
+    if (term) {
+      if (dialect === 'sqlite' && [...term].length >= 3) {
+        conds.push(sql<SqlBool>`accounts.rowid in (select rowid from accounts_fts where accounts_fts match ${ftsPhrase(term)})`);
+      } else {
+        conds.push(sql<SqlBool>`accounts.search_text like ${`%${escapeLike(term)}%`} escape '\\'`);
+      }
+    }
+    return eb.and(conds);
+  };
+}
+
+const hasFilters = (f: UserFilters) =>
+  Boolean(f.search?.trim() || f.status || f.technical !== undefined || f.auth_type || f.role || f.locale);
+
+export async function countAccounts(app: FastifyInstance, type: 'user' | 'admin', f: UserFilters): Promise<number> {
+  const db = app.db.kysely;
+  if (!hasFilters(f)) {
+    const c = await db.selectFrom('account_counters').select('n').where('type', '=', type).executeTakeFirst();
+    if (c) return Number(c.n);
+  }
+  const r = await db
+    .selectFrom('accounts')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where(accountWhere(app.db.dialect, type, f))
+    .executeTakeFirstOrThrow();
+  return Number(r.n);
+}
+
+/**
+ * One page, newest first (created_at desc, id desc). Deferred join: the inner query walks only the covering
+ * (type[, filter], created_at, id) index to find the page's ids, the outer one fetches those rows by primary key.
+ * Past the middle of the list the scan starts from the other end (ascending), so the deepest page costs what
+ * the first half does.
+ */
+export async function listAccounts(
+  app: FastifyInstance,
+  type: 'user' | 'admin',
+  f: UserFilters,
+  page: number,
+  size: number,
+): Promise<{ rows: AccountView[]; total: number }> {
+  const db = app.db.kysely;
+  const total = await countAccounts(app, type, f);
+  const offset = (page - 1) * size;
+  if (offset >= total) return { rows: [], total };
+  const fromEnd = offset > total / 2;
+  const dir = fromEnd ? 'asc' : 'desc';
+  const limit = fromEnd ? Math.min(size, total - offset) : size;
+  const off = fromEnd ? Math.max(0, total - offset - size) : offset;
+  const ids = db
+    .selectFrom('accounts')
+    .select('accounts.id')
+    .where(accountWhere(app.db.dialect, type, f))
+    .orderBy('accounts.created_at', dir)
+    .orderBy('accounts.id', dir)
+    .limit(limit)
+    .offset(off);
+  const rows = await db
+    .selectFrom('accounts')
+    .select([...ACCOUNT_VIEW_COLUMNS])
+    .where('id', 'in', ids)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
+  return { rows: rows.map(accountView), total };
+}
+
+export async function getAccount(db: Kysely<Database>, type: 'user' | 'admin', id: string): Promise<Account | undefined> {
+  return db.selectFrom('accounts').selectAll().where('id', '=', id).where('type', '=', type).executeTakeFirst();
+}
+
+export async function requireUserAccount(db: Kysely<Database>, id: string): Promise<Account> {
+  const a = await getAccount(db, 'user', id);
+  if (!a) throw new AppError(404, 'user_not_found');
+  return a;
+}
+
+export const USER_RELATIONS = ['role_subscriptions', 'role', 'subscription', 'user_authentication_activities', 'created_by_admin'] as const;
+export type UserRelation = (typeof USER_RELATIONS)[number];
+
+export interface RoleSubscriptionView {
+  subscription: { id: string; name: string };
+  roles: { id: string; name: string }[];
+}
+
+export async function userRoleSubscriptions(db: Kysely<Database>, accountId: string): Promise<RoleSubscriptionView[]> {
+  const rows = await db
+    .selectFrom('role_subscriptions as rs')
+    .innerJoin('subscriptions as s', 's.id', 'rs.subscription_id')
+    .innerJoin('roles as r', 'r.id', 'rs.role_id')
+    .select(['s.id as sid', 's.name as sname', 'r.id as rid', 'r.name as rname'])
+    .where('rs.account_id', '=', accountId)
+    .orderBy('s.name')
+    .orderBy('r.name')
+    .execute();
+  const out = new Map<string, RoleSubscriptionView>();
+  for (const r of rows) {
+    const e = out.get(r.sid) ?? { subscription: { id: r.sid, name: r.sname }, roles: [] };
+    e.roles.push({ id: r.rid, name: r.rname });
+    out.set(r.sid, e);
+  }
+  return [...out.values()];
+}
+
+export async function userDetail(app: FastifyInstance, id: string, relations: Set<UserRelation>) {
+  const db = app.db.kysely;
+  const a = await requireUserAccount(db, id);
+  const view: Record<string, unknown> = { ...accountView(a) };
+  if (relations.has('role_subscriptions') || relations.has('role') || relations.has('subscription')) {
+    view.role_subscriptions = await userRoleSubscriptions(db, id);
+  }
+  const activities = await db
+    .selectFrom('auth_activities')
+    .select(['id', 'client_id', 'logged_in_at', 'logged_out_at', 'ip_address', 'origin'])
+    .where('account_id', '=', id)
+    .orderBy('logged_in_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(relations.has('user_authentication_activities') ? 20 : 1)
+    .execute();
+  if (relations.has('user_authentication_activities')) view.user_authentication_activities = activities;
+  const latest = activities[0];
+  view.latest_activity = latest
+    ? { logged_in_at: latest.logged_in_at, logged_out_at: latest.logged_out_at, ip_address: latest.ip_address, origin: latest.origin }
+    : null;
+  if (relations.has('created_by_admin')) {
+    view.created_by_admin = a.created_by
+      ? ((await db.selectFrom('accounts').select(['id', 'email', 'first_name', 'last_name']).where('id', '=', a.created_by).executeTakeFirst()) ?? null)
+      : null;
+  }
+  return view;
+}
+
+export interface CreateUserInput {
+  email: string;
+  first_name: string;
+  last_name: string;
+  locale: string;
+  auth_type: AuthType;
+  provider?: string | null | undefined;
+  technical?: boolean | undefined;
+  phone?: string | null | undefined;
+}
+
+export function checkProvider(app: FastifyInstance, authType: AuthType, provider: string | null | undefined): string | null {
+  if (authType !== 'SSO') return null;
+  if (!provider) throw new AppError(422, 'validation_failed', { fields: { provider: ['provider_required'] } });
+  if (!app.config.ssoProviders.some((p) => p.id === provider)) throw new AppError(422, 'validation_failed', { fields: { provider: ['provider_unknown'] } });
+  return provider;
+}
+
+const emailTaken = () => new AppError(409, 'email_taken', { fields: { email: ['email_taken'] } });
+
+function isUniqueViolation(err: unknown): boolean {
+  const e = err as { code?: string; message?: string };
+  return e?.code === '23505' || e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || /UNIQUE constraint failed/.test(e?.message ?? '');
+}
+
+export async function createUser(request: FastifyRequest, input: CreateUserInput): Promise<{ user: AccountView; invitation_sent: boolean }> {
+  const app = request.server;
+  const provider = checkProvider(app, input.auth_type, input.provider);
+  const row = accountRow({
+    type: 'user',
+    email: input.email,
+    first_name: input.first_name,
+    last_name: input.last_name,
+    locale: input.locale,
+    auth_type: input.auth_type,
+    provider,
+    technical: input.technical ? 1 : 0,
+    phone: input.phone ?? null,
+    status: 'ACTIVE',
+    created_by: request.auth?.account.id ?? null,
+  });
+  try {
+    await app.db.kysely.transaction().execute(async (trx) => {
+      const exists = await trx.selectFrom('accounts').select('id').where('type', '=', 'user').where('email_normalized', '=', row.email_normalized).executeTakeFirst();
+      if (exists) throw emailTaken();
+      await trx.insertInto('accounts').values(row).execute();
+      await audit(request, 'user.create', 'user', row.id, null, row, trx);
+    });
+  } catch (err) {
+    if (isUniqueViolation(err)) throw emailTaken();
+    throw err;
+  }
+  const account = await requireUserAccount(app.db.kysely, row.id);
+  let invitation_sent = false;
+  if (account.auth_type === 'CREDENTIALS') {
+    try {
+      invitation_sent = await sendInvitation(app, account, request.auth?.account.id ?? null);
+    } catch (err) {
+      request.log.error({ err }, 'invitation mail failed');
+    }
+  }
+  return { user: accountView(account), invitation_sent };
+}
+
+export interface UpdateUserInput {
+  first_name?: string | undefined;
+  last_name?: string | undefined;
+  phone?: string | null | undefined;
+  locale?: string | undefined;
+  status?: AccountStatus | undefined;
+  technical?: boolean | undefined;
+  subscriptions?: { subscription_id: string; role_ids: string[] }[] | undefined;
+}
+
+/** Checks that each subscription exists and each role belongs to it (422 with the failing path otherwise). */
+export async function checkSubscriptionRoles(db: Kysely<Database>, subs: { subscription_id: string; role_ids: string[] }[]): Promise<void> {
+  const fields: Record<string, string[]> = {};
+  const ids = [...new Set(subs.map((s) => s.subscription_id))];
+  if (ids.length === 0) return;
+  const known = new Set((await db.selectFrom('subscriptions').select('id').where('id', 'in', ids).execute()).map((r) => r.id));
+  const pairs = await db.selectFrom('subscription_roles').select(['subscription_id', 'role_id']).where('subscription_id', 'in', ids).execute();
+  const allowed = new Set(pairs.map((p) => `${p.subscription_id}/${p.role_id}`));
+  subs.forEach((s, i) => {
+    if (!known.has(s.subscription_id)) {
+      fields[`subscriptions.${i}.subscription_id`] = ['subscription_unknown'];
+      return;
+    }
+    s.role_ids.forEach((r, j) => {
+      if (!allowed.has(`${s.subscription_id}/${r}`)) fields[`subscriptions.${i}.role_ids.${j}`] = ['role_not_in_subscription'];
+    });
+  });
+  if (Object.keys(fields).length) throw new AppError(422, 'validation_failed', { fields });
+}
+
+export async function updateUser(request: FastifyRequest, id: string, input: UpdateUserInput) {
+  const app = request.server;
+  const db = app.db.kysely;
+  const before = await requireUserAccount(db, id);
+  if (input.subscriptions) await checkSubscriptionRoles(db, input.subscriptions);
+  const patch: Partial<Account> = {};
+  if (input.first_name !== undefined) patch.first_name = input.first_name;
+  if (input.last_name !== undefined) patch.last_name = input.last_name;
+  if (input.phone !== undefined) patch.phone = input.phone;
+  if (input.locale !== undefined) patch.locale = input.locale;
+  if (input.status !== undefined) patch.status = input.status;
+  if (input.technical !== undefined) patch.technical = input.technical ? 1 : 0;
+  const now = nowIso();
+  await db.transaction().execute(async (trx) => {
+    const beforeSubs = input.subscriptions ? await userRoleSubscriptions(trx, id) : undefined;
+    if (Object.keys(patch).length || input.subscriptions) {
+      const merged = { ...before, ...patch };
+      await trx
+        .updateTable('accounts')
+        .set({ ...patch, search_text: searchTextOf(merged), updated_at: now })
+        .where('id', '=', id)
+        .execute();
+    }
+    if (input.subscriptions) {
+      await trx.deleteFrom('role_subscriptions').where('account_id', '=', id).execute();
+      const rows = [...new Map(input.subscriptions.flatMap((s) => s.role_ids.map((r) => [`${s.subscription_id}/${r}`, { account_id: id, subscription_id: s.subscription_id, role_id: r, created_at: now }]))).values()];
+      if (rows.length) await trx.insertInto('role_subscriptions').values(rows).execute();
+    }
+    const afterSubs = input.subscriptions ? await userRoleSubscriptions(trx, id) : undefined;
+    await audit(request, 'user.update', 'user', id, { ...pick(before, Object.keys(patch)), ...(beforeSubs ? { role_subscriptions: beforeSubs } : {}) }, { ...patch, ...(afterSubs ? { role_subscriptions: afterSubs } : {}) }, trx);
+  });
+  if (input.status === 'INACTIVE' && before.status !== 'INACTIVE') await revokeAccountGrants(app, id);
+  return userDetail(app, id, new Set(['role_subscriptions', 'created_by_admin']));
+}
+
+function pick(o: Account, keys: string[]): Record<string, unknown> {
+  return Object.fromEntries(keys.map((k) => [k, (o as unknown as Record<string, unknown>)[k]]));
+}
+
+export async function deleteAccount(request: FastifyRequest, account: Account): Promise<void> {
+  const app = request.server;
+  await revokeAccountGrants(app, account.id);
+  await app.db.kysely.transaction().execute(async (trx) => {
+    await trx.deleteFrom('accounts').where('id', '=', account.id).execute();
+    await audit(request, `${account.type}.delete`, account.type, account.id, account, null, trx);
+  });
+}
+
+export async function reinvite(request: FastifyRequest, account: Account): Promise<boolean> {
+  if (account.auth_type === 'SSO') throw new AppError(409, 'invitation_not_applicable');
+  if (account.password_hash || account.email_verified_at) throw new AppError(409, 'already_verified');
+  const sent = await sendInvitation(request.server, account, request.auth?.account.id ?? null);
+  await audit(request, `${account.type}.invite`, account.type, account.id, null, { email: account.email });
+  return sent;
+}
+
+export { normalizeEmail };
