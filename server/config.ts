@@ -32,6 +32,8 @@ export interface AppConfig {
   twilio: { accountSid?: string; authToken?: string; from?: string; baseUrl: string };
   ssoProviders: SsoProviderConfig[];
   logLevel: (typeof logLevels)[number];
+  /** Sign-in and token lifetimes (IAM_REFRESH_IDLE_SECONDS, IAM_REFRESH_ABSOLUTE_SECONDS, IAM_ACCESS_TOKEN_TTL_SECONDS, IAM_PASSWORD_MAX_AGE_DAYS). */
+  auth: { refreshIdleSeconds: number; refreshAbsoluteSeconds: number; accessTokenTtlSeconds: number; passwordMaxAgeDays: number };
   /** Directory of the built SPA. */
   distDir: string;
   isProduction: boolean;
@@ -141,6 +143,12 @@ export function loadConfig(env: Env = process.env): AppConfig {
     twilio,
     ssoProviders,
     logLevel,
+    auth: {
+      refreshIdleSeconds: int(env, 'IAM_REFRESH_IDLE_SECONDS', 14 * 86400, 60, 365 * 86400),
+      refreshAbsoluteSeconds: int(env, 'IAM_REFRESH_ABSOLUTE_SECONDS', 30 * 86400, 60, 3 * 365 * 86400),
+      accessTokenTtlSeconds: int(env, 'IAM_ACCESS_TOKEN_TTL_SECONDS', 600, 30, 86400),
+      passwordMaxAgeDays: int(env, 'IAM_PASSWORD_MAX_AGE_DAYS', 0, 0, 3650),
+    },
     distDir: path.resolve(env.IAM_DIST_DIR || './dist'),
     isProduction: env.NODE_ENV === 'production',
   };

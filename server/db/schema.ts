@@ -138,6 +138,8 @@ export interface OidcModelsTable {
   id: string;
   payload: string;
   grant_id: string | null;
+  /** payload.accountId (sessions, grants, codes, tokens), to end every session of an account */
+  account_id: string | null;
   user_code: string | null;
   uid: string | null;
   /** epoch seconds */

@@ -1,0 +1,145 @@
+import { errors, type Adapter, type AdapterPayload } from 'oidc-provider';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema';
+
+const epoch = (): number => Math.floor(Date.now() / 1000);
+
+/** Models whose single-use artefacts must not be consumed twice (race-safe replay detection). */
+const SINGLE_USE = new Set(['AuthorizationCode', 'RefreshToken', 'DeviceCode', 'BackchannelAuthenticationRequest']);
+
+function str(v: unknown): string | null {
+  return typeof v === 'string' && v.length > 0 ? v : null;
+}
+
+/** Builds the OIDC client metadata of a service app (client_id = name, redirect URI = url + path). */
+export async function serviceAppClient(db: Kysely<Database>, clientId: string): Promise<AdapterPayload | undefined> {
+  const app = await db.selectFrom('service_apps').selectAll().where('name', '=', clientId).executeTakeFirst();
+  if (!app) return undefined;
+  const base = app.url.replace(/\/+$/, '');
+  const redirect = `${base}${app.path}`;
+  const confidential = app.client_type === 'confidential' && !!app.client_secret;
+  return {
+    client_id: app.name,
+    client_name: app.display_name,
+    redirect_uris: [redirect],
+    post_logout_redirect_uris: [...new Set([redirect, base, `${base}/`])],
+    grant_types: ['authorization_code', 'refresh_token'],
+    response_types: ['code'],
+    ...(confidential
+      ? { token_endpoint_auth_method: 'client_secret_basic', client_secret: app.client_secret ?? undefined }
+      : { token_endpoint_auth_method: 'none' }),
+  };
+}
+
+/**
+ * oidc-provider Adapter over the `oidc_models` table (SQLite and PostgreSQL). One instance per model
+ * name. `Client` reads service apps instead (static clients are configured separately).
+ */
+export function createAdapterClass(db: Kysely<Database>) {
+  return class KyselyAdapter implements Adapter {
+    constructor(readonly name: string) {}
+
+    async upsert(id: string, payload: AdapterPayload, expiresIn: number): Promise<void> {
+      if (this.name === 'Client') throw new Error('clients are managed through service apps');
+      const row = {
+        model: this.name,
+        id,
+        payload: JSON.stringify(payload),
+        grant_id: str(payload.grantId),
+        account_id: str(payload.accountId),
+        user_code: str(payload.userCode),
+        uid: str(payload.uid),
+        expires_at: expiresIn ? epoch() + expiresIn : null,
+        consumed_at: typeof payload.consumed === 'number' ? payload.consumed : null,
+      };
+      await db
+        .insertInto('oidc_models')
+        .values(row)
+        .onConflict((oc) =>
+          oc.columns(['model', 'id']).doUpdateSet({
+            payload: row.payload,
+            grant_id: row.grant_id,
+            account_id: row.account_id,
+            user_code: row.user_code,
+            uid: row.uid,
+            expires_at: row.expires_at,
+          }),
+        )
+        .execute();
+    }
+
+    private async findWhere(column: 'id' | 'uid' | 'user_code', value: string): Promise<AdapterPayload | undefined> {
+      const row = await db
+        .selectFrom('oidc_models')
+        .select(['payload', 'expires_at', 'consumed_at'])
+        .where('model', '=', this.name)
+        .where(column, '=', value)
+        .executeTakeFirst();
+      if (!row) return undefined;
+      if (row.expires_at !== null && Number(row.expires_at) <= epoch()) return undefined;
+      const payload = JSON.parse(row.payload) as AdapterPayload;
+      return row.consumed_at !== null ? { ...payload, consumed: Number(row.consumed_at) } : payload;
+    }
+
+    async find(id: string): Promise<AdapterPayload | undefined> {
+      if (this.name === 'Client') return serviceAppClient(db, id);
+      return this.findWhere('id', id);
+    }
+
+    async findByUid(uid: string): Promise<AdapterPayload | undefined> {
+      return this.findWhere('uid', uid);
+    }
+
+    async findByUserCode(userCode: string): Promise<AdapterPayload | undefined> {
+      return this.findWhere('user_code', userCode);
+    }
+
+    /**
+     * Marks the artefact consumed, atomically. When a single-use artefact (code, refresh token) was
+     * consumed already — a concurrent use of the same token — the whole grant is revoked and the
+     * request fails with invalid_grant, so at most one of N parallel uses wins and the grant dies.
+     */
+    async consume(id: string): Promise<void> {
+      const res = await db
+        .updateTable('oidc_models')
+        .set({ consumed_at: epoch() })
+        .where('model', '=', this.name)
+        .where('id', '=', id)
+        .where('consumed_at', 'is', null)
+        .executeTakeFirst();
+      if (Number(res.numUpdatedRows) === 0 && SINGLE_USE.has(this.name)) {
+        const row = await db.selectFrom('oidc_models').select('grant_id').where('model', '=', this.name).where('id', '=', id).executeTakeFirst();
+        if (row?.grant_id) await revokeGrantRows(db, row.grant_id);
+        throw new errors.InvalidGrant(`${this.name === 'RefreshToken' ? 'refresh token' : 'grant'} already used`);
+      }
+    }
+
+    async destroy(id: string): Promise<void> {
+      await db.deleteFrom('oidc_models').where('model', '=', this.name).where('id', '=', id).execute();
+    }
+
+    async revokeByGrantId(grantId: string): Promise<void> {
+      await db.deleteFrom('oidc_models').where('model', '=', this.name).where('grant_id', '=', grantId).execute();
+    }
+  };
+}
+
+/** Deletes a grant and every artefact issued under it. */
+export async function revokeGrantRows(db: Kysely<Database>, grantId: string): Promise<void> {
+  await db
+    .deleteFrom('oidc_models')
+    .where((eb) => eb.or([eb('grant_id', '=', grantId), eb.and([eb('model', '=', 'Grant'), eb('id', '=', grantId)])]))
+    .execute();
+}
+
+/** Whether a grant row exists and has not expired. */
+export async function grantAlive(db: Kysely<Database>, grantId: string): Promise<boolean> {
+  const row = await db.selectFrom('oidc_models').select('expires_at').where('model', '=', 'Grant').where('id', '=', grantId).executeTakeFirst();
+  return !!row && (row.expires_at === null || Number(row.expires_at) > epoch());
+}
+
+/** Deletes expired rows (and consumed ones past their expiry). Returns the number deleted. */
+export async function cleanupExpired(db: Kysely<Database>): Promise<number> {
+  const res = await db.deleteFrom('oidc_models').where('expires_at', 'is not', null).where('expires_at', '<=', epoch()).executeTakeFirst();
+  return Number(res.numDeletedRows);
+}

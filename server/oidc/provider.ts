@@ -1,0 +1,174 @@
+import Provider, { errors, type Account as OidcAccount, type ClientMetadata, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+import type { FastifyInstance } from 'fastify';
+import { createAdapterClass, cleanupExpired } from './adapter';
+import { loadCookieKeys, loadSigningKeys, SIGNING_ALG } from './keys';
+import { ADMIN_CLIENT, OIDC_SCOPES, PORTAL_CLIENT, accountTypeForClient, isServiceAppClient, mayUseClient } from './access';
+import { nowIso } from '../db/index';
+import { errorPage, logoutPage, postLogoutPage } from './pages';
+
+const epoch = (): number => Math.floor(Date.now() / 1000);
+
+/** The resource indicator every access token is issued for; its audience is the client id. */
+export const apiResource = (appUrl: string): string => `${appUrl}/api`;
+
+function firstPartyClient(clientId: string, redirect: string): ClientMetadata {
+  return {
+    client_id: clientId,
+    client_name: clientId === PORTAL_CLIENT ? 'Portal' : 'Admin console',
+    token_endpoint_auth_method: 'none',
+    grant_types: ['authorization_code', 'refresh_token'],
+    response_types: ['code'],
+    redirect_uris: [redirect],
+    post_logout_redirect_uris: [redirect],
+  };
+}
+
+/** Remaining seconds of an absolute lifetime that started at `start` (epoch seconds), at least 1. */
+const remaining = (absolute: number, start: number | undefined): number => Math.max(1, absolute - (epoch() - (start ?? epoch())));
+
+export async function createProvider(app: FastifyInstance): Promise<Provider> {
+  const { config } = app;
+  const db = app.db.kysely;
+  const { refreshIdleSeconds, refreshAbsoluteSeconds, accessTokenTtlSeconds } = config.auth;
+  const resource = apiResource(config.appUrl);
+  const secure = config.appUrl.startsWith('https:');
+
+  const configuration: Configuration = {
+    adapter: createAdapterClass(db),
+    clients: [firstPartyClient(PORTAL_CLIENT, `${config.appUrl}/login`), firstPartyClient(ADMIN_CLIENT, `${config.appUrl}/admin/login`)],
+    clientDefaults: { grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], id_token_signed_response_alg: SIGNING_ALG, token_endpoint_auth_method: 'none' },
+    jwks: { keys: await loadSigningKeys(db) },
+    cookies: {
+      keys: await loadCookieKeys(db),
+      long: { signed: true, httpOnly: true, sameSite: 'lax', secure },
+      short: { signed: true, httpOnly: true, sameSite: 'lax', secure },
+    },
+    scopes: [...OIDC_SCOPES],
+    claims: {
+      openid: ['sub'],
+      profile: ['name', 'given_name', 'family_name', 'locale', 'updated_at'],
+      email: ['email', 'email_verified'],
+    },
+    responseTypes: ['code'],
+    pkce: { required: () => true },
+    clientAuthMethods: ['none', 'client_secret_basic', 'client_secret_post'],
+    features: {
+      devInteractions: { enabled: false },
+      revocation: { enabled: true },
+      userinfo: { enabled: true },
+      rpInitiatedLogout: {
+        enabled: true,
+        logoutSource: async (ctx, form) => {
+          ctx.type = 'html';
+          ctx.body = logoutPage(form, ctx.host);
+        },
+        postLogoutSuccessSource: async (ctx) => {
+          ctx.type = 'html';
+          ctx.body = postLogoutPage(config.appUrl);
+        },
+      },
+      resourceIndicators: {
+        enabled: true,
+        defaultResource: async () => resource,
+        useGrantedResource: async () => true,
+        getResourceServerInfo: async (_ctx, indicator, client) => {
+          if (indicator !== resource) throw new errors.InvalidTarget();
+          return {
+            scope: OIDC_SCOPES.join(' '),
+            audience: client.clientId,
+            accessTokenFormat: 'jwt',
+            accessTokenTTL: accessTokenTtlSeconds,
+            jwt: { sign: { alg: SIGNING_ALG } },
+          };
+        },
+      },
+    },
+    // every access token names its grant, so the API can check the grant is still alive
+    extraTokenClaims: async (_ctx, token) => ('grantId' in token && typeof token.grantId === 'string' ? { gid: token.grantId } : undefined),
+    interactions: {
+      url: async (ctx, interaction) => {
+        const clientId = String(interaction.params.client_id ?? '');
+        const page = clientId === ADMIN_CLIENT ? '/admin/login' : '/login';
+        const qs = new URLSearchParams({ interaction: interaction.uid });
+        if (isServiceAppClient(clientId)) qs.set('type', 'sso');
+        return `${config.appUrl}${page}?${qs.toString()}`;
+      },
+    },
+    // first-party IdP: no consent screen; the grant covers what the client asked for, after the access rules
+    loadExistingGrant: async (ctx) => {
+      const session = ctx.oidc.session;
+      const accountId = session?.accountId;
+      const client = ctx.oidc.client;
+      if (!session || !accountId || !client) return undefined;
+      const account = await db.selectFrom('accounts').select(['id', 'type', 'status']).where('id', '=', accountId).executeTakeFirst();
+      if (!account || !(await mayUseClient(db, client.clientId, account))) {
+        throw new errors.AccessDenied(account && account.type !== accountTypeForClient(client.clientId) ? 'account type not allowed for this client' : 'account not allowed for this client');
+      }
+      const grantId = session.grantIdFor(client.clientId);
+      let grant = grantId ? await ctx.oidc.provider.Grant.find(grantId) : undefined;
+      if (!grant || grant.accountId !== accountId || grant.clientId !== client.clientId) {
+        grant = new ctx.oidc.provider.Grant({ accountId, clientId: client.clientId });
+      }
+      const requested = [...ctx.oidc.requestParamScopes].filter((s) => (OIDC_SCOPES as readonly string[]).includes(s));
+      if (requested.length) {
+        grant.addOIDCScope(requested.join(' '));
+        grant.addResourceScope(resource, requested.join(' '));
+      }
+      const grantJti = await grant.save();
+      const activityId = (ctx.oidc.result as { activityId?: unknown } | undefined)?.activityId;
+      if (typeof activityId === 'string') {
+        await db.updateTable('auth_activities').set({ session_ref: grantJti, client_id: client.clientId }).where('id', '=', activityId).execute().catch((err: unknown) => app.log.warn({ err }, 'activity link failed'));
+      }
+      return grant;
+    },
+    findAccount: async (_ctx, sub): Promise<OidcAccount | undefined> => {
+      const a = await db.selectFrom('accounts').selectAll().where('id', '=', sub).executeTakeFirst();
+      if (!a || a.status !== 'ACTIVE') return undefined;
+      return {
+        accountId: a.id,
+        claims: async () => ({
+          sub: a.id,
+          email: a.email,
+          email_verified: a.email_verified_at !== null || a.auth_type === 'SSO' || a.password_hash !== null,
+          name: `${a.first_name} ${a.last_name}`.trim(),
+          given_name: a.first_name,
+          family_name: a.last_name,
+          locale: a.locale,
+          updated_at: Math.floor(new Date(a.updated_at).getTime() / 1000),
+        }),
+      };
+    },
+    issueRefreshToken: async (_ctx, client, code) => client.grantTypeAllowed('refresh_token') && (!isServiceAppClient(client.clientId) || code.scopes.has('offline_access')),
+    expiresWithSession: async () => false,
+    rotateRefreshToken: true,
+    ttl: {
+      AccessToken: accessTokenTtlSeconds,
+      AuthorizationCode: 60,
+      IdToken: 3600,
+      Interaction: 3600,
+      Session: refreshIdleSeconds,
+      Grant: (_ctx, grant) => remaining(refreshAbsoluteSeconds, grant.iat),
+      RefreshToken: (_ctx, token) => Math.min(refreshIdleSeconds, remaining(refreshAbsoluteSeconds, token.iiat ?? token.iat)),
+    },
+    clientBasedCORS: (_ctx, origin, client) => client.redirectUris?.some((uri) => URL.parse(uri)?.origin === origin) ?? false,
+    renderError: async (ctx, out) => {
+      ctx.type = 'html';
+      ctx.body = errorPage({ ...out });
+    },
+  };
+
+  const provider = new Provider(config.issuer, configuration);
+  provider.proxy = true;
+
+  provider.on('grant.revoked', (_ctx: KoaContextWithOIDC, grantId: string) => {
+    db.updateTable('auth_activities').set({ logged_out_at: nowIso() }).where('session_ref', '=', grantId).where('logged_out_at', 'is', null).execute().catch((err: unknown) => app.log.warn({ err }, 'sign-out record failed'));
+  });
+  provider.on('server_error', (_ctx: KoaContextWithOIDC, err: Error) => app.log.error({ err }, 'oidc server_error'));
+
+  const timer = setInterval(() => {
+    cleanupExpired(db).catch((err: unknown) => app.log.warn({ err }, 'oidc cleanup failed'));
+  }, 10 * 60 * 1000);
+  timer.unref();
+  app.addHook('onClose', async () => clearInterval(timer));
+  return provider;
+}

@@ -1,0 +1,207 @@
+import { z } from 'zod';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Account, AccountType } from '../../db/schema';
+import { AppError } from '../../errors';
+import { errorResponses } from '../../lib/openapi';
+import { requireAccount, resolveAuth } from '../../plugins/app/auth';
+import { findAccountByEmail, normalizeEmail } from '../../services/accounts';
+import { verifyAgainstDummy, verifyPassword } from '../../services/passwords';
+import { assertNotLocked, recordFailure, recordSuccess, throttleKeys } from '../../services/throttle';
+import { consumeRecoveryCode, isTwoFactorEnabled, sendSmsCode, verifySmsCode, verifyTotp } from '../../services/two-factor';
+import { issueToken } from '../../services/signed-links';
+import {
+  assertInteractionType,
+  endGrant,
+  finishSignIn,
+  loadInteraction,
+  passwordExpired,
+  pendingOf,
+  setPending,
+  type LoadedInteraction,
+  type PendingSignIn,
+} from '../../services/sign-in';
+
+const EXPIRED_PASSWORD_TOKEN_TTL_MS = 30 * 60_000;
+
+const interactionUid = z.string().trim().min(1).max(100).regex(/^[A-Za-z0-9_-]+$/);
+const loginBody = z.object({ email: z.string().trim().min(1).max(254), password: z.string().min(1).max(200), interaction: interactionUid });
+const complete = z.object({ status: z.literal('complete'), redirect_to: z.string() });
+const loginResponse = z.object({
+  data: z.union([
+    complete,
+    z.object({ status: z.literal('two_factor_required'), method: z.enum(['GOOGLE', 'SMS']) }),
+    z.object({ status: z.literal('password_expired'), reset_token: z.string() }),
+  ]),
+});
+const completeResponse = z.object({ data: complete });
+const otpBody = z.object({ one_time_password: z.string().max(20).optional(), interaction: interactionUid });
+
+const invalidCredentials = () => new AppError(401, 'invalid_credentials');
+const otpInvalid = () => new AppError(422, 'otp_invalid', { fields: { one_time_password: ['otp_invalid'] } });
+
+async function passwordStep(app: FastifyInstance, request: FastifyRequest, type: AccountType, body: z.infer<typeof loginBody>) {
+  const interaction = await loadInteraction(app, body.interaction);
+  assertInteractionType(interaction, type);
+  const keys = [throttleKeys.email(type, normalizeEmail(body.email)), throttleKeys.ip(request.ip)];
+  await assertNotLocked(app, keys);
+  const account = await findAccountByEmail(app.db.kysely, type, body.email);
+  // unknown accounts, accounts without a password and SSO accounts get the same answer in similar time
+  const ok = account?.password_hash && account.auth_type === 'CREDENTIALS' ? await verifyPassword(account.password_hash, body.password) : await verifyAgainstDummy(body.password);
+  if (!account || !ok) {
+    await recordFailure(app, account ? [...keys, throttleKeys.account(account.id)] : keys);
+    throw invalidCredentials();
+  }
+  await assertNotLocked(app, [throttleKeys.account(account.id)]);
+  await recordSuccess(app, [keys[0] as string]);
+  if (account.status !== 'ACTIVE') throw new AppError(403, 'account_inactive');
+  if (passwordExpired(app, account)) {
+    const { token } = await issueToken(app.db.kysely, account.id, 'expired_password', EXPIRED_PASSWORD_TOKEN_TTL_MS);
+    return { status: 'password_expired' as const, reset_token: token };
+  }
+  if (isTwoFactorEnabled(account) && (account.two_factor_method === 'GOOGLE' || account.two_factor_method === 'SMS')) {
+    const method = account.two_factor_method;
+    await setPending(interaction, { accountId: account.id, type, method, passwordAt: Math.floor(Date.now() / 1000), amr: ['pwd'] });
+    if (method === 'SMS') await sendSmsCode(app, account, 'sms_login', interaction.uid);
+    return { status: 'two_factor_required' as const, method };
+  }
+  return finishSignIn(app, request, interaction, account, ['pwd']);
+}
+
+/** Loads the pending second-factor sign-in of an interaction (never from the client's word). */
+async function pendingStep(app: FastifyInstance, uid: string, opts: { type?: AccountType; method?: 'GOOGLE' | 'SMS' }): Promise<{ interaction: LoadedInteraction; pending: PendingSignIn; account: Account }> {
+  const interaction = await loadInteraction(app, uid);
+  const pending = pendingOf(interaction);
+  if (!pending) throw new AppError(400, 'interaction_expired');
+  if (opts.type && pending.type !== opts.type) throw new AppError(400, 'interaction_invalid');
+  if (opts.method && pending.method !== opts.method) throw new AppError(400, 'two_factor_method_mismatch');
+  const account = await app.db.kysely.selectFrom('accounts').selectAll().where('id', '=', pending.accountId).executeTakeFirst();
+  if (!account || account.status !== 'ACTIVE') throw new AppError(403, 'account_inactive');
+  return { interaction, pending, account };
+}
+
+async function secondFactor(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  uid: string,
+  code: string | undefined,
+  field: 'one_time_password' | 'recovery_code',
+  opts: { type?: AccountType; method?: 'GOOGLE' | 'SMS' },
+  verify: (account: Account, code: string, interactionUid: string) => Promise<boolean>,
+) {
+  if (!code || !code.trim()) throw new AppError(422, 'otp_required', { fields: { [field]: ['otp_required'] } });
+  const { interaction, pending, account } = await pendingStep(app, uid, opts);
+  const keys = [throttleKeys.otp(account.id)];
+  await assertNotLocked(app, keys);
+  if (!(await verify(account, code.trim(), interaction.uid))) {
+    await recordFailure(app, keys);
+    if (field === 'recovery_code') throw new AppError(422, 'recovery_code_invalid', { fields: { recovery_code: ['recovery_code_invalid'] } });
+    throw otpInvalid();
+  }
+  await recordSuccess(app, keys);
+  return { data: await finishSignIn(app, request, interaction, account, [...pending.amr, field === 'recovery_code' ? 'kba' : 'otp']) };
+}
+
+/**
+ * Sign-in endpoints of the OIDC interaction (DESIGN §6): password, then the second factor when enabled.
+ * The interaction remembers the account and the passed password step server-side.
+ */
+const routes: FastifyPluginAsyncZod = async (app) => {
+  const tags = ['authentication'];
+  for (const [url, type] of [
+    ['/login', 'user'],
+    ['/admin/login', 'admin'],
+  ] as const) {
+    app.post(
+      url,
+      {
+        schema: {
+          tags,
+          summary: `Sign in ${type === 'admin' ? 'an admin' : 'a user'} within an OIDC interaction`,
+          body: loginBody,
+          response: { 200: loginResponse, ...errorResponses(400, 401, 403, 422, 429) },
+        },
+      },
+      async (request) => ({ data: await passwordStep(app, request, type, request.body) }),
+    );
+  }
+
+  const otpRoutes = [
+    ['/2fa/google/validate-otp', 'user', 'GOOGLE'],
+    ['/admin/2fa/validate-otp', 'admin', undefined],
+  ] as const;
+  for (const [url, type, method] of otpRoutes) {
+    app.post(
+      url,
+      { schema: { tags, summary: 'Second factor: authenticator app code during sign-in', body: otpBody, response: { 200: completeResponse, ...errorResponses(400, 403, 422, 429) } } },
+      async (request) =>
+        secondFactor(app, request, request.body.interaction, request.body.one_time_password, 'one_time_password', { type, method: method ?? undefined }, async (account, code, uid) =>
+          account.two_factor_method === 'SMS' ? verifySmsCode(app, account, 'sms_login', code, uid) : verifyTotp(app, account, code),
+        ),
+    );
+  }
+
+  app.post(
+    '/2fa/sms/verify',
+    { schema: { tags, summary: 'Second factor: SMS code during sign-in', body: otpBody, response: { 200: completeResponse, ...errorResponses(400, 403, 422, 429) } } },
+    async (request) =>
+      secondFactor(app, request, request.body.interaction, request.body.one_time_password, 'one_time_password', { method: 'SMS' }, (account, code, uid) => verifySmsCode(app, account, 'sms_login', code, uid)),
+  );
+
+  app.post(
+    '/2fa/validate-recovery-code',
+    {
+      schema: {
+        tags,
+        summary: 'Second factor: a recovery code instead of the one-time password',
+        body: z.object({ recovery_code: z.string().max(64).optional(), interaction: interactionUid }),
+        response: { 200: completeResponse, ...errorResponses(400, 403, 422, 429) },
+      },
+    },
+    async (request) =>
+      secondFactor(app, request, request.body.interaction, request.body.recovery_code, 'recovery_code', {}, (account, code) => consumeRecoveryCode(app, account, code)),
+  );
+
+  app.post(
+    '/2fa/sms/resend',
+    {
+      schema: {
+        tags,
+        summary: 'Sends the SMS code again: the sign-in code with `interaction`, else (signed in) the enrollment code',
+        body: z.object({ interaction: interactionUid.optional() }).optional(),
+        response: { 200: z.object({ data: z.object({ status: z.literal('sent') }) }), ...errorResponses(400, 401, 403, 422, 429) },
+      },
+    },
+    async (request) => {
+      const uid = request.body?.interaction;
+      if (uid) {
+        const { interaction, account } = await pendingStep(app, uid, { method: 'SMS' });
+        await sendSmsCode(app, account, 'sms_login', interaction.uid);
+      } else {
+        const ctx = await resolveAuth(request);
+        if (!ctx) throw new AppError(401, 'unauthorized');
+        await sendSmsCode(app, ctx.account, 'sms_enable');
+      }
+      return { data: { status: 'sent' as const } };
+    },
+  );
+
+  app.post(
+    '/logout',
+    {
+      preHandler: requireAccount,
+      schema: {
+        tags,
+        summary: 'Ends the current session server-side (then go to the end-session endpoint)',
+        security: [{ bearer: [] }],
+        response: { 200: z.object({ data: z.object({ status: z.literal('logged_out') }) }), ...errorResponses(401) },
+      },
+    },
+    async (request) => {
+      const grantId = request.auth?.grantId;
+      if (grantId) await endGrant(app, grantId);
+      return { data: { status: 'logged_out' as const } };
+    },
+  );
+};
+export default routes;
