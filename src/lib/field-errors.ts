@@ -1,0 +1,127 @@
+/**
+ * Field error codes → localized messages (SPEC §5), shared by every form.
+ *
+ * Codes come from two places and use the same vocabulary:
+ * - the server's 422 `{error:{fields:{name:[code…]}}}` (server/lib/validation.ts),
+ * - client zod schemas, whose issue `message` is the code (`'required'`,
+ *   `'email'`, `'password_too_short'`…). A size may be appended as
+ *   `code:size` (e.g. `'too_short:3'`); password rules know their own size.
+ *
+ * Usage with react-hook-form:
+ *   const message = fieldErrorMessage(i18n, errors.email?.message, t`E-mail`);
+ *   if (!applyServerFieldErrors(error, form.setError, ['email'])) toast(...)
+ */
+import type { I18n, MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
+import type { FieldValues, Path, UseFormSetError } from 'react-hook-form';
+import { PASSWORD_MAX_LENGTH_EXCLUSIVE, PASSWORD_MIN_LENGTH, type PasswordRule } from '../domain/password-policy';
+import { isApiError } from '../api/errors';
+
+export type FieldErrorCode =
+  | 'required'
+  | 'invalid'
+  | 'too_short'
+  | 'too_long'
+  | 'exact_length'
+  | 'email'
+  | 'too_small'
+  | 'too_big'
+  | 'password_mismatch'
+  | 'password_same_as_current'
+  | 'current_password_invalid'
+  | 'otp_required'
+  | 'otp_invalid'
+  | 'phone_required'
+  | 'email_taken'
+  | 'unknown_field'
+  | PasswordRule;
+
+const messages: Record<FieldErrorCode, MessageDescriptor> = {
+  required: msg`{field} is required`,
+  invalid: msg`{field} is invalid`,
+  too_short: msg`must be at least {size} characters long`,
+  too_long: msg`must be less than {size} characters long`,
+  exact_length: msg`{field} must be {size} characters long`,
+  email: msg`must be a valid email`,
+  too_small: msg`must be at least {size}`,
+  too_big: msg`must be at most {size}`,
+  unknown_field: msg`{field} is not allowed`,
+  password_mismatch: msg`Passwords do not match`,
+  password_same_as_current: msg`The new password must differ from the current one`,
+  current_password_invalid: msg`Given password is invalid`,
+  otp_required: msg`Please enter one time password`,
+  otp_invalid: msg`One time password is invalid`,
+  phone_required: msg`Add a phone number to your profile first`,
+  email_taken: msg`This e-mail address is already in use`,
+  password_too_short: msg`must be at least {size} characters long`,
+  password_too_long: msg`must be less than {size} characters long`,
+  password_uppercase: msg`must contain an upper-case letter`,
+  password_lowercase: msg`must contain a lower-case letter`,
+  password_digit: msg`must contain a digit`,
+  password_special: msg`must contain a special character (@ % + / ' ! # $ ^ ? : . ( ) { } [ ] ~ \` - _)`,
+  password_invalid_character: msg`may only contain letters, digits and @ % + / ' ! # $ ^ ? : . ( ) { } [ ] ~ \` - _`,
+  password_repeated: msg`must not contain the same character more than 3 times in a row`,
+};
+
+/** Short labels for the live password checklist (rule holds / does not hold yet). */
+export const passwordRuleLabels: Record<PasswordRule, MessageDescriptor> = {
+  password_too_short: msg`At least {size} characters`,
+  password_too_long: msg`Fewer than {size} characters`,
+  password_uppercase: msg`An upper-case letter`,
+  password_lowercase: msg`A lower-case letter`,
+  password_digit: msg`A digit`,
+  password_special: msg`A special character such as @ ! # $ ? - _`,
+  password_invalid_character: msg`Only letters, digits and the allowed special characters`,
+  password_repeated: msg`No character more than 3 times in a row`,
+};
+
+const defaultSizes: Partial<Record<FieldErrorCode, number>> = {
+  password_too_short: PASSWORD_MIN_LENGTH,
+  password_too_long: PASSWORD_MAX_LENGTH_EXCLUSIVE,
+};
+
+export function passwordRuleLabel(i18n: I18n, rule: PasswordRule): string {
+  return i18n._({ ...passwordRuleLabels[rule], values: { size: defaultSizes[rule] ?? '' } });
+}
+
+function isKnownCode(code: string): code is FieldErrorCode {
+  return Object.prototype.hasOwnProperty.call(messages, code);
+}
+
+/**
+ * Localized message for a field error code (`code` or `code:size`).
+ * Unknown codes read '{field} is invalid'. Returns undefined for no code.
+ */
+export function fieldErrorMessage(i18n: I18n, code: string | undefined, field: string, size?: number): string | undefined {
+  if (!code) return undefined;
+  const [raw, sizePart] = code.split(':');
+  const name = raw ?? '';
+  const key: FieldErrorCode = isKnownCode(name) ? name : 'invalid';
+  const resolvedSize = size ?? (sizePart && /^\d+$/.test(sizePart) ? Number(sizePart) : defaultSizes[key]);
+  return i18n._({ ...messages[key], values: { field, size: resolvedSize ?? '' } });
+}
+
+/**
+ * Puts a server 422 `fields` map onto react-hook-form fields. Only fields in
+ * `known` are set (others are ignored); the first code of each wins.
+ * Returns true when at least one field error was applied.
+ */
+export function applyServerFieldErrors<T extends FieldValues>(
+  error: unknown,
+  setError: UseFormSetError<T>,
+  known: readonly Path<T>[],
+  rename: Partial<Record<string, Path<T>>> = {},
+): boolean {
+  if (!isApiError(error) || !error.fields) return false;
+  let applied = false;
+  let first = true;
+  for (const [name, codes] of Object.entries(error.fields)) {
+    const target = rename[name] ?? (known as readonly string[]).find((k) => k === name);
+    const code = codes[0];
+    if (!target || !code) continue;
+    setError(target as Path<T>, { type: 'server', message: code }, { shouldFocus: first });
+    first = false;
+    applied = true;
+  }
+  return applied;
+}
