@@ -12,12 +12,17 @@ function str(v: unknown): string | null {
 }
 
 /** Builds the OIDC client metadata of a service app (client_id = name, redirect URI = url + path). */
-export async function serviceAppClient(db: Kysely<Database>, clientId: string): Promise<AdapterPayload | undefined> {
+export type SecretReader = (stored: string) => Promise<string | null>;
+
+export async function serviceAppClient(db: Kysely<Database>, clientId: string, readSecret: SecretReader = async (v) => v): Promise<AdapterPayload | undefined> {
   const app = await db.selectFrom('service_apps').selectAll().where('name', '=', clientId).executeTakeFirst();
   if (!app) return undefined;
   const base = app.url.replace(/\/+$/, '');
   const redirect = `${base}${app.path}`;
-  const confidential = app.client_type === 'confidential' && !!app.client_secret;
+  const secret = app.client_type === 'confidential' && app.client_secret ? await readSecret(app.client_secret) : null;
+  const confidential = app.client_type === 'confidential';
+  // a confidential app whose secret is missing or unreadable is unusable, never downgraded to public
+  if (confidential && !secret) return undefined;
   return {
     client_id: app.name,
     client_name: app.display_name,
@@ -26,7 +31,7 @@ export async function serviceAppClient(db: Kysely<Database>, clientId: string): 
     grant_types: ['authorization_code', 'refresh_token'],
     response_types: ['code'],
     ...(confidential
-      ? { token_endpoint_auth_method: 'client_secret_basic', client_secret: app.client_secret ?? undefined }
+      ? { token_endpoint_auth_method: 'client_secret_basic', client_secret: secret ?? undefined }
       : { token_endpoint_auth_method: 'none' }),
   };
 }
@@ -35,7 +40,7 @@ export async function serviceAppClient(db: Kysely<Database>, clientId: string): 
  * oidc-provider Adapter over the `oidc_models` table (SQLite and PostgreSQL). One instance per model
  * name. `Client` reads service apps instead (static clients are configured separately).
  */
-export function createAdapterClass(db: Kysely<Database>) {
+export function createAdapterClass(db: Kysely<Database>, readSecret?: SecretReader) {
   return class KyselyAdapter implements Adapter {
     constructor(readonly name: string) {}
 
@@ -82,7 +87,7 @@ export function createAdapterClass(db: Kysely<Database>) {
     }
 
     async find(id: string): Promise<AdapterPayload | undefined> {
-      if (this.name === 'Client') return serviceAppClient(db, id);
+      if (this.name === 'Client') return serviceAppClient(db, id, readSecret);
       return this.findWhere('id', id);
     }
 

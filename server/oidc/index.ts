@@ -9,15 +9,16 @@ import { grantAlive, serviceAppClient } from './adapter';
 import { loadPublicKeys, SIGNING_ALG } from './keys';
 import { FIRST_PARTY_CLIENTS } from './access';
 
-const providers = new WeakMap<Db, Promise<Provider>>();
+const providers = new WeakMap<FastifyInstance['config'], Promise<Provider>>();
 
 /** The app's OIDC provider (one per database handle, created on first use). */
 export function getProvider(app: FastifyInstance): Promise<Provider> {
-  let p = providers.get(app.db);
+  // one provider per app instance (its config object), so a restarted app on the same database reloads keys
+  let p = providers.get(app.config);
   if (!p) {
     p = createProvider(app);
-    providers.set(app.db, p);
-    p.catch(() => providers.delete(app.db));
+    providers.set(app.config, p);
+    p.catch(() => providers.delete(app.config));
   }
   return p;
 }

@@ -4,6 +4,7 @@ import { createAdapterClass, cleanupExpired } from './adapter';
 import { loadCookieKeys, loadSigningKeys, SIGNING_ALG } from './keys';
 import { ADMIN_CLIENT, OIDC_SCOPES, PORTAL_CLIENT, accountTypeForClient, isServiceAppClient, mayUseClient } from './access';
 import { nowIso } from '../db/index';
+import { getClientSecret } from '../services/admin/service-apps';
 import { errorPage, logoutPage, postLogoutPage } from './pages';
 
 const epoch = (): number => Math.floor(Date.now() / 1000);
@@ -34,7 +35,7 @@ export async function createProvider(app: FastifyInstance): Promise<Provider> {
   const secure = config.appUrl.startsWith('https:');
 
   const configuration: Configuration = {
-    adapter: createAdapterClass(db),
+    adapter: createAdapterClass(db, (stored) => getClientSecret(app, { client_secret: stored })),
     clients: [firstPartyClient(PORTAL_CLIENT, `${config.appUrl}/login`), firstPartyClient(ADMIN_CLIENT, `${config.appUrl}/admin/login`)],
     clientDefaults: { grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], id_token_signed_response_alg: SIGNING_ALG, token_endpoint_auth_method: 'none' },
     jwks: { keys: await loadSigningKeys(db) },

@@ -1,0 +1,366 @@
+import { randomUUID } from 'node:crypto';
+import { expect, it } from 'vitest';
+import { decodeJwt, decodeProtectedHeader } from 'jose';
+import { TOTP } from 'otpauth';
+import { describeEachDb, type TestApp } from '../../helpers/app';
+import { CookieJar, createAccount, exchangeCode, followToCode, pkcePair, refresh, signIn, startAuthorize } from '../../helpers/auth';
+import { revokeAccountGrants } from '../../../server/oidc/grants';
+import { rotateSigningKeys, PREVIOUS_KEY_RETENTION_SECONDS } from '../../../server/oidc/keys';
+import { buildApp } from '../../../server/app';
+import { createTotpSecret, enableTotp } from '../../../server/services/two-factor';
+import { nowIso } from '../../../server/db/index';
+
+const PW = 'Correct-Horse1!x';
+let n = 0;
+const email = (p = 'u') => `${p}${++n}-${randomUUID().slice(0, 6)}@example.com`;
+
+async function user(t: TestApp, extra: Parameters<typeof createAccount>[1] extends infer O ? Partial<O> : never = {}) {
+  const e = email();
+  const a = await createAccount(t, { type: 'user', email: e, password: PW, ...extra });
+  return { ...a, email: e };
+}
+
+const api = (t: TestApp, url: string, authorization: string) => t.app.inject({ method: 'GET', url, headers: { authorization } });
+
+describeEachDb('OIDC provider and sign-in', (get) => {
+  it('publishes discovery and JWKS; /api/config names the same endpoints', async () => {
+    const t = get();
+    const disco = await t.app.inject({ method: 'GET', url: '/oidc/.well-known/openid-configuration' });
+    expect(disco.statusCode).toBe(200);
+    const d = disco.json();
+    expect(d.issuer).toBe('http://localhost:3000/oidc');
+    expect(d.code_challenge_methods_supported).toEqual(['S256']);
+    const cfg = (await t.app.inject({ method: 'GET', url: '/api/config' })).json().data;
+    for (const k of ['issuer', 'authorization_endpoint', 'token_endpoint', 'end_session_endpoint', 'jwks_uri', 'userinfo_endpoint', 'revocation_endpoint']) expect(cfg[k]).toBe(d[k]);
+    const jwks = await t.app.inject({ method: 'GET', url: '/oidc/jwks' });
+    expect(jwks.json().keys.length).toBeGreaterThanOrEqual(1);
+    expect(jwks.json().keys[0].d).toBeUndefined();
+  });
+
+  it('refuses a missing or plain PKCE challenge and an unregistered redirect URI', async () => {
+    const t = get();
+    const base = { client_id: 'portal', redirect_uri: 'http://localhost:3000/login', response_type: 'code', scope: 'openid', state: 'x'.repeat(40) };
+    const missing = await t.app.inject({ method: 'GET', url: `/oidc/auth?${new URLSearchParams(base).toString()}` });
+    expect(String(missing.headers.location)).toContain('error=invalid_request');
+    const plain = await t.app.inject({ method: 'GET', url: `/oidc/auth?${new URLSearchParams({ ...base, code_challenge: pkcePair().verifier, code_challenge_method: 'plain' }).toString()}` });
+    expect(String(plain.headers.location)).toContain('error=invalid_request');
+    const ok = await startAuthorize(t);
+    expect(ok.interaction).toBeTruthy();
+    expect(ok.location).toMatch(/^http:\/\/localhost:3000\/login\?interaction=/);
+    const wrong = await t.app.inject({ method: 'GET', url: `/oidc/auth?${new URLSearchParams({ ...base, redirect_uri: 'http://localhost:3000/login/evil', code_challenge: pkcePair().challenge, code_challenge_method: 'S256' }).toString()}` });
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.headers.location).toBeUndefined();
+    expect(wrong.body).toContain('redirect_uri');
+    expect(wrong.body).not.toMatch(/<script>|<style>/); // CSP-friendly error page
+  });
+
+  it('refuses a code exchange without the matching code_verifier', async () => {
+    const t = get();
+    const u = await user(t);
+    const start = await startAuthorize(t);
+    const login = await t.app.inject({ method: 'POST', url: '/api/login', payload: { email: u.email, password: PW, interaction: start.interaction } });
+    const { code } = await followToCode(t, start, login.json().data.redirect_to);
+    await expect(exchangeCode(t, { ...start, verifier: pkcePair().verifier }, code ?? '')).rejects.toThrow(/invalid_grant/);
+  });
+
+  it('issues a JWT access token whose aud is the client id; user and admin APIs check the account type', async () => {
+    const t = get();
+    const u = await user(t);
+    const tokens = await signIn(t, { email: u.email, password: PW });
+    const claims = decodeJwt(tokens.accessToken);
+    expect(claims.aud).toBe('portal');
+    expect(claims.sub).toBe(u.id);
+    expect(decodeProtectedHeader(tokens.accessToken).typ).toBe('at+jwt');
+    expect(claims.exp! - claims.iat!).toBe(600);
+    const me = await api(t, '/api/user?with=subscriptions', tokens.authorization);
+    expect(me.statusCode).toBe(200);
+    expect(me.json().data).toMatchObject({ auth_user: { id: u.id, email: u.email, type: 'user', technical: false, subscriptions: [] }, '2fa': { enabled: false, method: null }, sso_login: false });
+    expect((await api(t, '/api/admin', tokens.authorization)).statusCode).toBe(403);
+
+    const adminEmail = email('a');
+    await createAccount(t, { type: 'admin', email: adminEmail, password: PW, admin_role: 'manager' });
+    const at = await signIn(t, { email: adminEmail, password: PW, client: 'admin-console' });
+    expect(decodeJwt(at.accessToken).aud).toBe('admin-console');
+    const admin = await api(t, '/api/admin', at.authorization);
+    expect(admin.statusCode).toBe(200);
+    expect(admin.json().data.auth_user).toMatchObject({ email: adminEmail, role: 'manager', type: 'admin' });
+    expect((await api(t, '/api/user', at.authorization)).statusCode).toBe(403);
+  });
+
+  it('a token with a forged signature or a foreign audience is refused', async () => {
+    const t = get();
+    const u = await user(t);
+    const tokens = await signIn(t, { email: u.email, password: PW });
+    const [h, p] = tokens.accessToken.split('.');
+    const forged = `${h}.${p}.${Buffer.from('nope').toString('base64url')}`;
+    expect((await api(t, '/api/user', `Bearer ${forged}`)).json().error.code).toBe('invalid_token');
+    expect((await api(t, '/api/user', 'Bearer not-a-token')).statusCode).toBe(401);
+  });
+
+  it('a user cannot sign in to admin-console and an admin cannot sign in to portal', async () => {
+    const t = get();
+    const u = await user(t);
+    // the admin login looks up admins only: same answer as a wrong password
+    const adminStart = await startAuthorize(t, { client: 'admin-console' });
+    expect(adminStart.location).toContain('/admin/login?interaction=');
+    const r1 = await t.app.inject({ method: 'POST', url: '/api/admin/login', payload: { email: u.email, password: PW, interaction: adminStart.interaction } });
+    expect(r1.statusCode).toBe(401);
+    expect(r1.json().error.code).toBe('invalid_credentials');
+    // the user login refuses an admin-console interaction
+    const r2 = await t.app.inject({ method: 'POST', url: '/api/login', payload: { email: u.email, password: PW, interaction: adminStart.interaction } });
+    expect(r2.statusCode).toBe(400);
+    expect(r2.json().error.code).toBe('interaction_invalid');
+    // a live portal session does not open admin-console
+    const jar = new CookieJar();
+    const s = await startAuthorize(t, { jar });
+    const login = await t.app.inject({ method: 'POST', url: '/api/login', payload: { email: u.email, password: PW, interaction: s.interaction } });
+    expect((await followToCode(t, s, login.json().data.redirect_to)).code).toBeTruthy();
+    const again = await startAuthorize(t, { jar });
+    expect(again.location).toContain('code='); // the session gives portal a code at once
+    const cross = await startAuthorize(t, { jar, client: 'admin-console' });
+    expect(cross.location).toContain('error=access_denied');
+
+    const adminEmail = email('a');
+    await createAccount(t, { type: 'admin', email: adminEmail, password: PW });
+    const p = await startAuthorize(t);
+    const r3 = await t.app.inject({ method: 'POST', url: '/api/login', payload: { email: adminEmail, password: PW, interaction: p.interaction } });
+    expect(r3.statusCode).toBe(401);
+  });
+
+  it('unknown accounts get the same answer as a wrong password; inactive accounts are refused only after the password', async () => {
+    const t = get();
+    const u = await user(t);
+    const s = await startAuthorize(t);
+    const wrong = await t.app.inject({ method: 'POST', url: '/api/login', payload: { email: u.email, password: 'Wrong-Horse1!xx', interaction: s.interaction } });
+    const unknown = await t.app.inject({ method: 'POST', url: '/api/login', payload: { email: email('nobody'), password: PW, interaction: s.interaction } });
+    expect(wrong.statusCode).toBe(401);
+    expect(unknown.statusCode).toBe(401);
+    expect(unknown.json().error).toEqual(wrong.json().error);
+    expect(wrong.json().error).toMatchObject({ code: 'invalid_credentials', message: 'Given password is invalid' });
+
+    const inactive = await user(t, { status: 'INACTIVE' });
+    const bad = await t.app.inject({ method: 'POST', url: '/api/login', payload: { email: inactive.email, password: 'Wrong-Horse1!xx', interaction: s.interaction } });
+    expect(bad.statusCode).toBe(401);
+    const good = await t.app.inject({ method: 'POST', url: '/api/login', payload: { email: inactive.email, password: PW, interaction: s.interaction } });
+    expect(good.statusCode).toBe(403);
+    expect(good.json().error.code).toBe('account_inactive');
+
+    const sso = await user(t, { auth_type: 'SSO', provider: 'corp' });
+    const ssoLogin = await t.app.inject({ method: 'POST', url: '/api/login', payload: { email: sso.email, password: PW, interaction: s.interaction } });
+    expect(ssoLogin.statusCode).toBe(401);
+    const expired = await t.app.inject({ method: 'POST', url: '/api/login', payload: { email: u.email, password: PW, interaction: 'doesnotexist' } });
+    expect(expired.json().error.code).toBe('interaction_expired');
+  });
+
+  it('a password flagged for change answers password_expired with a reset token', async () => {
+    const t = get();
+    const u = await user(t);
+    await t.db.kysely.updateTable('accounts').set({ password_changed_at: null }).where('id', '=', u.id).execute();
+    const s = await startAuthorize(t);
+    const res = await t.app.inject({ method: 'POST', url: '/api/login', payload: { email: u.email, password: PW, interaction: s.interaction } });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data.status).toBe('password_expired');
+    expect(res.json().data.reset_token).toMatch(/^[A-Za-z0-9_-]{20,}$/);
+    const row = await t.db.kysely.selectFrom('one_time_tokens').selectAll().where('account_id', '=', u.id).where('purpose', '=', 'expired_password').executeTakeFirst();
+    expect(row?.used_at).toBeNull();
+  });
+
+  it('records the sign-in (client, ip, user agent, grant) and the sign-out on logout; the token fails at once', async () => {
+    const t = get();
+    const u = await user(t);
+    const tokens = await signIn(t, { email: u.email, password: PW });
+    const gid = decodeJwt(tokens.accessToken).gid as string;
+    const act = await t.db.kysely.selectFrom('auth_activities').selectAll().where('account_id', '=', u.id).executeTakeFirstOrThrow();
+    expect(act).toMatchObject({ client_id: 'portal', session_ref: gid, logged_out_at: null });
+    expect(act.ip_address).toBeTruthy();
+    expect((await api(t, '/api/user', tokens.authorization)).statusCode).toBe(200);
+    const out = await t.app.inject({ method: 'POST', url: '/api/logout', headers: { authorization: tokens.authorization } });
+    expect(out.statusCode).toBe(200);
+    const after = await api(t, '/api/user', tokens.authorization);
+    expect(after.statusCode).toBe(401);
+    expect(after.json().error.code).toBe('invalid_token');
+    expect((await refresh(t, tokens.refreshToken)).statusCode).toBe(400);
+    const closed = await t.db.kysely.selectFrom('auth_activities').select('logged_out_at').where('id', '=', act.id).executeTakeFirstOrThrow();
+    expect(closed.logged_out_at).not.toBeNull();
+  });
+
+  it('refresh tokens rotate; reusing a spent one revokes the whole grant', async () => {
+    const t = get();
+    const u = await user(t);
+    const tokens = await signIn(t, { email: u.email, password: PW });
+    const r1 = await refresh(t, tokens.refreshToken);
+    expect(r1.statusCode).toBe(200);
+    const b1 = r1.json();
+    expect(b1.refresh_token).not.toBe(tokens.refreshToken);
+    expect(decodeJwt(b1.access_token).aud).toBe('portal');
+    expect((await api(t, '/api/user', `Bearer ${b1.access_token}`)).statusCode).toBe(200);
+    // replay of the spent token
+    const replay = await refresh(t, tokens.refreshToken);
+    expect(replay.statusCode).toBe(400);
+    expect(replay.json().error).toBe('invalid_grant');
+    // the grant is dead: the rotated refresh token and every access token fail
+    expect((await refresh(t, b1.refresh_token)).statusCode).toBe(400);
+    expect((await api(t, '/api/user', `Bearer ${b1.access_token}`)).statusCode).toBe(401);
+    expect((await api(t, '/api/user', tokens.authorization)).statusCode).toBe(401);
+    // a refresh token is bound to its client
+    const t2 = await signIn(t, { email: u.email, password: PW });
+    expect((await refresh(t, t2.refreshToken, 'admin-console')).statusCode).toBe(400);
+  });
+
+  it('10 parallel refreshes of one token: at most one succeeds, then the grant is dead', async () => {
+    const t = get();
+    const u = await user(t);
+    const tokens = await signIn(t, { email: u.email, password: PW });
+    const results = await Promise.all(Array.from({ length: 10 }, () => refresh(t, tokens.refreshToken)));
+    const ok = results.filter((r) => r.statusCode === 200);
+    expect(ok.length).toBeLessThanOrEqual(1);
+    expect(results.filter((r) => r.statusCode === 400).every((r) => r.json().error === 'invalid_grant')).toBe(true);
+    for (const r of ok) {
+      expect((await refresh(t, r.json().refresh_token)).statusCode).toBe(400);
+      expect((await api(t, '/api/user', `Bearer ${r.json().access_token}`)).statusCode).toBe(401);
+    }
+    expect((await api(t, '/api/user', tokens.authorization)).statusCode).toBe(401);
+    console.info(`[${t.kind}] refresh race: ${ok.length} of 10 succeeded, grant revoked`);
+  });
+
+  it('disabling an account (INACTIVE + revokeAccountGrants) ends its sessions at once', async () => {
+    const t = get();
+    const u = await user(t);
+    const a = await signIn(t, { email: u.email, password: PW });
+    const b = await signIn(t, { email: u.email, password: PW });
+    const other = await user(t);
+    const c = await signIn(t, { email: other.email, password: PW });
+    await t.db.kysely.updateTable('accounts').set({ status: 'INACTIVE' }).where('id', '=', u.id).execute();
+    expect((await api(t, '/api/user', a.authorization)).json().error.code).toBe('account_inactive');
+    expect(await revokeAccountGrants(t.app, u.id)).toBe(2);
+    await t.db.kysely.updateTable('accounts').set({ status: 'ACTIVE' }).where('id', '=', u.id).execute();
+    // even re-activated, the old tokens stay dead
+    expect((await api(t, '/api/user', a.authorization)).statusCode).toBe(401);
+    expect((await api(t, '/api/user', b.authorization)).statusCode).toBe(401);
+    expect((await refresh(t, a.refreshToken)).statusCode).toBe(400);
+    expect((await api(t, '/api/user', c.authorization)).statusCode).toBe(200);
+  });
+
+  it('revokeAccountGrants keeps the caller grant with exceptGrantId', async () => {
+    const t = get();
+    const u = await user(t);
+    const a = await signIn(t, { email: u.email, password: PW });
+    const b = await signIn(t, { email: u.email, password: PW });
+    expect(await revokeAccountGrants(t.app, u.id, { exceptGrantId: decodeJwt(a.accessToken).gid as string })).toBe(1);
+    expect((await api(t, '/api/user', a.authorization)).statusCode).toBe(200);
+    expect((await refresh(t, a.refreshToken)).statusCode).toBe(200);
+    expect((await api(t, '/api/user', b.authorization)).statusCode).toBe(401);
+  });
+
+  it('a service app admits only users holding one of its allowed roles through a subscription', async () => {
+    const t = get();
+    const db = t.db.kysely;
+    const now = nowIso();
+    const roleId = randomUUID();
+    const otherRole = randomUUID();
+    const subId = randomUUID();
+    const appId = randomUUID();
+    const k = ++n;
+    const name = `crm${k}`;
+    await db.insertInto('roles').values([{ id: roleId, name: `CRM_USER${k}`, description: '', created_at: now, updated_at: now }, { id: otherRole, name: `OTHER_X${k}`, description: '', created_at: now, updated_at: now }]).execute();
+    await db.insertInto('subscriptions').values({ id: subId, name: `SUB_A${k}`, description: 'sub', created_at: now, updated_at: now }).execute();
+    await db.insertInto('subscription_roles').values([{ subscription_id: subId, role_id: roleId }, { subscription_id: subId, role_id: otherRole }]).execute();
+    await db.insertInto('service_apps').values({ id: appId, name, display_name: 'CRM', url: 'https://crm.example.com', path: '/callback', client_type: 'public', client_secret: null, created_at: now, updated_at: now }).execute();
+    await db.insertInto('service_app_roles').values({ service_app_id: appId, role_id: roleId }).execute();
+    const allowed = await user(t);
+    const denied = await user(t);
+    await db.insertInto('role_subscriptions').values({ account_id: allowed.id, subscription_id: subId, role_id: roleId, created_at: now }).execute();
+    await db.insertInto('role_subscriptions').values({ account_id: denied.id, subscription_id: subId, role_id: otherRole, created_at: now }).execute();
+
+    const run = async (e: string) => {
+      const s = await startAuthorize(t, { client: name, redirectUri: 'https://crm.example.com/callback' });
+      expect(s.location).toContain('type=sso');
+      const login = await t.app.inject({ method: 'POST', url: '/api/login', payload: { email: e, password: PW, interaction: s.interaction } });
+      expect(login.statusCode).toBe(200);
+      return followToCode(t, s, login.json().data.redirect_to).then(async (r) => ({ ...r, tokens: r.code ? await exchangeCode(t, s, r.code) : undefined }));
+    };
+    const ok = await run(allowed.email);
+    expect(ok.code).toBeTruthy();
+    expect(decodeJwt(ok.tokens!.accessToken).aud).toBe(name);
+    expect((await run(denied.email)).error).toBe('access_denied');
+
+    const me = await api(t, '/api/user?with=subscriptions', (await signIn(t, { email: allowed.email, password: PW })).authorization);
+    expect(me.json().data.auth_user.subscriptions).toEqual([
+      { id: subId, name: `SUB_A${k}`, description: 'sub', roles: [{ id: roleId, name: `CRM_USER${k}` }], service_apps: [{ id: appId, name, display_name: 'CRM', url: 'https://crm.example.com', path: '/callback' }] },
+    ]);
+    // deleting the app takes effect at once
+    await db.deleteFrom('service_apps').where('id', '=', appId).execute();
+    expect((await api(t, '/api/user', `Bearer ${ok.tokens!.accessToken}`)).statusCode).toBe(401);
+    const gone = await t.app.inject({ method: 'GET', url: `/oidc/auth?client_id=${name}&response_type=code&scope=openid&redirect_uri=https://crm.example.com/callback&code_challenge=${pkcePair().challenge}&code_challenge_method=S256` });
+    expect(gone.statusCode).toBe(400);
+  });
+
+  it('two-factor sign-in: TOTP, wrong code, recovery code', async () => {
+    const t = get();
+    const u = await user(t);
+    const { secret } = await createTotpSecret(t.app, u);
+    const totp = new TOTP({ secret, digits: 6, period: 30 });
+    const codes = await enableTotp(t.app, u, totp.generate());
+    expect(codes).toBeTruthy();
+    // next step's code (the current one was just used to enroll and counts as a replay)
+    const next = () => totp.generate({ timestamp: Date.now() + 30_000 });
+
+    const s = await startAuthorize(t);
+    const login = await t.app.inject({ method: 'POST', url: '/api/login', payload: { email: u.email, password: PW, interaction: s.interaction } });
+    expect(login.json().data).toEqual({ status: 'two_factor_required', method: 'GOOGLE' });
+    const wrongCode = String((Number(next()) + 1) % 1_000_000).padStart(6, '0');
+    const bad = await t.app.inject({ method: 'POST', url: '/api/2fa/google/validate-otp', payload: { one_time_password: wrongCode, interaction: s.interaction } });
+    expect(bad.statusCode).toBe(422);
+    expect(bad.json().error.fields).toEqual({ one_time_password: ['otp_invalid'] });
+    expect(bad.json().error.message).toBe('One time password is invalid');
+    const empty = await t.app.inject({ method: 'POST', url: '/api/2fa/google/validate-otp', payload: { one_time_password: '', interaction: s.interaction } });
+    expect(empty.json().error.fields).toEqual({ one_time_password: ['otp_required'] });
+    // the second factor without a passed password step is refused
+    const fresh = await startAuthorize(t);
+    const skip = await t.app.inject({ method: 'POST', url: '/api/2fa/google/validate-otp', payload: { one_time_password: next(), interaction: fresh.interaction } });
+    expect(skip.statusCode).toBe(400);
+    // the resume URL is not handed out before the second factor: following it yields no code
+    const good = await t.app.inject({ method: 'POST', url: '/api/2fa/google/validate-otp', payload: { one_time_password: next(), interaction: s.interaction } });
+    expect(good.statusCode).toBe(200);
+    const { code } = await followToCode(t, s, good.json().data.redirect_to);
+    const tokens = await exchangeCode(t, s, code ?? '');
+    expect((await api(t, '/api/user', tokens.authorization)).json().data['2fa']).toEqual({ enabled: true, method: 'GOOGLE' });
+
+    // recovery code instead, single use
+    const r = await startAuthorize(t);
+    await t.app.inject({ method: 'POST', url: '/api/login', payload: { email: u.email, password: PW, interaction: r.interaction } });
+    const rc = await t.app.inject({ method: 'POST', url: '/api/2fa/validate-recovery-code', payload: { recovery_code: codes![0], interaction: r.interaction } });
+    expect(rc.statusCode).toBe(200);
+    expect((await followToCode(t, r, rc.json().data.redirect_to)).code).toBeTruthy();
+    const r2 = await startAuthorize(t);
+    await t.app.inject({ method: 'POST', url: '/api/login', payload: { email: u.email, password: PW, interaction: r2.interaction } });
+    const reuse = await t.app.inject({ method: 'POST', url: '/api/2fa/validate-recovery-code', payload: { recovery_code: codes![0], interaction: r2.interaction } });
+    expect(reuse.statusCode).toBe(422);
+  });
+
+  it('key rotation: tokens signed with the previous key stay valid until it is retired', async () => {
+    const t = get();
+    const u = await user(t);
+    const before = await signIn(t, { email: u.email, password: PW });
+    const oldKid = decodeProtectedHeader(before.accessToken).kid;
+    await rotateSigningKeys(t.db.kysely);
+    // a restarted instance signs with the new key and still publishes the old one
+    const t2app = await buildApp({ config: { ...t.config }, db: t.db, logger: false, migrate: false });
+    await t2app.ready();
+    try {
+      const t2: TestApp = { ...t, app: t2app };
+      const jwks = (await t2app.inject({ method: 'GET', url: '/oidc/jwks' })).json().keys.map((k: { kid: string }) => k.kid);
+      expect(jwks).toContain(oldKid);
+      const after = await signIn(t2, { email: u.email, password: PW });
+      expect(decodeProtectedHeader(after.accessToken).kid).not.toBe(oldKid);
+      expect((await api(t2, '/api/user', before.authorization)).statusCode).toBe(200);
+      expect((await api(t, '/api/user', after.authorization)).statusCode).toBe(200);
+      // once the retention has passed, the next rotation retires the old key
+      await rotateSigningKeys(t.db.kysely, new Date(Date.now() + (PREVIOUS_KEY_RETENTION_SECONDS + 60) * 1000));
+      const row = await t.db.kysely.selectFrom('signing_keys').select('status').where('kid', '=', String(oldKid)).executeTakeFirstOrThrow();
+      expect(row.status).toBe('retired');
+    } finally {
+      await t2app.close();
+    }
+  });
+});
