@@ -140,14 +140,15 @@ export async function createProvider(app: FastifyInstance): Promise<Provider> {
       };
     },
     issueRefreshToken: async (_ctx, client, code) => client.grantTypeAllowed('refresh_token') && (!isServiceAppClient(client.clientId) || code.scopes.has('offline_access')),
-    expiresWithSession: async () => false,
+    // tokens are bound to the provider session, so RP-initiated logout (end_session) revokes their grant
+    expiresWithSession: async () => true,
     rotateRefreshToken: true,
     ttl: {
       AccessToken: accessTokenTtlSeconds,
       AuthorizationCode: 60,
       IdToken: 3600,
       Interaction: 3600,
-      Session: refreshIdleSeconds,
+      Session: refreshAbsoluteSeconds,
       Grant: (_ctx, grant) => remaining(refreshAbsoluteSeconds, grant.iat),
       RefreshToken: (_ctx, token) => Math.min(refreshIdleSeconds, remaining(refreshAbsoluteSeconds, token.iiat ?? token.iat)),
     },
