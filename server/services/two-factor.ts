@@ -266,3 +266,15 @@ export async function remainingRecoveryCodes(app: FastifyInstance, accountId: st
     .executeTakeFirst();
   return Number(r?.n ?? 0);
 }
+
+/**
+ * The SMS sent by `/api/2fa/sms/send` and the enrollment branch of `/api/2fa/sms/resend` (no
+ * `interaction`): the code that confirms disabling when SMS 2FA is active, else the enrollment code.
+ */
+export function enrollmentSmsPurpose(account: Pick<Account, 'two_factor_method' | 'two_factor_confirmed_at'>): SmsPurpose {
+  return isTwoFactorEnabled(account) && account.two_factor_method === 'SMS' ? 'sms_disable' : 'sms_enable';
+}
+
+export async function sendEnrollmentSms(app: FastifyInstance, account: Account): Promise<void> {
+  await sendSmsCode(app, account, enrollmentSmsPurpose(account));
+}
