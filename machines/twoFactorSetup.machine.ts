@@ -1,0 +1,235 @@
+/**
+ * Two-factor setup on the profile page (SPEC §4 "Two-factor", DESIGN §7):
+ * status → authenticator (secret + QR → confirm code) or SMS (phone → send →
+ * code, resend after a 60 s cooldown → confirm) → recovery codes shown once →
+ * enabled; disable with a one-time password or the password.
+ *
+ * Injected: actors createSecret, enableAuthenticator, sendSmsCode,
+ * resendSmsCode, enableSms, disableTwoFactor (`createTwoFactorActors({ http })`).
+ */
+import { assign, fromPromise, setup } from 'xstate';
+import { notProvided, toErrorInfo, type ErrorCode, type ErrorInfo, type Http } from './shared';
+
+export const SMS_RESEND_COOLDOWN_MS = 60_000;
+/** SPEC §5: phone starts with + followed only by digits. */
+export const PHONE_PATTERN = /^\+\d+$/;
+
+export type TwoFactorMethod = 'GOOGLE' | 'SMS';
+
+export interface TwoFactorSetupInput {
+  enabled: boolean;
+  method: TwoFactorMethod | null;
+  phone: string | null;
+}
+export interface TwoFactorSetupContext extends TwoFactorSetupInput {
+  secret: string | null;
+  otpauthUrl: string | null;
+  /** Shown once, cleared when acknowledged. */
+  recoveryCodes: string[] | null;
+  disableWith: 'one_time_password' | 'password' | null;
+  error: ErrorInfo | null;
+}
+export type TwoFactorSetupEvent =
+  | { type: 'CHOOSE_AUTHENTICATOR' }
+  | { type: 'CHOOSE_SMS' }
+  | { type: 'PHONE_UPDATED'; phone: string | null }
+  | { type: 'SUBMIT_CODE'; code: string }
+  | { type: 'RESEND_CODE' }
+  | { type: 'CANCEL' }
+  | { type: 'ACKNOWLEDGE' }
+  | { type: 'DISABLE'; one_time_password?: string; password?: string };
+export type TwoFactorSetupTag = 'loading' | 'route:2fa-status' | 'route:2fa-qr' | 'route:2fa-sms-code' | 'route:2fa-recovery-codes' | 'sms:can-resend';
+
+export interface SecretOutput { secret: string; otpauth_url: string }
+export interface CodeInput { one_time_password: string }
+export type DisableInput = { one_time_password: string } | { password: string };
+
+export function createTwoFactorActors(deps: { http: Http }) {
+  const post = <T,>(url: string, body?: Record<string, unknown>) => deps.http<{ data: T }>(url, { method: 'POST', ...(body ? { body } : {}) });
+  return {
+    createSecret: fromPromise<SecretOutput, void>(async () => (await post<SecretOutput>('/api/2fa/google/secret')).data),
+    enableAuthenticator: fromPromise<{ recovery_codes: string[] }, CodeInput>(async ({ input }) =>
+      (await post<{ recovery_codes: string[] }>('/api/2fa/google/enable', { one_time_password: input.one_time_password })).data),
+    sendSmsCode: fromPromise<void, void>(async () => {
+      await post<unknown>('/api/2fa/sms/send');
+    }),
+    resendSmsCode: fromPromise<void, void>(async () => {
+      await post<unknown>('/api/2fa/sms/resend');
+    }),
+    enableSms: fromPromise<{ recovery_codes: string[] }, CodeInput>(async ({ input }) =>
+      (await post<{ recovery_codes: string[] }>('/api/2fa/sms/enable', { one_time_password: input.one_time_password })).data),
+    disableTwoFactor: fromPromise<void, DisableInput>(async ({ input }) => {
+      await post<unknown>('/api/2fa/disable', { ...input });
+    }),
+  };
+}
+
+const codeInput = ({ event }: { event: TwoFactorSetupEvent }): CodeInput => ({ one_time_password: event.type === 'SUBMIT_CODE' ? event.code : '' });
+
+export const twoFactorSetupMachine = setup({
+  types: {
+    context: {} as TwoFactorSetupContext,
+    events: {} as TwoFactorSetupEvent,
+    input: {} as TwoFactorSetupInput,
+    tags: {} as TwoFactorSetupTag,
+  },
+  actors: {
+    createSecret: fromPromise<SecretOutput, void>(async () => notProvided('createSecret')),
+    enableAuthenticator: fromPromise<{ recovery_codes: string[] }, CodeInput>(async () => notProvided('enableAuthenticator')),
+    sendSmsCode: fromPromise<void, void>(async () => notProvided('sendSmsCode')),
+    resendSmsCode: fromPromise<void, void>(async () => notProvided('resendSmsCode')),
+    enableSms: fromPromise<{ recovery_codes: string[] }, CodeInput>(async () => notProvided('enableSms')),
+    disableTwoFactor: fromPromise<void, DisableInput>(async () => notProvided('disableTwoFactor')),
+  },
+  actions: {
+    setError: assign((_, params: { error: unknown; invalid: ErrorCode }) => ({ error: toErrorInfo(params.error, params.invalid) })),
+    setPhoneRequired: assign({ error: { code: 'phone_required' as const } }),
+    clearError: assign({ error: null }),
+    setPhone: assign((_, params: { phone: string | null }) => ({ phone: params.phone, error: null })),
+    setSecret: assign((_, params: SecretOutput) => ({ secret: params.secret, otpauthUrl: params.otpauth_url, error: null })),
+    clearSecret: assign({ secret: null, otpauthUrl: null, error: null }),
+    setEnabled: assign((_, params: { method: TwoFactorMethod; recoveryCodes: string[] }) => ({
+      enabled: true,
+      method: params.method,
+      recoveryCodes: params.recoveryCodes,
+      secret: null,
+      otpauthUrl: null,
+      error: null,
+    })),
+    forgetRecoveryCodes: assign({ recoveryCodes: null }),
+    setDisableWith: assign((_, params: { with: 'one_time_password' | 'password' }) => ({ disableWith: params.with, error: null })),
+    setDisabled: assign({ enabled: false, method: null, disableWith: null, error: null }),
+  },
+  guards: {
+    isEnabled: ({ context }) => context.enabled,
+    hasValidPhone: ({ context }) => context.phone !== null && PHONE_PATTERN.test(context.phone),
+  },
+  delays: { smsResendCooldown: SMS_RESEND_COOLDOWN_MS },
+}).createMachine({
+  id: 'twoFactorSetup',
+  context: ({ input }) => ({ ...input, secret: null, otpauthUrl: null, recoveryCodes: null, disableWith: null, error: null }),
+  initial: 'start',
+  states: {
+    start: { always: [{ guard: 'isEnabled', target: 'enabled' }, { target: 'disabled' }] },
+    disabled: {
+      id: 'disabled',
+      tags: ['route:2fa-status'],
+      on: {
+        CHOOSE_AUTHENTICATOR: { target: 'authenticator', actions: 'clearError' },
+        CHOOSE_SMS: [{ guard: 'hasValidPhone', target: 'sms', actions: 'clearError' }, { actions: 'setPhoneRequired' }],
+        PHONE_UPDATED: { actions: { type: 'setPhone', params: ({ event }) => ({ phone: event.phone }) } },
+      },
+    },
+    authenticator: {
+      initial: 'creatingSecret',
+      on: { CANCEL: { target: 'disabled', actions: 'clearSecret' } },
+      states: {
+        creatingSecret: {
+          tags: ['loading', 'route:2fa-status'],
+          invoke: {
+            id: 'createSecret',
+            src: 'createSecret',
+            onDone: { target: 'qr', actions: { type: 'setSecret', params: ({ event }) => event.output } },
+            onError: { target: '#disabled', actions: { type: 'setError', params: ({ event }) => ({ error: event.error, invalid: 'unexpected' as const }) } },
+          },
+        },
+        qr: {
+          tags: ['route:2fa-qr'],
+          on: { SUBMIT_CODE: 'enabling' },
+        },
+        enabling: {
+          tags: ['loading', 'route:2fa-qr'],
+          invoke: {
+            id: 'enableAuthenticator',
+            src: 'enableAuthenticator',
+            input: codeInput,
+            onDone: {
+              target: '#recoveryCodes',
+              actions: { type: 'setEnabled', params: ({ event }) => ({ method: 'GOOGLE' as const, recoveryCodes: event.output.recovery_codes }) },
+            },
+            onError: { target: 'qr', actions: { type: 'setError', params: ({ event }) => ({ error: event.error, invalid: 'invalid_otp' as const }) } },
+          },
+        },
+      },
+    },
+    sms: {
+      initial: 'sending',
+      on: { CANCEL: { target: 'disabled', actions: 'clearError' } },
+      states: {
+        sending: {
+          tags: ['loading', 'route:2fa-status'],
+          invoke: {
+            id: 'sendSmsCode',
+            src: 'sendSmsCode',
+            onDone: 'code',
+            onError: { target: '#disabled', actions: { type: 'setError', params: ({ event }) => ({ error: event.error, invalid: 'unexpected' as const }) } },
+          },
+        },
+        code: {
+          tags: ['route:2fa-sms-code'],
+          initial: 'cooldown',
+          on: { SUBMIT_CODE: 'enabling' },
+          states: {
+            cooldown: { after: { smsResendCooldown: 'ready' } },
+            ready: { tags: ['sms:can-resend'], on: { RESEND_CODE: { target: '#twoFactorSetup.sms.resending', actions: 'clearError' } } },
+          },
+        },
+        resending: {
+          tags: ['loading', 'route:2fa-sms-code'],
+          invoke: {
+            id: 'resendSmsCode',
+            src: 'resendSmsCode',
+            onDone: 'code',
+            onError: { target: 'code.ready', actions: { type: 'setError', params: ({ event }) => ({ error: event.error, invalid: 'unexpected' as const }) } },
+          },
+        },
+        enabling: {
+          tags: ['loading', 'route:2fa-sms-code'],
+          invoke: {
+            id: 'enableSms',
+            src: 'enableSms',
+            input: codeInput,
+            onDone: {
+              target: '#recoveryCodes',
+              actions: { type: 'setEnabled', params: ({ event }) => ({ method: 'SMS' as const, recoveryCodes: event.output.recovery_codes }) },
+            },
+            onError: { target: 'code.ready', actions: { type: 'setError', params: ({ event }) => ({ error: event.error, invalid: 'invalid_otp' as const }) } },
+          },
+        },
+      },
+    },
+    recoveryCodes: {
+      id: 'recoveryCodes',
+      tags: ['route:2fa-recovery-codes'],
+      on: { ACKNOWLEDGE: { target: 'enabled', actions: 'forgetRecoveryCodes' } },
+    },
+    enabled: {
+      tags: ['route:2fa-status'],
+      on: {
+        DISABLE: {
+          target: 'disabling',
+          actions: { type: 'setDisableWith', params: ({ event }) => ({ with: event.password !== undefined ? ('password' as const) : ('one_time_password' as const) }) },
+        },
+      },
+    },
+    disabling: {
+      tags: ['loading', 'route:2fa-status'],
+      invoke: {
+        id: 'disableTwoFactor',
+        src: 'disableTwoFactor',
+        input: ({ event }) =>
+          event.type === 'DISABLE' && event.password !== undefined ? { password: event.password } : { one_time_password: event.type === 'DISABLE' ? (event.one_time_password ?? '') : '' },
+        onDone: { target: 'disabled', actions: 'setDisabled' },
+        onError: {
+          target: 'enabled',
+          actions: {
+            type: 'setError',
+            params: ({ event, context }) => ({ error: event.error, invalid: context.disableWith === 'password' ? ('invalid_credentials' as const) : ('invalid_otp' as const) }),
+          },
+        },
+      },
+    },
+  },
+});
+
+export type TwoFactorSetupMachine = typeof twoFactorSetupMachine;

@@ -1,0 +1,73 @@
+/** Graph model of the two-factor setup machine. */
+import type { AnyMachineSnapshot, EventObject } from 'xstate';
+import { ApiError } from '../src/api/errors';
+import { twoFactorSetupMachine, type TwoFactorSetupContext, type TwoFactorSetupEvent } from './twoFactorSetup.machine';
+import { afterEvent, doneEvent, errorEvent, stateKey, type MachineModel } from './testing/graph';
+
+export const SECRET = { secret: 'JBSWY3DPEHPK3PXP', otpauth_url: 'otpauth://totp/IAM:ada@example.com?secret=JBSWY3DPEHPK3PXP&issuer=IAM' };
+export const RECOVERY_CODES = ['aaaa-bbbb', 'cccc-dddd'];
+export const twoFactorErrors = {
+  invalidOtp: new ApiError({ kind: 'http', status: 422, code: 'invalid_one_time_password', message: 'One time password is invalid' }),
+  throttled: new ApiError({ kind: 'http', status: 429, code: 'too_many_attempts', message: 'Too many', retryAfter: 60 }),
+  network: new ApiError({ kind: 'network', message: 'fetch failed' }),
+};
+
+function events(snapshot: AnyMachineSnapshot): EventObject[] {
+  const value = stateKey(snapshot.value);
+  const user: TwoFactorSetupEvent[] = [
+    { type: 'CHOOSE_AUTHENTICATOR' },
+    { type: 'CHOOSE_SMS' },
+    { type: 'SUBMIT_CODE', code: '123456' },
+    { type: 'RESEND_CODE' },
+    { type: 'CANCEL' },
+    { type: 'ACKNOWLEDGE' },
+    { type: 'DISABLE', one_time_password: '654321' },
+    { type: 'DISABLE', password: 'Current-password-1' },
+  ];
+  const out: EventObject[] = [...user];
+  const phoneUpdated: TwoFactorSetupEvent = { type: 'PHONE_UPDATED', phone: '+41791234567' };
+  if ((snapshot.context as TwoFactorSetupContext).phone === null) out.push(phoneUpdated);
+  const outcomes: Record<string, EventObject[]> = {
+    'authenticator.creatingSecret': [doneEvent('createSecret', SECRET), errorEvent('createSecret', twoFactorErrors.network)],
+    'authenticator.enabling': [doneEvent('enableAuthenticator', { recovery_codes: RECOVERY_CODES }), errorEvent('enableAuthenticator', twoFactorErrors.invalidOtp)],
+    'sms.sending': [doneEvent('sendSmsCode', undefined), errorEvent('sendSmsCode', twoFactorErrors.throttled)],
+    'sms.code.cooldown': [afterEvent('smsResendCooldown', 'twoFactorSetup.sms.code.cooldown')],
+    'sms.resending': [doneEvent('resendSmsCode', undefined), errorEvent('resendSmsCode', twoFactorErrors.throttled)],
+    'sms.enabling': [doneEvent('enableSms', { recovery_codes: RECOVERY_CODES }), errorEvent('enableSms', twoFactorErrors.invalidOtp)],
+    disabling: [doneEvent('disableTwoFactor', undefined), errorEvent('disableTwoFactor', twoFactorErrors.invalidOtp)],
+  };
+  return [...out, ...(outcomes[value] ?? [])];
+}
+
+export const twoFactorSetupModel: MachineModel<typeof twoFactorSetupMachine> = {
+  name: 'twoFactorSetup',
+  title: 'Two-factor setup (authenticator QR, SMS with resend cooldown, recovery codes, disable)',
+  machine: twoFactorSetupMachine,
+  scenarios: [
+    { name: '2FA off, phone set', input: { enabled: false, method: null, phone: '+41791234567' } },
+    { name: '2FA off, no phone', input: { enabled: false, method: null, phone: null } },
+    { name: '2FA on (authenticator)', input: { enabled: true, method: 'GOOGLE', phone: null } },
+  ],
+  events,
+  strategy: 'simple',
+  injectedActions: [],
+  expectedStates: [
+    'disabled',
+    'authenticator.creatingSecret',
+    'authenticator.qr',
+    'authenticator.enabling',
+    'sms.sending',
+    'sms.code.cooldown',
+    'sms.code.ready',
+    'sms.resending',
+    'sms.enabling',
+    'recoveryCodes',
+    'enabled',
+    'disabling',
+  ],
+  finalStates: ['enabled', 'disabled', 'recoveryCodes'],
+  serializeState: (snapshot) => {
+    const c = snapshot.context as TwoFactorSetupContext;
+    return JSON.stringify([stateKey(snapshot.value), c.enabled, c.method, c.phone !== null, c.secret !== null, c.recoveryCodes !== null, c.disableWith, c.error?.code ?? null]);
+  },
+};
