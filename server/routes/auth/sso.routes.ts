@@ -117,12 +117,20 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         const qs = new URLSearchParams({ interaction: interaction.uid, error: code });
         return reply.redirect(`${app.config.appUrl}${page}?${qs.toString()}`, 302);
       };
-      let claims: oidc.IDToken | undefined;
+      let claims: { sub: string; email?: unknown; email_verified?: unknown } | undefined;
       try {
         const config = await upstream(app, p);
         const current = new URL(request.url, app.config.appUrl);
         const tokens = await oidc.authorizationCodeGrant(config, current, { pkceCodeVerifier: st.verifier, expectedState: stateValue, expectedNonce: st.nonce, idTokenExpected: true });
-        claims = tokens.claims();
+        const idClaims = tokens.claims();
+        if (idClaims) {
+          claims = idClaims;
+          // many providers put e-mail claims only in UserInfo (subject checked against the ID token)
+          if (typeof idClaims.email !== 'string') {
+            const info = await oidc.fetchUserInfo(config, tokens.access_token, idClaims.sub);
+            claims = { sub: idClaims.sub, email: info.email, email_verified: info.email_verified };
+          }
+        }
       } catch (err) {
         request.log.warn({ err }, 'upstream sso failed');
         return back('sso_failed');
