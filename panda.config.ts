@@ -18,6 +18,9 @@ export default defineConfig({
       textStyles,
       recipes,
       slotRecipes,
+      keyframes: {
+        loadingBar: { '0%': { left: '-40%' }, '100%': { left: '100%' } },
+      },
     },
   },
   // The UI kit wraps recipes through createStyleContext, which the static

@@ -2,7 +2,9 @@ import { useLingui } from '@lingui/react/macro';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { css } from 'styled-system/css';
-import { changeLocale, FALLBACK_LANGUAGES, languageName, languagesQueryOptions } from '../lib/i18n';
+import { languagesQueryOptions } from '../api/account';
+import { activateLocale, FALLBACK_LANGUAGES, languageName } from '../lib/i18n';
+import { useChangeLanguage } from '../lib/session-context';
 import { GlobeIcon } from './ui/icons';
 import { SimpleSelect } from './ui/select';
 
@@ -15,7 +17,8 @@ export interface LanguagePickerProps {
 /** Language select; the list comes from `GET /api/languages` (en/de/fr/it when it fails). */
 export function LanguagePicker({ onChanged, size = 'sm' }: LanguagePickerProps) {
   const { t, i18n } = useLingui();
-  const languages = useQuery({ ...languagesQueryOptions, placeholderData: [...FALLBACK_LANGUAGES] });
+  const languages = useQuery({ ...languagesQueryOptions(), placeholderData: [...FALLBACK_LANGUAGES] });
+  const changeLanguage = useChangeLanguage();
   const [pending, setPending] = useState(false);
   const options = (languages.data ?? FALLBACK_LANGUAGES).map((code) => ({ value: code, label: languageName(code) }));
 
@@ -23,7 +26,9 @@ export function LanguagePicker({ onChanged, size = 'sm' }: LanguagePickerProps) 
     if (locale === i18n.locale) return;
     setPending(true);
     try {
-      const active = await changeLocale(locale);
+      const active = await activateLocale(locale);
+      // signed in: saved to the profile and cached data reset; guest: stored locally (key `locale`)
+      changeLanguage(active);
       onChanged?.(active);
     } finally {
       setPending(false);

@@ -1,4 +1,5 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
+import { currentAdminQueryOptions } from '../api/account';
 import { useContext } from 'react';
 import { SessionContext } from './session-context';
 
@@ -35,32 +36,21 @@ export function parseCurrentAdmin(body: unknown): CurrentAdmin | null {
     first_name: str(record.first_name),
     last_name: str(record.last_name),
     role: isRole(record.role) ? record.role : null,
-    avatar: typeof record.avatar === 'string' ? record.avatar : null,
+    avatar: typeof record.avatar_url === 'string' ? record.avatar_url : typeof record.avatar === 'string' ? record.avatar : null,
   };
 }
 
-export function currentAdminQueryOptions(accessToken: string | null) {
-  return queryOptions({
-    queryKey: ['admin', 'me', accessToken !== null] as const,
-    enabled: accessToken !== null,
-    queryFn: async ({ signal }): Promise<CurrentAdmin | null> => {
-      const headers: Record<string, string> = { Accept: 'application/json' };
-      if (accessToken) headers.Authorization = `Bearer ${accessToken}`;
-      const response = await fetch('/api/admin', { headers, credentials: 'include', signal });
-      if (!response.ok) throw new Error(`GET /api/admin failed with ${response.status}`);
-      return parseCurrentAdmin(await response.json());
-    },
-  });
-}
-
 /**
- * The signed-in admin (`GET /api/admin`), or null while loading, signed out
- * or on failure. The admin area guard (later issue) redirects guests, so a
- * null role simply shows no role-restricted navigation.
+ * The signed-in admin (`GET /api/admin`, shared cache entry with the admin
+ * area guard), or null while loading, signed out or on failure.
  */
 export function useCurrentAdmin(): CurrentAdmin | null {
   const session = useContext(SessionContext);
   const accessToken = session?.accessToken ?? null;
-  const query = useQuery(currentAdminQueryOptions(accessToken));
+  const query = useQuery({
+    ...currentAdminQueryOptions(),
+    enabled: accessToken !== null,
+    select: (data) => parseCurrentAdmin({ data }),
+  });
   return query.data ?? null;
 }

@@ -4,6 +4,7 @@ import { createSessionActors, readStoredSession, sessionMachine } from '../../ma
 import type { OidcClientConfig, StorageKey } from '../../machines/shared';
 import { bindApiSession, sessionHttp } from '../api';
 import type { SessionHandle } from './router-context';
+import { inspectOptions } from './inspect';
 import { writeStorage } from './storage';
 
 interface SessionDeps {
@@ -35,6 +36,7 @@ export async function startSession({ queryClient, navigate }: SessionDeps): Prom
     },
   });
   const actor = createActor(machine, {
+    ...inspectOptions(),
     input: { config, origin: window.location.origin, stored: readStoredSession(window.localStorage) },
   });
   bindApiSession(actor);

@@ -1,8 +1,14 @@
 import { createFileRoute, Outlet } from '@tanstack/react-router';
 import { SiteLayout } from '../components/layout/site-layout';
+import { guardPublicArea } from '../lib/guards';
 
-/** Public area (login, password pages, verify). Guard: a later issue redirects signed-in visitors. */
+/**
+ * Public area (login, password pages, verify). Signed-in visitors go to their
+ * home, except while a sign-in result (`code`) is processed; on reset/verify
+ * paths stale tokens are cleared and the page reloads once (src/lib/guards.ts).
+ */
 export const Route = createFileRoute('/_public')({
+  beforeLoad: ({ context, location }) => guardPublicArea({ context, location }),
   component: PublicLayout,
 });
 

@@ -1,8 +1,10 @@
 import { createFileRoute, Outlet } from '@tanstack/react-router';
 import { SiteLayout } from '../../components/layout/site-layout';
+import { guardPublicArea } from '../../lib/guards';
 
-/** Admin login and admin reset password use the public layout. */
+/** Admin login, admin reset password and first-start setup use the public layout and its guard. */
 export const Route = createFileRoute('/admin/_public')({
+  beforeLoad: ({ context, location }) => guardPublicArea({ context, location }),
   component: AdminPublicLayout,
 });
 
