@@ -363,4 +363,35 @@ describeEachDb('OIDC provider and sign-in', (get) => {
       await t2app.close();
     }
   });
+
+  it('locks the e-mail after repeated wrong passwords (429), even for the right password', async () => {
+    const t = get();
+    const u = await user(t);
+    const s = await startAuthorize(t);
+    const codes: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      const r = await t.app.inject({ method: 'POST', url: '/api/login', payload: { email: u.email, password: 'Wrong-Horse1!xx', interaction: s.interaction } });
+      codes.push(r.statusCode);
+    }
+    expect(codes.slice(0, 5)).toEqual([401, 401, 401, 401, 401]);
+    expect(codes[5]).toBe(429);
+    const right = await t.app.inject({ method: 'POST', url: '/api/login', payload: { email: u.email, password: PW, interaction: s.interaction } });
+    expect(right.statusCode).toBe(429);
+    expect(right.headers['retry-after']).toBeTruthy();
+  });
+
+  it('the adapter honours expiry and cleans expired rows up', async () => {
+    const t = get();
+    const { createAdapterClass, cleanupExpired } = await import('../../../server/oidc/adapter');
+    const Adapter = createAdapterClass(t.db.kysely);
+    const a = new Adapter('Interaction');
+    await a.upsert('short', { uid: 'short-uid' }, 1);
+    await a.upsert('long', { uid: 'long-uid' }, 3600);
+    expect(await a.findByUid('long-uid')).toBeTruthy();
+    await t.db.kysely.updateTable('oidc_models').set({ expires_at: Math.floor(Date.now() / 1000) - 1 }).where('id', '=', 'short').execute();
+    expect(await a.find('short')).toBeUndefined();
+    expect(await cleanupExpired(t.db.kysely)).toBeGreaterThanOrEqual(1);
+    expect(await t.db.kysely.selectFrom('oidc_models').select('id').where('id', '=', 'short').executeTakeFirst()).toBeUndefined();
+    expect(await a.find('long')).toBeTruthy();
+  });
 });
