@@ -1,0 +1,83 @@
+import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiDelete, apiGet, apiPatch, apiPost } from '../../../api';
+import { adminKeys, compactQuery } from './keys';
+import type { ListResponse, Role, ServiceApp, Subscription } from './types';
+
+/** Roles, subscriptions and service apps are small sets; the server pages them with size ≤ 100. */
+export interface CatalogFilters {
+  page: number;
+  size: number;
+  search?: string | undefined;
+}
+
+export const ALL = { page: 1, size: 100 } as const;
+
+export function rolesQueryOptions(filters: CatalogFilters = ALL) {
+  const query = compactQuery(filters);
+  return queryOptions({
+    queryKey: adminKeys.roleList(query),
+    queryFn: ({ signal }) => apiGet<ListResponse<Role>>('/api/admin/roles', { query, signal }),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function subscriptionsQueryOptions(filters: CatalogFilters = ALL) {
+  const query = compactQuery(filters);
+  return queryOptions({
+    queryKey: adminKeys.subscriptionList(query),
+    queryFn: ({ signal }) => apiGet<ListResponse<Subscription>>('/api/admin/subscriptions', { query, signal }),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function serviceAppsQueryOptions(filters: CatalogFilters = ALL) {
+  const query = compactQuery(filters);
+  return queryOptions({
+    queryKey: adminKeys.serviceAppList(query),
+    queryFn: ({ signal }) => apiGet<ListResponse<ServiceApp>>('/api/admin/service-apps', { query, signal }),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export interface RoleInput {
+  name: string;
+  description: string;
+}
+export interface SubscriptionInput {
+  name: string;
+  description: string;
+  role_ids: string[];
+}
+export interface ServiceAppInput {
+  name: string;
+  display_name: string;
+  url: string;
+  path: string;
+  role_ids: string[];
+  client_type: 'public' | 'confidential';
+}
+
+function useCrud<Input extends object, Out>(base: string, invalidate: readonly (readonly string[])[]) {
+  const qc = useQueryClient();
+  const refresh = () => Promise.all(invalidate.map((queryKey) => qc.invalidateQueries({ queryKey })));
+  const create = useMutation({
+    mutationFn: (input: Input) => apiPost<{ data: Out }>(base, input as Record<string, unknown>).then((r) => r.data),
+    onSuccess: refresh,
+  });
+  const update = useMutation({
+    mutationFn: ({ id, input }: { id: string; input: Partial<Input> }) => apiPatch<{ data: Out }>(`${base}/${encodeURIComponent(id)}`, input as Record<string, unknown>).then((r) => r.data),
+    onSuccess: refresh,
+  });
+  const remove = useMutation({
+    mutationFn: (id: string) => apiDelete<unknown>(`${base}/${encodeURIComponent(id)}`),
+    onSuccess: refresh,
+  });
+  return { create, update, remove };
+}
+
+// Renaming or deleting a role changes how subscriptions, service apps and users show it.
+export const useRoleMutations = () =>
+  useCrud<RoleInput, Role>('/api/admin/roles', [adminKeys.roles(), adminKeys.subscriptions(), adminKeys.serviceApps(), adminKeys.users()]);
+export const useSubscriptionMutations = () =>
+  useCrud<SubscriptionInput, Subscription>('/api/admin/subscriptions', [adminKeys.subscriptions(), adminKeys.users()]);
+export const useServiceAppMutations = () => useCrud<ServiceAppInput, ServiceApp>('/api/admin/service-apps', [adminKeys.serviceApps()]);

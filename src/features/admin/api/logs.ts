@@ -1,0 +1,49 @@
+import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import { apiGet } from '../../../api';
+import { adminKeys, compactQuery } from './keys';
+import type { ActivityLog, DailyCount, ErrorLog, ListResponse } from './types';
+
+export interface LogFilters {
+  page: number;
+  size: number;
+  from?: string | undefined;
+  to?: string | undefined;
+  user?: string | undefined;
+}
+
+export interface ErrorLogFilters extends LogFilters {
+  code?: string | undefined;
+}
+
+/** `YYYY-MM-DD` date inputs as ISO instants (from: start of the day, to: end of the day, local time). */
+export function dayBounds(filters: { from?: string | undefined; to?: string | undefined }): { from?: string; to?: string } {
+  const out: { from?: string; to?: string } = {};
+  if (filters.from) out.from = new Date(`${filters.from}T00:00:00`).toISOString();
+  if (filters.to) out.to = new Date(`${filters.to}T23:59:59.999`).toISOString();
+  return out;
+}
+
+export function activitiesQueryOptions(filters: LogFilters) {
+  const query = compactQuery({ ...filters, ...dayBounds(filters) });
+  return queryOptions({
+    queryKey: adminKeys.activities(query),
+    queryFn: ({ signal }) => apiGet<ListResponse<ActivityLog>>('/api/admin/logs/activities', { query, signal }),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function dailySignInsQueryOptions(days = 30) {
+  return queryOptions({
+    queryKey: adminKeys.daily(days),
+    queryFn: ({ signal }) => apiGet<{ data: DailyCount[] }>('/api/admin/logs/activities/daily', { query: { days }, signal }).then((r) => r.data),
+  });
+}
+
+export function errorLogsQueryOptions(filters: ErrorLogFilters) {
+  const query = compactQuery({ ...filters, ...dayBounds(filters) });
+  return queryOptions({
+    queryKey: adminKeys.errors(query),
+    queryFn: ({ signal }) => apiGet<ListResponse<ErrorLog>>('/api/admin/logs/errors', { query, signal }),
+    placeholderData: keepPreviousData,
+  });
+}

@@ -1,0 +1,155 @@
+/** Admin API shapes (DESIGN §7; server/routes/admin/*.routes.ts). */
+
+export interface ListMeta {
+  page: number;
+  size: number;
+  total: number;
+  message?: string;
+}
+
+export interface ListResponse<T> {
+  data: T[];
+  meta: ListMeta;
+}
+
+export type AccountStatus = 'ACTIVE' | 'INACTIVE';
+export type AuthType = 'CREDENTIALS' | 'SSO';
+export type AdminRoleName = 'super_admin' | 'manager';
+
+export interface Account {
+  id: string;
+  type: 'user' | 'admin';
+  email: string;
+  first_name: string;
+  last_name: string;
+  phone: string | null;
+  locale: string;
+  status: AccountStatus;
+  auth_type: AuthType;
+  provider: string | null;
+  technical: boolean;
+  role: AdminRoleName | null;
+  avatar_url: string | null;
+  email_verified: boolean;
+  has_password: boolean;
+  two_factor: { enabled: boolean; method: 'GOOGLE' | 'SMS' | null };
+  has_api_key: boolean;
+  created_by: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface NamedRef {
+  id: string;
+  name: string;
+}
+
+export interface RoleSubscription {
+  subscription: NamedRef;
+  roles: NamedRef[];
+}
+
+export interface Activity {
+  id: string;
+  client_id: string | null;
+  logged_in_at: string;
+  logged_out_at: string | null;
+  ip_address: string | null;
+  origin: string | null;
+}
+
+export interface UserDetail extends Account {
+  role_subscriptions?: RoleSubscription[];
+  user_authentication_activities?: Activity[];
+  latest_activity: Omit<Activity, 'id' | 'client_id'> | null;
+  created_by_admin?: { id: string; email: string; first_name: string; last_name: string } | null;
+}
+
+export interface Role {
+  id: string;
+  name: string;
+  description: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface Subscription {
+  id: string;
+  name: string;
+  description: string;
+  roles: NamedRef[];
+  role_count: number;
+  user_count: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export type ClientType = 'public' | 'confidential';
+
+export interface ServiceApp {
+  id: string;
+  name: string;
+  display_name: string;
+  url: string;
+  path: string;
+  client_type: ClientType;
+  roles: NamedRef[];
+  created_at: string;
+  updated_at: string;
+  client_secret?: string | null;
+}
+
+export interface ActivityLog {
+  id: string;
+  account_id: string;
+  email: string | null;
+  type: string | null;
+  client_id: string | null;
+  logged_in_at: string;
+  logged_out_at: string | null;
+  ip_address: string | null;
+  origin: string | null;
+}
+
+export interface DailyCount {
+  day: string;
+  count: number;
+}
+
+export interface ErrorLog {
+  id: string;
+  error_code: string;
+  status: number;
+  method: string;
+  url: string;
+  message: string;
+  user_email: string | null;
+  created_at: string;
+}
+
+export interface ImportSkipped {
+  row: number;
+  email: string;
+  reason: string;
+}
+
+export interface ImportFailed {
+  row: number;
+  email?: string;
+  fields: Record<string, string[]>;
+}
+
+export interface ImportReport {
+  total: number;
+  created: number;
+  skipped: ImportSkipped[];
+  failed: ImportFailed[];
+  dry_run?: boolean;
+}
+
+export interface ImportJob extends Partial<ImportReport> {
+  job_id?: string;
+  processed: number;
+  total: number;
+  status: 'queued' | 'running' | 'completed' | 'failed' | string;
+}

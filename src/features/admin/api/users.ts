@@ -1,0 +1,160 @@
+import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { api, apiDelete, apiGet, apiPatch, apiPost, toApiError } from '../../../api';
+import { adminKeys, compactQuery } from './keys';
+import type { Account, AccountStatus, AuthType, ImportJob, ImportReport, ListResponse, UserDetail } from './types';
+
+export const USER_RELATIONS = 'role_subscriptions,role,subscription,user_authentication_activities,created_by_admin';
+
+export interface UserFilters {
+  page: number;
+  size: number;
+  search?: string | undefined;
+  status?: AccountStatus | undefined;
+  technical?: boolean | undefined;
+  auth_type?: AuthType | undefined;
+  role?: string | undefined;
+  locale?: string | undefined;
+}
+
+/** The list filters without paging (for export). */
+export type UserExportFilters = Omit<UserFilters, 'page' | 'size'>;
+
+export function usersQueryOptions(filters: UserFilters) {
+  const query = compactQuery(filters);
+  return queryOptions({
+    queryKey: adminKeys.userList(query),
+    queryFn: ({ signal }) => apiGet<ListResponse<Account>>('/api/admin/users', { query, signal }),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function userQueryOptions(id: string) {
+  return queryOptions({
+    queryKey: adminKeys.user(id),
+    queryFn: ({ signal }) => apiGet<{ data: UserDetail }>(`/api/admin/users/${encodeURIComponent(id)}`, { query: { with: USER_RELATIONS }, signal }).then((r) => r.data),
+  });
+}
+
+export interface CreateUserInput {
+  email: string;
+  first_name: string;
+  last_name: string;
+  locale: string;
+  auth_type: AuthType;
+  provider?: string | null;
+  technical?: boolean;
+  phone?: string | null;
+}
+
+export interface UpdateUserInput {
+  first_name?: string;
+  last_name?: string;
+  phone?: string | null;
+  locale?: string;
+  status?: AccountStatus;
+  technical?: boolean;
+  subscriptions?: Array<{ subscription_id: string; role_ids: string[] }>;
+}
+
+export function useCreateUser() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (input: CreateUserInput) => apiPost<{ data: Account & { invitation_sent: boolean } }>('/api/admin/users', input).then((r) => r.data),
+    onSuccess: () => qc.invalidateQueries({ queryKey: adminKeys.users() }),
+  });
+}
+
+export function useUpdateUser(id: string) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (input: UpdateUserInput) => apiPatch<{ data: UserDetail }>(`/api/admin/users/${encodeURIComponent(id)}`, input).then((r) => r.data),
+    onSuccess: async () => {
+      await qc.invalidateQueries({ queryKey: adminKeys.users() });
+    },
+  });
+}
+
+export function useDeleteUser() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => apiDelete<{ data: { id: string } }>(`/api/admin/users/${encodeURIComponent(id)}`),
+    onSuccess: (_data, id) => {
+      qc.removeQueries({ queryKey: adminKeys.user(id) });
+      return qc.invalidateQueries({ queryKey: adminKeys.users() });
+    },
+  });
+}
+
+export function useInviteUser() {
+  return useMutation({
+    mutationFn: (id: string) => apiPost<{ data: { id: string; invitation_sent: boolean } }>(`/api/admin/users/${encodeURIComponent(id)}/invite`).then((r) => r.data),
+  });
+}
+
+export function useVerifyUser() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => apiPost<unknown>('/api/admin/user/verify-manually', { uuid: id }),
+    onSuccess: (_data, id) => qc.invalidateQueries({ queryKey: adminKeys.user(id) }),
+  });
+}
+
+export function useGenerateApiKey() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) =>
+      apiPost<{ data: { api_key: string } | string }>(`/api/admin/users/${encodeURIComponent(id)}/token-generate`).then((r) =>
+        typeof r.data === 'string' ? r.data : r.data.api_key,
+      ),
+    onSuccess: (_data, id) => qc.invalidateQueries({ queryKey: adminKeys.user(id) }),
+  });
+}
+
+export interface ImportInput {
+  file: File;
+  dryRun: boolean;
+  sendInvitations: boolean;
+}
+
+/** `POST /api/admin/users/import`: a report (200) or a job to poll (202 `{job_id}`). */
+export type ImportResult = { kind: 'report'; report: ImportReport } | { kind: 'job'; jobId: string };
+
+export async function postImport({ file, dryRun, sendInvitations }: ImportInput): Promise<ImportResult> {
+  const body = new FormData();
+  body.append('dry_run', String(dryRun));
+  body.append('send_invitations', String(sendInvitations));
+  body.append('file', file, file.name);
+  const result = await apiPost<{ data: ImportReport | { job_id: string } }>('/api/admin/users/import', body);
+  const data = result.data;
+  if ('job_id' in data) return { kind: 'job', jobId: data.job_id };
+  return { kind: 'report', report: data };
+}
+
+export function importJobQueryOptions(jobId: string) {
+  return queryOptions({
+    queryKey: adminKeys.importJob(jobId),
+    queryFn: ({ signal }) => apiGet<{ data: ImportJob }>(`/api/admin/users/import/${encodeURIComponent(jobId)}`, { signal }).then((r) => r.data),
+    refetchInterval: (query) => {
+      const status = query.state.data?.status;
+      return status === 'completed' || status === 'failed' ? false : 750;
+    },
+  });
+}
+
+/** Downloads `GET /api/admin/users/export?<filters>` (bearer auth, so through fetch + a blob link). */
+export async function downloadUsersCsv(filters: UserExportFilters): Promise<void> {
+  let blob: Blob;
+  try {
+    blob = await api('/api/admin/users/export', { query: compactQuery(filters), responseType: 'blob', headers: { Accept: 'text/csv' } });
+  } catch (error) {
+    throw toApiError(error);
+  }
+  const href = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = href;
+  link.download = `users-${new Date().toISOString().slice(0, 10)}.csv`;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(href), 1000);
+}

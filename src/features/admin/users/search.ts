@@ -1,0 +1,32 @@
+import { z } from 'zod';
+import { LOCALES } from '../../../domain/formats';
+import type { UserFilters } from '../api/users';
+
+/** URL search params of /admin/user-management (page, size, search and filters live in the URL). */
+export const userSearchSchema = z.object({
+  page: z.number().int().min(1).optional().catch(undefined),
+  size: z.number().int().min(1).max(100).optional().catch(undefined),
+  search: z.string().max(200).optional().catch(undefined),
+  status: z.enum(['ACTIVE', 'INACTIVE']).optional().catch(undefined),
+  technical: z.boolean().optional().catch(undefined),
+  auth_type: z.enum(['CREDENTIALS', 'SSO']).optional().catch(undefined),
+  role: z.string().max(64).optional().catch(undefined),
+  locale: z.enum(LOCALES).optional().catch(undefined),
+});
+
+export type UserSearch = z.infer<typeof userSearchSchema>;
+
+export const DEFAULT_PAGE_SIZE = 10;
+
+export function toUserFilters(search: UserSearch): UserFilters {
+  return {
+    page: search.page ?? 1,
+    size: search.size ?? DEFAULT_PAGE_SIZE,
+    search: search.search?.trim() || undefined,
+    status: search.status,
+    technical: search.technical,
+    auth_type: search.auth_type,
+    role: search.role,
+    locale: search.locale,
+  };
+}

@@ -1,0 +1,295 @@
+import { Plural, Trans, useLingui } from '@lingui/react/macro';
+import { useQuery } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
+import { useState } from 'react';
+import { css } from 'styled-system/css';
+import { PageHeading } from '../../../components/page-heading';
+import { Button } from '../../../components/ui/button';
+import { DataPagination } from '../../../components/ui/pagination';
+import { SimpleSelect } from '../../../components/ui/select';
+import * as Table from '../../../components/ui/table';
+import { rolesQueryOptions } from '../api/catalog';
+import type { Account } from '../api/types';
+import { downloadUsersCsv, useDeleteUser, useInviteUser, usersQueryOptions } from '../api/users';
+import { useNotify } from '../components/feedback';
+import { useFormat, useLanguageName } from '../components/format';
+import { DownloadIcon, EyeIcon, FilterXIcon, MailIcon, PlusIcon, TrashIcon, UploadIcon } from '../components/icons';
+import { Badge, Card, ConfirmDialog, EmptyRow, SearchField, SkeletonRows, TableFrame, Toolbar } from '../components/ui';
+import { AddUserDialog } from './add-user-dialog';
+import { ImportUsersDialog } from './import-users-dialog';
+import { toUserFilters, type UserSearch } from './search';
+import { LOCALES } from '../../../domain/formats';
+
+export interface UserManagementProps {
+  search: UserSearch;
+  /** Replaces the URL search params (filters reset the page). */
+  onSearchChange: (next: UserSearch) => void;
+  /** Whether the signed-in admin may see roles (super_admin); managers get no role filter. */
+  canFilterByRole?: boolean;
+}
+
+const ALL = 'all';
+const COLUMNS = 7;
+
+/** User list: server-side search, filters, paging; add, invite, delete, import, export. */
+export function UserManagement({ search, onSearchChange, canFilterByRole = true }: UserManagementProps) {
+  const { t } = useLingui();
+  const notify = useNotify();
+  const fmt = useFormat();
+  const languageName = useLanguageName();
+  const filters = toUserFilters(search);
+  const users = useQuery(usersQueryOptions(filters));
+  const roles = useQuery({ ...rolesQueryOptions(), enabled: canFilterByRole });
+  const [adding, setAdding] = useState(false);
+  const [importing, setImporting] = useState(false);
+  const [exporting, setExporting] = useState(false);
+  const [toDelete, setToDelete] = useState<Account | null>(null);
+  const deleteUser = useDeleteUser();
+  const invite = useInviteUser();
+
+  const setFilter = (patch: Partial<UserSearch>) => onSearchChange({ ...search, ...patch, page: undefined });
+  const hasFilters = Boolean(filters.search || filters.status || filters.technical !== undefined || filters.auth_type || filters.role || filters.locale);
+
+  const rows = users.data?.data ?? [];
+  const total = users.data?.meta.total ?? 0;
+  const name = (u: Account) => `${u.first_name} ${u.last_name}`.trim() || u.email;
+
+  const exportCsv = async () => {
+    setExporting(true);
+    try {
+      const { page: _page, size: _size, ...rest } = filters;
+      await downloadUsersCsv(rest);
+      notify.success(t`Export ready`);
+    } catch (error) {
+      notify.error(error);
+    } finally {
+      setExporting(false);
+    }
+  };
+
+  return (
+    <>
+      <PageHeading
+        actions={
+          <div className={css({ display: 'flex', gap: '2', flexWrap: 'wrap' })}>
+            <Button variant="outline" onClick={() => setImporting(true)}>
+              <UploadIcon />
+              <Trans>Import users</Trans>
+            </Button>
+            <Button variant="outline" onClick={() => void exportCsv()} disabled={exporting} aria-busy={exporting || undefined}>
+              <DownloadIcon />
+              <Trans>Export CSV</Trans>
+            </Button>
+            <Button onClick={() => setAdding(true)}>
+              <PlusIcon />
+              <Trans>Add user</Trans>
+            </Button>
+          </div>
+        }
+      >
+        <Trans>User management</Trans>
+      </PageHeading>
+
+      <Card>
+        <Toolbar>
+          <div className={css({ gridColumn: { base: 'auto', sm: 'span 2', lg: 'span 2' } })}>
+            <SearchField label={t`Search users`} placeholder={t`Search by name or e-mail`} value={search.search ?? ''} onChange={(value) => setFilter({ search: value || undefined })} />
+          </div>
+          <SimpleSelect
+            label={t`Status`}
+            size="sm"
+            value={search.status ?? ALL}
+            onValueChange={(v) => setFilter({ status: v === ALL ? undefined : (v as UserSearch['status']) })}
+            options={[
+              { value: ALL, label: t`All statuses` },
+              { value: 'ACTIVE', label: t`Active` },
+              { value: 'INACTIVE', label: t`Inactive` },
+            ]}
+          />
+          <SimpleSelect
+            label={t`Technical`}
+            size="sm"
+            value={search.technical === undefined ? ALL : String(search.technical)}
+            onValueChange={(v) => setFilter({ technical: v === ALL ? undefined : v === 'true' })}
+            options={[
+              { value: ALL, label: t`All users` },
+              { value: 'true', label: t`Technical users` },
+              { value: 'false', label: t`Personal users` },
+            ]}
+          />
+          <SimpleSelect
+            label={t`Auth type`}
+            size="sm"
+            value={search.auth_type ?? ALL}
+            onValueChange={(v) => setFilter({ auth_type: v === ALL ? undefined : (v as UserSearch['auth_type']) })}
+            options={[
+              { value: ALL, label: t`All auth types` },
+              { value: 'CREDENTIALS', label: t`Credentials` },
+              { value: 'SSO', label: t`SSO` },
+            ]}
+          />
+          {canFilterByRole ? (
+            <SimpleSelect
+              label={t`Role`}
+              size="sm"
+              value={search.role ?? ALL}
+              onValueChange={(v) => setFilter({ role: v === ALL ? undefined : v })}
+              options={[{ value: ALL, label: t`All roles` }, ...(roles.data?.data ?? []).map((r) => ({ value: r.id, label: r.name }))]}
+            />
+          ) : null}
+          <SimpleSelect
+            label={t`Language`}
+            size="sm"
+            value={search.locale ?? ALL}
+            onValueChange={(v) => setFilter({ locale: v === ALL ? undefined : (v as UserSearch['locale']) })}
+            options={[{ value: ALL, label: t`All languages` }, ...LOCALES.map((code) => ({ value: code, label: languageName(code) }))]}
+          />
+        </Toolbar>
+        {hasFilters ? (
+          <div className={css({ display: 'flex', justifyContent: 'space-between', alignItems: 'center', gap: '2', flexWrap: 'wrap', fontSize: 'sm', color: 'fg.muted' })}>
+            <span aria-live="polite">
+              {users.data ? <Plural value={total} one="# user matches" other="# users match" /> : null}
+            </span>
+            <Button variant="ghost" size="sm" onClick={() => onSearchChange({ size: search.size })}>
+              <FilterXIcon />
+              <Trans>Clear filters</Trans>
+            </Button>
+          </div>
+        ) : null}
+
+        <TableFrame label={t`Users`} busy={users.isFetching && !users.isPending}>
+          <Table.Root>
+            <Table.Head>
+              <Table.Row>
+                <Table.Header>
+                  <Trans>Name</Trans>
+                </Table.Header>
+                <Table.Header>
+                  <Trans>Status</Trans>
+                </Table.Header>
+                <Table.Header>
+                  <Trans>Auth type</Trans>
+                </Table.Header>
+                <Table.Header>
+                  <Trans>Type</Trans>
+                </Table.Header>
+                <Table.Header>
+                  <Trans>Language</Trans>
+                </Table.Header>
+                <Table.Header>
+                  <Trans>Created</Trans>
+                </Table.Header>
+                <Table.Header className={css({ textAlign: 'end' })}>
+                  <Trans>Actions</Trans>
+                </Table.Header>
+              </Table.Row>
+            </Table.Head>
+            <Table.Body>
+              {users.isPending ? (
+                <SkeletonRows columns={COLUMNS} />
+              ) : users.isError ? (
+                <EmptyRow columns={COLUMNS}>
+                  <span role="alert">
+                    <Trans>Error ocurred, please try again</Trans>
+                  </span>
+                </EmptyRow>
+              ) : rows.length === 0 ? (
+                <EmptyRow columns={COLUMNS}>{hasFilters ? <Trans>No results for given search</Trans> : <Trans>No users yet</Trans>}</EmptyRow>
+              ) : (
+                rows.map((user) => (
+                  <Table.Row key={user.id} data-testid="user-row">
+                    <Table.Cell>
+                      <div className={css({ display: 'flex', flexDirection: 'column', minWidth: '0' })}>
+                        <Link to="/admin/user-information/$id" params={{ id: user.id }} className={css({ fontWeight: 'medium', color: 'fg.default', _hover: { color: 'accent.text', textDecoration: 'underline' } })}>
+                          {name(user)}
+                        </Link>
+                        <span className={css({ color: 'fg.muted', fontSize: 'xs' })}>{user.email}</span>
+                      </div>
+                    </Table.Cell>
+                    <Table.Cell>
+                      {user.status === 'ACTIVE' ? <Badge tone="success">{t`Active`}</Badge> : <Badge tone="neutral">{t`Inactive`}</Badge>}
+                      {!user.email_verified && user.auth_type === 'CREDENTIALS' ? (
+                        <span className={css({ ms: '1' })}>
+                          <Badge tone="warning">{t`Invited`}</Badge>
+                        </span>
+                      ) : null}
+                    </Table.Cell>
+                    <Table.Cell>{user.auth_type === 'SSO' ? (user.provider ? `SSO · ${user.provider}` : 'SSO') : t`Credentials`}</Table.Cell>
+                    <Table.Cell>{user.technical ? <Badge tone="info">{t`Technical`}</Badge> : t`Personal`}</Table.Cell>
+                    <Table.Cell>{languageName(user.locale)}</Table.Cell>
+                    <Table.Cell className={css({ whiteSpace: 'nowrap' })}>{fmt.date(user.created_at)}</Table.Cell>
+                    <Table.Cell>
+                      <div className={css({ display: 'flex', gap: '1', justifyContent: 'flex-end' })}>
+                        <Link
+                          to="/admin/user-information/$id"
+                          params={{ id: user.id }}
+                          aria-label={t`View ${name(user)}`}
+                          title={t`View`}
+                          className={css({ display: 'inline-flex', alignItems: 'center', justifyContent: 'center', width: '8', height: '8', borderRadius: 'md', color: 'fg.muted', _hover: { bg: 'bg.subtle', color: 'fg.default' }, _focusVisible: { outline: '2px solid', outlineColor: 'focusRing' } })}
+                        >
+                          <EyeIcon />
+                        </Link>
+                        {user.auth_type === 'CREDENTIALS' && !user.email_verified ? (
+                          <Button
+                            variant="ghost"
+                            size="sm"
+                            aria-label={t`Send invitation to ${user.email}`}
+                            title={t`Send invitation`}
+                            onClick={() =>
+                              invite.mutate(user.id, {
+                                onSuccess: () => notify.success(t`Invitation sent`, user.email),
+                                onError: (error) => notify.error(error),
+                              })
+                            }
+                          >
+                            <MailIcon />
+                          </Button>
+                        ) : null}
+                        <Button variant="ghost" size="sm" aria-label={t`Delete ${user.email}`} title={t`Delete`} onClick={() => setToDelete(user)} className={css({ color: 'danger.700' })}>
+                          <TrashIcon />
+                        </Button>
+                      </div>
+                    </Table.Cell>
+                  </Table.Row>
+                ))
+              )}
+            </Table.Body>
+          </Table.Root>
+        </TableFrame>
+        {users.data && total > 0 ? (
+          <DataPagination
+            total={total}
+            page={filters.page}
+            pageSize={filters.size}
+            onPageChange={(page) => onSearchChange({ ...search, page: page === 1 ? undefined : page })}
+            onPageSizeChange={(size) => onSearchChange({ ...search, size, page: undefined })}
+          />
+        ) : null}
+      </Card>
+
+      <AddUserDialog open={adding} onOpenChange={setAdding} />
+      <ImportUsersDialog open={importing} onOpenChange={setImporting} />
+      <ConfirmDialog
+        open={toDelete !== null}
+        onOpenChange={(open) => {
+          if (!open) setToDelete(null);
+        }}
+        title={t`Delete user`}
+        description={toDelete ? t`Delete ${toDelete.email}? Their sessions end and this cannot be undone.` : ''}
+        confirmLabel={t`Delete`}
+        pending={deleteUser.isPending}
+        onConfirm={() => {
+          if (!toDelete) return;
+          const email = toDelete.email;
+          deleteUser.mutate(toDelete.id, {
+            onSuccess: () => {
+              notify.success(t`User deleted`, email);
+              setToDelete(null);
+            },
+            onError: (error) => notify.error(error),
+          });
+        }}
+      />
+    </>
+  );
+}
