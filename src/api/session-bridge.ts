@@ -1,0 +1,76 @@
+/**
+ * Wires the API client to the session statechart:
+ * - `getAccessToken` reads the session snapshot,
+ * - `onUnauthorized` sends REQUEST_UNAUTHORIZED and waits until the session
+ *   leaves `refreshing` — so concurrent 401s share the one refresh: it resolves
+ *   when signed in with a newer token (the caller replays) and rejects otherwise,
+ * - `sessionImplementations()` builds the `.provide()` argument of the
+ *   session machine from browser services,
+ * - `listenToStorage()` forwards cross-tab `storage` events.
+ */
+import { waitFor, type ActorRefFrom } from 'xstate';
+import { createSessionActors, type RevokeInput, type SessionMachine } from '../../machines/session.machine';
+import type { Http, KeyValueStorage, StorageKey } from '../../machines/shared';
+import { ApiError } from './errors';
+import type { ApiClient, ApiClientOptions, UnauthorizedInfo } from './client';
+
+export type SessionActor = ActorRefFrom<SessionMachine>;
+
+export function createSessionBridge(session: SessionActor): Pick<ApiClientOptions, 'getAccessToken' | 'onUnauthorized'> & {
+  externalUnauthorized: (adminArea: boolean) => void;
+} {
+  return {
+    getAccessToken: () => session.getSnapshot().context.tokens?.access_token ?? null,
+    onUnauthorized: async (info: UnauthorizedInfo) => {
+      session.send({ type: 'REQUEST_UNAUTHORIZED', accessToken: info.accessToken });
+      const settled = await waitFor(session, (snapshot) => !snapshot.matches('refreshing'), { timeout: Infinity });
+      const current = settled.context.tokens?.access_token ?? null;
+      if (settled.matches('authenticated') && current !== null && current !== info.accessToken) return;
+      throw new ApiError({ kind: 'http', status: 401, code: 'session_expired', message: 'Session expired' });
+    },
+    externalUnauthorized: (adminArea) => session.send({ type: 'EXTERNAL_UNAUTHORIZED', adminArea }),
+  };
+}
+
+/** Adapts the API client to the machines' `Http` signature. */
+export function asHttp(client: ApiClient, defaults: { skipUnauthorized?: boolean } = {}): Http {
+  return <T>(url: string, init?: Parameters<Http>[1]) => client<T>(url, { ...init, ...defaults });
+}
+
+export interface SessionServices {
+  storage: KeyValueStorage;
+  /** Token endpoint calls: must not route 401 back into the session. */
+  http: Http;
+  /** Full browser navigation (end-session endpoint). */
+  redirect: (url: string) => void;
+  /** SPA route navigation (login pages). */
+  navigate: (to: string) => void;
+  clearQueryCache: () => void;
+  resetCachedData: () => void;
+  revoke?: (input: RevokeInput) => Promise<void>;
+}
+
+/** `sessionMachine.provide(sessionImplementations(services))` */
+export function sessionImplementations(services: SessionServices) {
+  return {
+    actors: createSessionActors({ http: services.http, revoke: services.revoke }),
+    actions: {
+      writeStorage: (_: unknown, params: { key: StorageKey; value: string }) => services.storage.setItem(params.key, params.value),
+      removeStorage: (_: unknown, params: { keys: StorageKey[] }) => params.keys.forEach((key) => services.storage.removeItem(key)),
+      redirect: (_: unknown, params: { url: string }) => services.redirect(params.url),
+      navigate: (_: unknown, params: { to: string }) => services.navigate(params.to),
+      clearQueryCache: () => services.clearQueryCache(),
+      resetCachedData: () => services.resetCachedData(),
+    },
+  };
+}
+
+/** Forward `storage` events of other tabs; returns the unsubscribe function. */
+export function listenToStorage(session: SessionActor, target: Pick<Window, 'addEventListener' | 'removeEventListener'> = window): () => void {
+  const listener = (event: StorageEvent) => {
+    if (event.key !== null && event.key !== 'token') return;
+    session.send({ type: 'STORAGE_CHANGED', key: event.key, newValue: event.newValue });
+  };
+  target.addEventListener('storage', listener);
+  return () => target.removeEventListener('storage', listener);
+}
