@@ -6,7 +6,7 @@ import { AppError } from '../../errors';
 import { accountRow, normalizeEmail, searchTextOf } from '../accounts';
 import { audit } from './audit';
 import { revokeAccountGrants, sendInvitation } from './integrations';
-import { ACCOUNT_VIEW_COLUMNS, accountView, type AccountView, type AccountViewRow } from './schemas';
+import { ACCOUNT_VIEW_COLUMNS, accountView, type AccountView } from './schemas';
 import './db-types';
 
 export interface UserFilters {

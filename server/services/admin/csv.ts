@@ -1,0 +1,101 @@
+import { Readable } from 'node:stream';
+import { parse } from 'csv-parse';
+import { stringify } from 'csv-stringify';
+import type { FastifyInstance } from 'fastify';
+import { ACCOUNT_VIEW_COLUMNS } from './schemas';
+import { accountWhere, type UserFilters } from './users';
+
+/** Cells a spreadsheet would run as a formula get a leading apostrophe (CSV/formula injection). */
+const FORMULA_START = /^[=+\-@\t\r]/;
+export function escapeCell(value: string): string {
+  return FORMULA_START.test(value) ? `'${value}` : value;
+}
+/** Undoes escapeCell on import, so an exported file imports as is. */
+export function unescapeCell(value: string): string {
+  return value.length > 1 && value[0] === "'" && FORMULA_START.test(value.slice(1)) ? value.slice(1) : value;
+}
+
+export const EXPORT_COLUMNS = ['id', 'email', 'first_name', 'last_name', 'locale', 'auth_type', 'provider', 'technical', 'phone', 'status', 'created_at', 'updated_at'] as const;
+
+/**
+ * Streams the filtered users as CSV, newest first, paging by keyset (created_at, id) over the same indexes as
+ * the list, 1000 rows per query, so memory stays flat and other requests interleave.
+ */
+export function exportUsersCsv(app: FastifyInstance, filters: UserFilters): Readable {
+  const db = app.db.kysely;
+  const where = accountWhere(app.db.dialect, 'user', filters);
+  async function* rows() {
+    let cursor: { created_at: string; id: string } | undefined;
+    for (;;) {
+      let q = db.selectFrom('accounts').select([...ACCOUNT_VIEW_COLUMNS]).where(where);
+      if (cursor) {
+        const c = cursor;
+        q = q.where((eb) => eb.or([eb('accounts.created_at', '<', c.created_at), eb.and([eb('accounts.created_at', '=', c.created_at), eb('accounts.id', '<', c.id)])]));
+      }
+      const page = await q.orderBy('accounts.created_at', 'desc').orderBy('accounts.id', 'desc').limit(1000).execute();
+      for (const r of page) {
+        yield EXPORT_COLUMNS.map((k) => {
+          const v = k === 'technical' ? (Number(r.technical) === 1 ? 'true' : 'false') : (r[k] ?? '');
+          return escapeCell(String(v));
+        });
+      }
+      const last = page[page.length - 1];
+      if (!last || page.length < 1000) return;
+      cursor = { created_at: last.created_at, id: last.id };
+    }
+  }
+  const out = stringify({ header: true, columns: [...EXPORT_COLUMNS], bom: true });
+  const src = Readable.from(rows());
+  src.on('error', (err) => out.destroy(err));
+  return src.pipe(out);
+}
+
+export interface ParsedCsv {
+  header: string[];
+  /** [line number in the file, record] */
+  records: { row: number; values: Record<string, string> }[];
+}
+
+/** Sniffs ';' or ',' from the header line (outside quotes). */
+export function sniffDelimiter(text: string): ',' | ';' {
+  const firstLine = text.slice(0, Math.max(0, text.search(/\r?\n/)) || text.length);
+  let inQuotes = false;
+  let commas = 0;
+  let semis = 0;
+  for (const ch of firstLine) {
+    if (ch === '"') inQuotes = !inQuotes;
+    else if (!inQuotes && ch === ',') commas++;
+    else if (!inQuotes && ch === ';') semis++;
+  }
+  return semis > commas ? ';' : ',';
+}
+
+/**
+ * Parses a UTF-8 CSV (with or without BOM, ',' or ';') with a header row. Streams through csv-parse in 64 KiB
+ * chunks so a big file does not hold the event loop. Throws 'csv_invalid' on malformed input.
+ */
+export async function parseCsv(buf: Buffer): Promise<ParsedCsv> {
+  let text = buf.toString('utf8');
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  if (text.includes('\u0000')) throw new Error('csv_invalid');
+  const delimiter = sniffDelimiter(text);
+  const parser = parse({ delimiter, relax_column_count: true, skip_empty_lines: true, trim: true, info: true });
+  const chunks: string[] = [];
+  for (let i = 0; i < text.length; i += 65536) chunks.push(text.slice(i, i + 65536));
+  Readable.from(chunks).pipe(parser);
+  let header: string[] | undefined;
+  const records: ParsedCsv['records'] = [];
+  for await (const item of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
+    const cells = item.record;
+    if (!header) {
+      header = cells.map((h) => h.trim().toLowerCase());
+      continue;
+    }
+    const values: Record<string, string> = {};
+    header.forEach((h, i) => {
+      values[h] = unescapeCell((cells[i] ?? '').trim());
+    });
+    records.push({ row: item.info.lines, values });
+  }
+  return { header: header ?? [], records };
+}

@@ -1,0 +1,315 @@
+import { randomUUID } from 'node:crypto';
+import { setImmediate as yieldToLoop, setTimeout as sleep } from 'node:timers/promises';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import type { Account, NewAccount } from '../../db/schema';
+import { nowIso } from '../../db/index';
+import { AppError } from '../../errors';
+import { zodErrorToFieldIssues } from '../../lib/validation';
+import { emailSchema, LOCALES, personNameSchema, phoneSchema } from '../../../src/domain/formats';
+import { normalizeEmail, searchTextOf } from '../accounts';
+import { audit } from './audit';
+import { parseCsv, type ParsedCsv } from './csv';
+import { sendInvitation } from './integrations';
+import './db-types';
+
+/** CSV columns (docs/IMPORT.md). The first five are required in the header. */
+export const IMPORT_COLUMNS = ['email', 'first_name', 'last_name', 'locale', 'auth_type', 'provider', 'technical', 'phone'] as const;
+export const REQUIRED_COLUMNS = ['email', 'first_name', 'last_name', 'locale', 'auth_type'] as const;
+export const BATCH_SIZE = 1000;
+/** Files with more data rows than this run as a background job (202 + job id). */
+export const SYNC_MAX_ROWS = Number(process.env.IAM_IMPORT_SYNC_MAX_ROWS || 2000);
+/** Lists in a report are capped; counts stay exact. */
+const REPORT_LIST_MAX = 10_000;
+
+export interface ImportReport {
+  total: number;
+  created: number;
+  skipped: { row: number; email: string; reason: string }[];
+  failed: { row: number; fields: Record<string, string[]> }[];
+  dry_run: boolean;
+  invitations_queued: number;
+  truncated?: boolean;
+}
+
+const truthy = new Set(['true', '1', 'yes', 'y', 'ja', 'oui', 'si', 'sì', 'x']);
+const falsy = new Set(['', 'false', '0', 'no', 'n', 'nein', 'non']);
+
+function rowSchema(ssoProviders: string[]) {
+  return z
+    .object({
+      email: emailSchema,
+      first_name: personNameSchema,
+      last_name: personNameSchema,
+      locale: z.string().trim().toLowerCase().pipe(z.enum(LOCALES)),
+      auth_type: z.string().trim().toUpperCase().pipe(z.enum(['CREDENTIALS', 'SSO'])),
+      provider: z.string().trim().max(64).optional(),
+      technical: z
+        .string()
+        .trim()
+        .toLowerCase()
+        .optional()
+        .refine((v) => v === undefined || truthy.has(v) || falsy.has(v), { params: { code: 'invalid' } })
+        .transform((v) => (v !== undefined && truthy.has(v) ? 1 : 0)),
+      phone: z.union([z.literal('').transform(() => null), phoneSchema]).optional(),
+    })
+    .superRefine((r, ctx) => {
+      if (r.auth_type === 'SSO') {
+        if (!r.provider) ctx.addIssue({ code: 'custom', path: ['provider'], params: { code: 'provider_required' } });
+        else if (!ssoProviders.includes(r.provider)) ctx.addIssue({ code: 'custom', path: ['provider'], params: { code: 'provider_unknown' } });
+      }
+    });
+}
+
+type ValidRow = { row: number; account: NewAccount };
+
+/** Validates records: failed rows with field codes, in-file duplicates skipped (first occurrence wins). */
+export function validateRecords(app: FastifyInstance, parsed: ParsedCsv, actorId: string | null) {
+  const schema = rowSchema(app.config.ssoProviders.map((p) => p.id));
+  const failed: ImportReport['failed'] = [];
+  const skipped: ImportReport['skipped'] = [];
+  const valid: ValidRow[] = [];
+  const seen = new Set<string>();
+  const now = Date.now();
+  parsed.records.forEach(({ row, values }, i) => {
+    const input: Record<string, string> = {};
+    for (const c of IMPORT_COLUMNS) {
+      const v = values[c];
+      if (v !== undefined && !(v === '' && (c === 'provider' || c === 'phone'))) input[c] = v;
+    }
+    const res = schema.safeParse(input);
+    if (!res.success) {
+      const fields: Record<string, string[]> = {};
+      for (const issue of zodErrorToFieldIssues(res.error)) {
+        const codes = (fields[issue.field] ??= []);
+        if (!codes.includes(issue.code)) codes.push(issue.code);
+      }
+      failed.push({ row, fields });
+      return;
+    }
+    const r = res.data;
+    const email = r.email.trim();
+    const normalized = normalizeEmail(email);
+    if (seen.has(normalized)) {
+      skipped.push({ row, email, reason: 'duplicate_in_file' });
+      return;
+    }
+    seen.add(normalized);
+    // strictly increasing timestamps keep the file's order stable in the newest-first list
+    const ts = new Date(now + i).toISOString();
+    valid.push({
+      row,
+      account: {
+        id: randomUUID(),
+        type: 'user',
+        email,
+        email_normalized: normalized,
+        first_name: r.first_name,
+        last_name: r.last_name,
+        locale: r.locale,
+        auth_type: r.auth_type,
+        provider: r.auth_type === 'SSO' ? (r.provider ?? null) : null,
+        technical: r.technical,
+        phone: r.phone ?? null,
+        status: 'ACTIVE',
+        created_by: actorId,
+        search_text: searchTextOf({ email, first_name: r.first_name, last_name: r.last_name }),
+        created_at: ts,
+        updated_at: ts,
+      },
+    });
+  });
+  return { failed, skipped, valid };
+}
+
+export async function readImportFile(buf: Buffer): Promise<ParsedCsv> {
+  let parsed: ParsedCsv;
+  try {
+    parsed = await parseCsv(buf);
+  } catch {
+    throw new AppError(422, 'users_import_failed', { fields: { file: ['csv_invalid'] } });
+  }
+  const missing = REQUIRED_COLUMNS.filter((c) => !parsed.header.includes(c));
+  if (missing.length) throw new AppError(422, 'users_import_failed', { fields: Object.fromEntries(missing.map((c) => [`columns.${c}`, ['required']])) });
+  return parsed;
+}
+
+interface Progress {
+  processed: number;
+  created: number;
+  skipped: number;
+}
+
+/**
+ * Runs the import: one short transaction per batch of 1000 rows (multi-row INSERT … ON CONFLICT DO NOTHING
+ * RETURNING, so existing e-mails count as skipped), yielding to the event loop between batches. Dry run only
+ * checks which e-mails exist. Invitations are queued after each commit and sent afterwards, throttled.
+ */
+export async function runImport(
+  request: FastifyRequest,
+  parsed: ParsedCsv,
+  opts: { dryRun: boolean; sendInvitations: boolean; onProgress?: (p: Progress) => Promise<void> },
+): Promise<{ report: ImportReport; invite: Account[] }> {
+  const app = request.server;
+  const db = app.db.kysely;
+  const actorId = request.auth?.account.id ?? null;
+  const { failed, skipped, valid } = validateRecords(app, parsed, actorId);
+  const total = parsed.records.length;
+  let created = 0;
+  const toInvite: string[] = [];
+  let processed = total - valid.length;
+  for (let off = 0; off < valid.length; off += BATCH_SIZE) {
+    const batch = valid.slice(off, off + BATCH_SIZE);
+    const emails = batch.map((b) => b.account.email_normalized);
+    let inserted: Set<string>;
+    if (opts.dryRun) {
+      const existing = new Set((await db.selectFrom('accounts').select('email_normalized').where('type', '=', 'user').where('email_normalized', 'in', emails).execute()).map((r) => r.email_normalized));
+      inserted = new Set(emails.filter((e) => !existing.has(e)));
+    } else {
+      inserted = await db.transaction().execute(async (trx) => {
+        const rows = await trx
+          .insertInto('accounts')
+          .values(batch.map((b) => b.account))
+          .onConflict((oc) => oc.columns(['type', 'email_normalized']).doNothing())
+          .returning(['id', 'email_normalized', 'auth_type'])
+          .execute();
+        await audit(request, 'user.import', 'user', null, null, { rows: batch.length, created: rows.length, first_row: batch[0]?.row, last_row: batch[batch.length - 1]?.row }, trx);
+        for (const r of rows) if (r.auth_type === 'CREDENTIALS') toInvite.push(r.id);
+        return new Set(rows.map((r) => r.email_normalized));
+      });
+    }
+    for (const b of batch) {
+      if (!inserted.has(b.account.email_normalized)) skipped.push({ row: b.row, email: b.account.email, reason: 'email_taken' });
+    }
+    created += inserted.size;
+    processed += batch.length;
+    await opts.onProgress?.({ processed, created, skipped: skipped.length });
+    await yieldToLoop();
+  }
+  skipped.sort((a, b) => a.row - b.row);
+  const truncated = skipped.length > REPORT_LIST_MAX || failed.length > REPORT_LIST_MAX;
+  const report: ImportReport = {
+    total,
+    created,
+    skipped: skipped.slice(0, REPORT_LIST_MAX),
+    failed: failed.slice(0, REPORT_LIST_MAX),
+    dry_run: opts.dryRun,
+    invitations_queued: opts.sendInvitations && !opts.dryRun ? toInvite.length : 0,
+    ...(truncated ? { truncated } : {}),
+  };
+  let invite: Account[] = [];
+  if (opts.sendInvitations && !opts.dryRun && toInvite.length) {
+    invite = [];
+    for (let i = 0; i < toInvite.length; i += 500) {
+      invite.push(...(await db.selectFrom('accounts').selectAll().where('id', 'in', toInvite.slice(i, i + 500)).execute()));
+    }
+  }
+  return { report, invite };
+}
+
+/** Sends invitations one after another, at most `perSecond` per second (mail servers throttle bulk senders). */
+export function sendInvitationsThrottled(app: FastifyInstance, accounts: Account[], actorId: string | null, perSecond = Number(process.env.IAM_INVITATIONS_PER_SECOND || 20)): Promise<void> {
+  const gap = Math.max(0, Math.floor(1000 / Math.max(1, perSecond)));
+  return (async () => {
+    for (const a of accounts) {
+      try {
+        await sendInvitation(app, a, actorId);
+      } catch (err) {
+        app.log.error({ err, accountId: a.id }, 'import invitation failed');
+      }
+      if (gap) await sleep(gap);
+    }
+  })();
+}
+
+export interface ImportJobView {
+  id: string;
+  status: 'queued' | 'running' | 'done' | 'failed';
+  dry_run: boolean;
+  total: number;
+  processed: number;
+  created: number;
+  skipped: number;
+  failed: number;
+  report: ImportReport | null;
+  error: { code: string; message: string } | null;
+  created_at: string;
+  updated_at: string;
+  finished_at: string | null;
+}
+
+/** Starts a background import; its state lives in import_jobs so any instance can report progress. */
+export async function startImportJob(request: FastifyRequest, parsed: ParsedCsv, opts: { dryRun: boolean; sendInvitations: boolean }): Promise<string> {
+  const app = request.server;
+  const db = app.db.kysely;
+  const id = randomUUID();
+  const now = nowIso();
+  await db
+    .insertInto('import_jobs')
+    .values({
+      id,
+      actor_id: request.auth?.account.id ?? null,
+      status: 'running',
+      dry_run: opts.dryRun ? 1 : 0,
+      send_invitations: opts.sendInvitations ? 1 : 0,
+      total: parsed.records.length,
+      processed: 0,
+      created: 0,
+      skipped_count: 0,
+      failed_count: 0,
+      report: null,
+      error_code: null,
+      created_at: now,
+      updated_at: now,
+      finished_at: null,
+    })
+    .execute();
+  void (async () => {
+    try {
+      const { report, invite } = await runImport(request, parsed, {
+        ...opts,
+        onProgress: async (p) => {
+          await db.updateTable('import_jobs').set({ processed: p.processed, created: p.created, skipped_count: p.skipped, updated_at: nowIso() }).where('id', '=', id).execute();
+        },
+      });
+      const end = nowIso();
+      await db
+        .updateTable('import_jobs')
+        .set({ status: 'done', processed: report.total, created: report.created, skipped_count: report.skipped.length, failed_count: report.failed.length, report: JSON.stringify(report), updated_at: end, finished_at: end })
+        .where('id', '=', id)
+        .execute();
+      if (invite.length) await sendInvitationsThrottled(app, invite, request.auth?.account.id ?? null);
+    } catch (err) {
+      app.log.error({ err, jobId: id }, 'users import failed');
+      const end = nowIso();
+      await db
+        .updateTable('import_jobs')
+        .set({ status: 'failed', error_code: 'users_import_failed', updated_at: end, finished_at: end })
+        .where('id', '=', id)
+        .execute()
+        .catch((e: unknown) => app.log.error({ err: e }, 'could not record import failure'));
+    }
+  })();
+  return id;
+}
+
+export async function getImportJob(request: FastifyRequest, id: string): Promise<ImportJobView> {
+  const j = await request.server.db.kysely.selectFrom('import_jobs').selectAll().where('id', '=', id).executeTakeFirst();
+  if (!j) throw new AppError(404, 'import_job_not_found');
+  return {
+    id: j.id,
+    status: j.status,
+    dry_run: Number(j.dry_run) === 1,
+    total: Number(j.total),
+    processed: Number(j.processed),
+    created: Number(j.created),
+    skipped: Number(j.skipped_count),
+    failed: Number(j.failed_count),
+    report: j.report ? (JSON.parse(j.report) as ImportReport) : null,
+    error: j.error_code ? { code: j.error_code, message: request.t(j.error_code) } : null,
+    created_at: j.created_at,
+    updated_at: j.updated_at,
+    finished_at: j.finished_at,
+  };
+}
+
