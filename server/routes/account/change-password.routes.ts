@@ -43,7 +43,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         const fresh = await app.db.kysely.selectFrom('accounts').selectAll().where('id', '=', account.id).executeTakeFirstOrThrow();
         if (!fresh.password_hash || !(await verifyPassword(fresh.password_hash, current_password))) {
           await recordFailure(app, keys);
-          throw new AppError(422, 'validation_failed', { fields: { current_password: ['current_password_invalid'] } });
+          throw new AppError(422, 'validation_failed', { fields: { current_password: ['given_password_invalid'] } });
         }
         await recordSuccess(app, keys);
         if (current_password === password) throw new AppError(422, 'validation_failed', { fields: { password: ['password_same_as_current'] } });

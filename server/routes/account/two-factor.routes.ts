@@ -141,7 +141,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: 'Turns 2FA off; needs a fresh code (authenticator, or the SMS from /2fa/sms/send) or the current password',
         security: [{ bearer: [] }],
-        body: z.object({ one_time_password: z.string().max(64).optional(), password: z.string().max(200).optional() }).optional(),
+        body: z.object({ one_time_password: z.string().max(64).optional(), password: z.string().max(200).optional() }).nullish(),
         response: { 200: z.object({ data: z.object({ enabled: z.literal(false) }) }), ...errorResponses(401, 403, 422, 429) },
       },
     },
@@ -155,7 +155,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
             app,
             account,
             async () => Boolean(account.password_hash) && (await verifyPassword(account.password_hash ?? '', password)),
-            () => new AppError(422, 'validation_failed', { fields: { password: ['current_password_invalid'] } }),
+            () => new AppError(422, 'validation_failed', { fields: { password: ['given_password_invalid'] } }),
           );
         } else if (code) {
           await guarded(
