@@ -242,6 +242,10 @@ describeEachDb(
         expect((await getUser(t, `Bearer ${key2}`)).statusCode).toBe(200);
         expect((await getUser(t, `Bearer ${key2.slice(0, -1)}${key2.endsWith('A') ? 'B' : 'A'}`)).statusCode).toBe(401);
         expect((await getUser(t, 'Bearer iam_junk')).statusCode).toBe(401);
+        // a user that is no longer technical loses API access
+        await t.db.kysely.updateTable('accounts').set({ technical: 0 }).where('id', '=', tech.id).execute();
+        expect((await getUser(t, `Bearer ${key2}`)).statusCode).toBe(401);
+        await t.db.kysely.updateTable('accounts').set({ technical: 1 }).where('id', '=', tech.id).execute();
         // an API key is not an admin session
         expect((await post(t, `/api/admin/users/${tech.id}/token-generate`, { ...tokens, authorization: `Bearer ${key2}` })).statusCode).toBe(403);
       });
