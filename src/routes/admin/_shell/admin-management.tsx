@@ -1,17 +1,20 @@
 import { msg } from '@lingui/core/macro';
-import { Trans } from '@lingui/react/macro';
 import { createFileRoute } from '@tanstack/react-router';
-import { PageHeading } from '../../../components/page-heading';
+import { adminSearchSchema, AdminManagement, type AdminSearch } from '../../../features/admin/admins/admin-management';
+import { adminsQueryOptions } from '../../../features/admin/api/admins';
+import { useCurrentAdmin } from '../../../lib/current-admin';
 
 export const Route = createFileRoute('/admin/_shell/admin-management')({
   staticData: { title: msg`Admin management` },
+  validateSearch: adminSearchSchema,
+  loaderDeps: ({ search }) => ({ page: search.page ?? 1, size: search.size ?? 10, search: search.search?.trim() || undefined }),
+  loader: ({ context, deps }) => context.queryClient.ensureQueryData(adminsQueryOptions(deps)).catch(() => undefined),
   component: AdminManagementPage,
 });
 
 function AdminManagementPage() {
-  return (
-    <PageHeading>
-      <Trans>Admin management</Trans>
-    </PageHeading>
-  );
+  const search = Route.useSearch();
+  const navigate = Route.useNavigate();
+  const admin = useCurrentAdmin();
+  return <AdminManagement search={search} currentAdminId={admin?.id ?? null} onSearchChange={(next: AdminSearch) => void navigate({ search: next, replace: true })} />;
 }

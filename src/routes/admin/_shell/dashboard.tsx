@@ -1,17 +1,23 @@
 import { msg } from '@lingui/core/macro';
-import { Trans } from '@lingui/react/macro';
 import { createFileRoute } from '@tanstack/react-router';
-import { PageHeading } from '../../../components/page-heading';
+import { activitiesQueryOptions, dailySignInsQueryOptions, errorLogsQueryOptions } from '../../../features/admin/api/logs';
+import { activityFilters, Dashboard, dashboardSearchSchema, errorFilters, type DashboardSearch } from '../../../features/admin/dashboard/dashboard';
 
 export const Route = createFileRoute('/admin/_shell/dashboard')({
   staticData: { title: msg`Dashboard` },
+  validateSearch: dashboardSearchSchema,
+  loaderDeps: ({ search }) => ({ activities: activityFilters(search), errors: errorFilters(search) }),
+  loader: ({ context, deps }) =>
+    Promise.all([
+      context.queryClient.ensureQueryData(dailySignInsQueryOptions(30)),
+      context.queryClient.ensureQueryData(activitiesQueryOptions(deps.activities)),
+      context.queryClient.ensureQueryData(errorLogsQueryOptions(deps.errors)),
+    ]).catch(() => undefined),
   component: DashboardPage,
 });
 
 function DashboardPage() {
-  return (
-    <PageHeading>
-      <Trans>Dashboard</Trans>
-    </PageHeading>
-  );
+  const search = Route.useSearch();
+  const navigate = Route.useNavigate();
+  return <Dashboard search={search} onSearchChange={(next: DashboardSearch) => void navigate({ search: next, replace: true })} />;
 }

@@ -1,17 +1,10 @@
 import { msg } from '@lingui/core/macro';
-import { Trans } from '@lingui/react/macro';
 import { createFileRoute } from '@tanstack/react-router';
-import { PageHeading } from '../../../components/page-heading';
+import { rolesQueryOptions } from '../../../features/admin/api/catalog';
+import { RolesPage } from '../../../features/admin/catalog/roles-page';
 
 export const Route = createFileRoute('/admin/_shell/roles')({
   staticData: { title: msg`Roles` },
+  loader: ({ context }) => context.queryClient.ensureQueryData(rolesQueryOptions()).catch(() => undefined),
   component: RolesPage,
 });
-
-function RolesPage() {
-  return (
-    <PageHeading>
-      <Trans>Roles</Trans>
-    </PageHeading>
-  );
-}

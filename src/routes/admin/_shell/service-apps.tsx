@@ -1,17 +1,10 @@
 import { msg } from '@lingui/core/macro';
-import { Trans } from '@lingui/react/macro';
 import { createFileRoute } from '@tanstack/react-router';
-import { PageHeading } from '../../../components/page-heading';
+import { serviceAppsQueryOptions } from '../../../features/admin/api/catalog';
+import { ServiceAppsPage } from '../../../features/admin/catalog/service-apps-page';
 
 export const Route = createFileRoute('/admin/_shell/service-apps')({
   staticData: { title: msg`Service apps` },
+  loader: ({ context }) => context.queryClient.ensureQueryData(serviceAppsQueryOptions()).catch(() => undefined),
   component: ServiceAppsPage,
 });
-
-function ServiceAppsPage() {
-  return (
-    <PageHeading>
-      <Trans>Service apps</Trans>
-    </PageHeading>
-  );
-}

@@ -1,17 +1,10 @@
 import { msg } from '@lingui/core/macro';
-import { Trans } from '@lingui/react/macro';
 import { createFileRoute } from '@tanstack/react-router';
-import { PageHeading } from '../../../components/page-heading';
+import { subscriptionsQueryOptions } from '../../../features/admin/api/catalog';
+import { SubscriptionsPage } from '../../../features/admin/catalog/subscriptions-page';
 
 export const Route = createFileRoute('/admin/_shell/subscriptions')({
   staticData: { title: msg`Subscriptions` },
+  loader: ({ context }) => context.queryClient.ensureQueryData(subscriptionsQueryOptions()).catch(() => undefined),
   component: SubscriptionsPage,
 });
-
-function SubscriptionsPage() {
-  return (
-    <PageHeading>
-      <Trans>Subscriptions</Trans>
-    </PageHeading>
-  );
-}

@@ -1,0 +1,251 @@
+import { Trans, useLingui } from '@lingui/react/macro';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useId, useRef, useState } from 'react';
+import { css } from 'styled-system/css';
+import { z } from 'zod';
+import { PageHeading } from '../../../components/page-heading';
+import { Button } from '../../../components/ui/button';
+import { TextField } from '../../../components/ui/field';
+import { DataPagination } from '../../../components/ui/pagination';
+import * as Table from '../../../components/ui/table';
+import { activitiesQueryOptions, dailySignInsQueryOptions, errorLogsQueryOptions } from '../api/logs';
+import { useErrorText } from '../components/feedback';
+import { useFormat } from '../components/format';
+import { FilterXIcon } from '../components/icons';
+import { Badge, Card, EmptyRow, SkeletonRows, TableFrame, Toolbar } from '../components/ui';
+import { SignInChart } from './sign-in-chart';
+
+const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional().catch(undefined);
+const page = z.number().int().min(1).optional().catch(undefined);
+const size = z.number().int().min(1).max(100).optional().catch(undefined);
+const text = z.string().max(254).optional().catch(undefined);
+
+/** URL search params: `a_*` for the activities table, `e_*` for the error log. */
+export const dashboardSearchSchema = z.object({
+  a_page: page,
+  a_size: size,
+  a_from: day,
+  a_to: day,
+  a_user: text,
+  e_page: page,
+  e_size: size,
+  e_from: day,
+  e_to: day,
+  e_code: text,
+  e_user: text,
+});
+export type DashboardSearch = z.infer<typeof dashboardSearchSchema>;
+
+export function activityFilters(s: DashboardSearch) {
+  return { page: s.a_page ?? 1, size: s.a_size ?? 10, from: s.a_from, to: s.a_to, user: s.a_user?.trim() || undefined };
+}
+export function errorFilters(s: DashboardSearch) {
+  return { page: s.e_page ?? 1, size: s.e_size ?? 10, from: s.e_from, to: s.e_to, code: s.e_code?.trim() || undefined, user: s.e_user?.trim() || undefined };
+}
+
+export function Dashboard({ search, onSearchChange }: { search: DashboardSearch; onSearchChange: (next: DashboardSearch) => void }) {
+  const { t } = useLingui();
+  const daily = useQuery(dailySignInsQueryOptions(30));
+  const ids = { chart: useId(), act: useId(), err: useId() };
+  return (
+    <div className={css({ display: 'flex', flexDirection: 'column', gap: '6' })}>
+      <PageHeading>
+        <Trans>Dashboard</Trans>
+      </PageHeading>
+      <Card title={t`Sign-ins per day`} titleId={ids.chart} description={t`Successful sign-ins over the last 30 days (UTC).`}>
+        {daily.isPending ? (
+          <div aria-busy="true" className={css({ height: '56', bg: 'bg.subtle', borderRadius: 'lg', animation: 'pulse 1.4s ease-in-out infinite' })}>
+            <span className={css({ srOnly: true })}>{t`Loading…`}</span>
+          </div>
+        ) : daily.isError ? (
+          <p role="alert" className={css({ color: 'fg.error', fontSize: 'sm' })}>
+            <Trans>Error ocurred, please try again</Trans>
+          </p>
+        ) : (
+          <SignInChart data={daily.data} />
+        )}
+      </Card>
+      <ActivitiesCard search={search} onSearchChange={onSearchChange} titleId={ids.act} />
+      <ErrorLogCard search={search} onSearchChange={onSearchChange} titleId={ids.err} />
+    </div>
+  );
+}
+
+function DebouncedField({ label, value, onChange, placeholder }: { label: string; value: string; onChange: (v: string) => void; placeholder?: string }) {
+  const [draft, setDraft] = useState(value);
+  const [prev, setPrev] = useState(value);
+  const latest = useRef(onChange);
+  latest.current = onChange;
+  if (prev !== value) {
+    setPrev(value);
+    setDraft(value);
+  }
+  useEffect(() => {
+    if (draft === value) return;
+    const timer = setTimeout(() => latest.current(draft), 400);
+    return () => clearTimeout(timer);
+  }, [draft, value]);
+  return <TextField label={label} size="sm" value={draft} placeholder={placeholder} onChange={(e) => setDraft(e.target.value)} />;
+}
+
+interface CardProps {
+  search: DashboardSearch;
+  onSearchChange: (next: DashboardSearch) => void;
+  titleId: string;
+}
+
+function ActivitiesCard({ search, onSearchChange, titleId }: CardProps) {
+  const { t } = useLingui();
+  const fmt = useFormat();
+  const errorText = useErrorText();
+  const filters = activityFilters(search);
+  const q = useQuery(activitiesQueryOptions(filters));
+  const set = (patch: Partial<DashboardSearch>) => onSearchChange({ ...search, ...patch, a_page: undefined });
+  const filtered = Boolean(filters.from || filters.to || filters.user);
+  const rows = q.data?.data ?? [];
+  const cols = 6;
+  return (
+    <Card title={t`User authentication activities`} titleId={titleId}>
+      <Toolbar>
+        <TextField label={t`From`} type="date" size="sm" value={search.a_from ?? ''} max={search.a_to} onChange={(e) => set({ a_from: e.target.value || undefined })} />
+        <TextField label={t`To`} type="date" size="sm" value={search.a_to ?? ''} min={search.a_from} onChange={(e) => set({ a_to: e.target.value || undefined })} />
+        <DebouncedField label={t`User e-mail`} value={search.a_user ?? ''} onChange={(v) => set({ a_user: v || undefined })} placeholder="name@example.com" />
+        {filtered ? (
+          <Button variant="ghost" size="sm" onClick={() => onSearchChange({ ...search, a_from: undefined, a_to: undefined, a_user: undefined, a_page: undefined })}>
+            <FilterXIcon />
+            <Trans>Clear filters</Trans>
+          </Button>
+        ) : null}
+      </Toolbar>
+      <TableFrame label={t`User authentication activities`} busy={q.isFetching && !q.isPending}>
+        <Table.Root>
+          <Table.Head>
+            <Table.Row>
+              <Table.Header>{t`User`}</Table.Header>
+              <Table.Header>{t`Logged in at`}</Table.Header>
+              <Table.Header>{t`Logged out at`}</Table.Header>
+              <Table.Header>{t`IP address`}</Table.Header>
+              <Table.Header>{t`Origin`}</Table.Header>
+              <Table.Header>{t`Application`}</Table.Header>
+            </Table.Row>
+          </Table.Head>
+          <Table.Body>
+            {q.isPending ? (
+              <SkeletonRows columns={cols} />
+            ) : q.isError ? (
+              <EmptyRow columns={cols}>
+                <span role="alert">{errorText(q.error)}</span>
+              </EmptyRow>
+            ) : rows.length === 0 ? (
+              <EmptyRow columns={cols}>{filtered ? <Trans>No results for given search</Trans> : <Trans>No sign-ins yet</Trans>}</EmptyRow>
+            ) : (
+              rows.map((a) => (
+                <Table.Row key={a.id}>
+                  <Table.Cell>
+                    {a.email ?? '—'}
+                    {a.type === 'admin' ? (
+                      <span className={css({ ms: '2' })}>
+                        <Badge tone="info">{t`Admin`}</Badge>
+                      </span>
+                    ) : null}
+                  </Table.Cell>
+                  <Table.Cell className={css({ whiteSpace: 'nowrap' })}>{fmt.dateTime(a.logged_in_at)}</Table.Cell>
+                  <Table.Cell className={css({ whiteSpace: 'nowrap' })}>{fmt.dateTime(a.logged_out_at)}</Table.Cell>
+                  <Table.Cell className={css({ fontFamily: 'mono', fontSize: 'xs' })}>{a.ip_address ?? '—'}</Table.Cell>
+                  <Table.Cell className={css({ fontSize: 'xs', wordBreak: 'break-all' })}>{a.origin ?? '—'}</Table.Cell>
+                  <Table.Cell className={css({ fontFamily: 'mono', fontSize: 'xs' })}>{a.client_id ?? '—'}</Table.Cell>
+                </Table.Row>
+              ))
+            )}
+          </Table.Body>
+        </Table.Root>
+      </TableFrame>
+      {q.data && q.data.meta.total > 0 ? (
+        <DataPagination
+          total={q.data.meta.total}
+          page={filters.page}
+          pageSize={filters.size}
+          onPageChange={(p) => onSearchChange({ ...search, a_page: p === 1 ? undefined : p })}
+          onPageSizeChange={(s) => onSearchChange({ ...search, a_size: s, a_page: undefined })}
+        />
+      ) : null}
+    </Card>
+  );
+}
+
+function ErrorLogCard({ search, onSearchChange, titleId }: CardProps) {
+  const { t } = useLingui();
+  const fmt = useFormat();
+  const errorText = useErrorText();
+  const filters = errorFilters(search);
+  const q = useQuery(errorLogsQueryOptions(filters));
+  const set = (patch: Partial<DashboardSearch>) => onSearchChange({ ...search, ...patch, e_page: undefined });
+  const filtered = Boolean(filters.from || filters.to || filters.user || filters.code);
+  const rows = q.data?.data ?? [];
+  const cols = 5;
+  return (
+    <Card title={t`Admin logs`} titleId={titleId} description={t`Errors reported by the API, newest first.`}>
+      <Toolbar>
+        <TextField label={t`From`} type="date" size="sm" value={search.e_from ?? ''} max={search.e_to} onChange={(e) => set({ e_from: e.target.value || undefined })} />
+        <TextField label={t`To`} type="date" size="sm" value={search.e_to ?? ''} min={search.e_from} onChange={(e) => set({ e_to: e.target.value || undefined })} />
+        <DebouncedField label={t`Error code`} value={search.e_code ?? ''} onChange={(v) => set({ e_code: v || undefined })} placeholder="validation_failed" />
+        <DebouncedField label={t`User e-mail`} value={search.e_user ?? ''} onChange={(v) => set({ e_user: v || undefined })} placeholder="name@example.com" />
+        {filtered ? (
+          <Button variant="ghost" size="sm" onClick={() => onSearchChange({ ...search, e_from: undefined, e_to: undefined, e_code: undefined, e_user: undefined, e_page: undefined })}>
+            <FilterXIcon />
+            <Trans>Clear filters</Trans>
+          </Button>
+        ) : null}
+      </Toolbar>
+      <TableFrame label={t`Admin logs`} busy={q.isFetching && !q.isPending}>
+        <Table.Root>
+          <Table.Head>
+            <Table.Row>
+              <Table.Header>{t`Error code`}</Table.Header>
+              <Table.Header>{t`URL`}</Table.Header>
+              <Table.Header>{t`Message`}</Table.Header>
+              <Table.Header>{t`Timestamp`}</Table.Header>
+              <Table.Header>{t`User e-mail`}</Table.Header>
+            </Table.Row>
+          </Table.Head>
+          <Table.Body>
+            {q.isPending ? (
+              <SkeletonRows columns={cols} />
+            ) : q.isError ? (
+              <EmptyRow columns={cols}>
+                <span role="alert">{errorText(q.error)}</span>
+              </EmptyRow>
+            ) : rows.length === 0 ? (
+              <EmptyRow columns={cols}>{filtered ? <Trans>No results for given search</Trans> : <Trans>No errors logged</Trans>}</EmptyRow>
+            ) : (
+              rows.map((e) => (
+                <Table.Row key={e.id}>
+                  <Table.Cell>
+                    <Badge tone={e.status >= 500 ? 'danger' : 'warning'}>
+                      {e.status} · {e.error_code}
+                    </Badge>
+                  </Table.Cell>
+                  <Table.Cell className={css({ fontFamily: 'mono', fontSize: 'xs', wordBreak: 'break-all', minWidth: '48' })}>
+                    {e.method} {e.url}
+                  </Table.Cell>
+                  <Table.Cell className={css({ minWidth: '48' })}>{e.message}</Table.Cell>
+                  <Table.Cell className={css({ whiteSpace: 'nowrap' })}>{fmt.dateTime(e.created_at)}</Table.Cell>
+                  <Table.Cell>{e.user_email ?? '—'}</Table.Cell>
+                </Table.Row>
+              ))
+            )}
+          </Table.Body>
+        </Table.Root>
+      </TableFrame>
+      {q.data && q.data.meta.total > 0 ? (
+        <DataPagination
+          total={q.data.meta.total}
+          page={filters.page}
+          pageSize={filters.size}
+          onPageChange={(p) => onSearchChange({ ...search, e_page: p === 1 ? undefined : p })}
+          onPageSizeChange={(s) => onSearchChange({ ...search, e_size: s, e_page: undefined })}
+        />
+      ) : null}
+    </Card>
+  );
+}
