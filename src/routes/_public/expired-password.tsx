@@ -1,19 +1,11 @@
 import { msg } from '@lingui/core/macro';
-import { Trans } from '@lingui/react/macro';
 import { createFileRoute } from '@tanstack/react-router';
-import { AuthCard, PageHeading } from '../../components/page-heading';
+import { z } from 'zod';
+import { ExpiredPasswordScreen } from '../../features/account/password/password-screens';
 
+/** Reached from the login machine (`password_expired` + reset_token kept in sessionStorage). */
 export const Route = createFileRoute('/_public/expired-password')({
   staticData: { title: msg`Password expired` },
-  component: PasswordExpiredPage,
+  validateSearch: z.object({ type: z.enum(['admin']).optional().catch(undefined) }),
+  component: ExpiredPasswordScreen,
 });
-
-function PasswordExpiredPage() {
-  return (
-    <AuthCard>
-      <PageHeading>
-        <Trans>Password expired</Trans>
-      </PageHeading>
-    </AuthCard>
-  );
-}

@@ -1,19 +1,16 @@
 import { msg } from '@lingui/core/macro';
-import { Trans } from '@lingui/react/macro';
 import { createFileRoute } from '@tanstack/react-router';
-import { AuthCard, PageHeading } from '../../components/page-heading';
+import { z } from 'zod';
+import { ForgotPasswordScreen } from '../../features/account/password/password-screens';
 
+/** `/forgot-password`, and `?type=admin` for administrators (linked from /admin/login). */
 export const Route = createFileRoute('/_public/forgot-password')({
   staticData: { title: msg`Forgot password` },
+  validateSearch: z.object({ type: z.enum(['admin']).optional().catch(undefined) }),
   component: ForgotPasswordPage,
 });
 
 function ForgotPasswordPage() {
-  return (
-    <AuthCard>
-      <PageHeading>
-        <Trans>Forgot password</Trans>
-      </PageHeading>
-    </AuthCard>
-  );
+  const { type } = Route.useSearch();
+  return <ForgotPasswordScreen admin={type === 'admin'} />;
 }

@@ -1,19 +1,15 @@
 import { msg } from '@lingui/core/macro';
-import { Trans } from '@lingui/react/macro';
 import { createFileRoute } from '@tanstack/react-router';
-import { AuthCard, PageHeading } from '../../components/page-heading';
+import { LoginScreen } from '../../features/account/login/login-screen';
+import { loginSearchSchema } from '../../features/account/login/login-search';
 
 export const Route = createFileRoute('/_public/login')({
   staticData: { title: msg`Sign in` },
+  validateSearch: loginSearchSchema,
   component: SignInPage,
 });
 
 function SignInPage() {
-  return (
-    <AuthCard>
-      <PageHeading>
-        <Trans>Sign in</Trans>
-      </PageHeading>
-    </AuthCard>
-  );
+  const search = Route.useSearch();
+  return <LoginScreen admin={false} search={search} />;
 }

@@ -1,17 +1,10 @@
 import { msg } from '@lingui/core/macro';
-import { Trans } from '@lingui/react/macro';
 import { createFileRoute } from '@tanstack/react-router';
-import { PageHeading } from '../../components/page-heading';
+import { currentUserQueryOptions } from '../../api/account';
+import { HomeScreen } from '../../features/account/home/home-screen';
 
 export const Route = createFileRoute('/_user/')({
   staticData: { title: msg`Home` },
-  component: HomePage,
+  loader: ({ context }) => context.queryClient.ensureQueryData(currentUserQueryOptions()).catch(() => undefined),
+  component: HomeScreen,
 });
-
-function HomePage() {
-  return (
-    <PageHeading>
-      <Trans>Home</Trans>
-    </PageHeading>
-  );
-}

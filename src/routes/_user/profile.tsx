@@ -1,17 +1,14 @@
 import { msg } from '@lingui/core/macro';
-import { Trans } from '@lingui/react/macro';
 import { createFileRoute } from '@tanstack/react-router';
-import { PageHeading } from '../../components/page-heading';
+import { currentUserQueryOptions } from '../../api/account';
+import { ProfileScreen } from '../../features/account/profile/profile-screen';
 
 export const Route = createFileRoute('/_user/profile')({
   staticData: { title: msg`Profile` },
-  component: ProfilePage,
+  loader: ({ context }) => context.queryClient.ensureQueryData(currentUserQueryOptions()).catch(() => undefined),
+  component: UserProfilePage,
 });
 
-function ProfilePage() {
-  return (
-    <PageHeading>
-      <Trans>Profile</Trans>
-    </PageHeading>
-  );
+function UserProfilePage() {
+  return <ProfileScreen kind="user" />;
 }

@@ -1,11 +1,11 @@
 import { msg } from '@lingui/core/macro';
-import { Trans } from '@lingui/react/macro';
 import { createFileRoute, notFound } from '@tanstack/react-router';
-import { AuthCard, PageHeading } from '../../../components/page-heading';
+import { z } from 'zod';
+import { PasswordLinkScreen } from '../../../features/account/password/password-screens';
 
 /**
  * /verify/verify (invitation), /verify/resetPassword, and the literal
- * /verify/user and /verify/admin links (SPEC §2).
+ * /verify/user and /verify/admin links (SPEC §2). `?url=` is the full signed API link.
  */
 export const VERIFY_TYPES = ['verify', 'resetPassword', 'user', 'admin'] as const;
 export type VerifyType = (typeof VERIFY_TYPES)[number];
@@ -22,15 +22,13 @@ export const Route = createFileRoute('/_public/verify/$type')({
     },
     stringify: ({ type }) => ({ type }),
   },
+  validateSearch: z.object({ url: z.string().max(4096).optional().catch(undefined) }),
   staticData: { title: msg`Finish your profile setup` },
   component: VerifyPage,
 });
 
 function VerifyPage() {
   const { type } = Route.useParams();
-  return (
-    <AuthCard>
-      <PageHeading>{type === 'resetPassword' ? <Trans>Reset password</Trans> : <Trans>Finish your profile setup</Trans>}</PageHeading>
-    </AuthCard>
-  );
+  const { url } = Route.useSearch();
+  return <PasswordLinkScreen key={type} flow={type === 'resetPassword' ? 'reset' : 'verify'} admin={type === 'admin'} url={url} />;
 }

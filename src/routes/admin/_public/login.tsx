@@ -1,19 +1,15 @@
 import { msg } from '@lingui/core/macro';
-import { Trans } from '@lingui/react/macro';
 import { createFileRoute } from '@tanstack/react-router';
-import { AuthCard, PageHeading } from '../../../components/page-heading';
+import { LoginScreen } from '../../../features/account/login/login-screen';
+import { loginSearchSchema } from '../../../features/account/login/login-search';
 
 export const Route = createFileRoute('/admin/_public/login')({
   staticData: { title: msg`Admin sign in` },
+  validateSearch: loginSearchSchema,
   component: AdminSignInPage,
 });
 
 function AdminSignInPage() {
-  return (
-    <AuthCard>
-      <PageHeading>
-        <Trans>Admin sign in</Trans>
-      </PageHeading>
-    </AuthCard>
-  );
+  const search = Route.useSearch();
+  return <LoginScreen admin search={search} />;
 }

@@ -1,19 +1,15 @@
 import { msg } from '@lingui/core/macro';
-import { Trans } from '@lingui/react/macro';
 import { createFileRoute } from '@tanstack/react-router';
-import { AuthCard, PageHeading } from '../../../components/page-heading';
+import { z } from 'zod';
+import { PasswordLinkScreen } from '../../../features/account/password/password-screens';
 
 export const Route = createFileRoute('/admin/_public/reset-password')({
   staticData: { title: msg`Reset password` },
-  component: ResetPasswordPage,
+  validateSearch: z.object({ url: z.string().max(4096).optional().catch(undefined) }),
+  component: AdminResetPasswordPage,
 });
 
-function ResetPasswordPage() {
-  return (
-    <AuthCard>
-      <PageHeading>
-        <Trans>Reset password</Trans>
-      </PageHeading>
-    </AuthCard>
-  );
+function AdminResetPasswordPage() {
+  const { url } = Route.useSearch();
+  return <PasswordLinkScreen flow="reset" admin url={url} />;
 }

@@ -1,17 +1,14 @@
 import { msg } from '@lingui/core/macro';
-import { Trans } from '@lingui/react/macro';
 import { createFileRoute } from '@tanstack/react-router';
-import { PageHeading } from '../../../components/page-heading';
+import { currentAdminQueryOptions } from '../../../api/account';
+import { ProfileScreen } from '../../../features/account/profile/profile-screen';
 
 export const Route = createFileRoute('/admin/_shell/profile')({
   staticData: { title: msg`Profile` },
-  component: ProfilePage,
+  loader: ({ context }) => context.queryClient.ensureQueryData(currentAdminQueryOptions()).catch(() => undefined),
+  component: AdminProfilePage,
 });
 
-function ProfilePage() {
-  return (
-    <PageHeading>
-      <Trans>Profile</Trans>
-    </PageHeading>
-  );
+function AdminProfilePage() {
+  return <ProfileScreen kind="admin" />;
 }

@@ -1,0 +1,15 @@
+import { createFileRoute } from '@tanstack/react-router';
+import { z } from 'zod';
+import { AdminSetupScreen, pageTitles } from '../../../features/account/password/password-screens';
+
+/** `/admin/setup?token=` — first-start link printed by the server. */
+export const Route = createFileRoute('/admin/_public/setup')({
+  staticData: { title: pageTitles.setup },
+  validateSearch: z.object({ token: z.preprocess((v) => (v == null ? undefined : String(v)), z.string().max(512).optional()).catch(undefined) }),
+  component: AdminSetupPage,
+});
+
+function AdminSetupPage() {
+  const { token } = Route.useSearch();
+  return <AdminSetupScreen token={token} />;
+}
