@@ -15,6 +15,10 @@ import { recordSuccess, throttleKeys } from './throttle';
  * `newPasswordFields` (zod: 422 with field codes) and `assertDiffersFromCurrent`.
  */
 
+/** Ids and keys from clients: no control characters (PostgreSQL refuses NUL in text; that must be a 422, not a 5xx). */
+// eslint-disable-next-line no-control-regex
+export const NO_CONTROL = /^[^\u0000-\u001f\u007f]+$/;
+
 /** `{password, password_confirmation}` fields plus `extra`, with the confirmation rule ('Passwords do not match'). */
 export function newPasswordBody<T extends z.ZodRawShape>(extra: T) {
   return z

@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { z } from 'zod';
+import { NO_CONTROL } from '../../services/account-passwords';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { FastifyInstance } from 'fastify';
 import { nowIso } from '../../db/index';
@@ -44,7 +45,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         tags: ['api keys'],
         summary: 'Generates an API key for a technical user (shown once; replaces the previous key)',
         security: [{ bearer: [] }],
-        params: z.object({ id: z.string().min(1).max(64) }),
+        params: z.object({ id: z.string().min(1).max(64).regex(NO_CONTROL) }),
         response: { 200: z.object({ data: z.object({ api_key: z.string() }) }), ...errorResponses(401, 403, 404, 422) },
       },
     },

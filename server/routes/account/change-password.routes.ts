@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
+import { NO_CONTROL } from '../../services/account-passwords';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { FastifyRequest } from 'fastify';
 import { nowIso } from '../../db/index';
@@ -12,7 +13,7 @@ import { assertNotLocked, recordFailure, recordSuccess, throttleKeys } from '../
 
 const tags = ['password'];
 const changeBody = newPasswordBody({ current_password: z.string().min(1).max(200) });
-const targetBody = { uuid: z.string().trim().min(1).max(64) };
+const targetBody = { uuid: z.string().trim().min(1).max(64).regex(NO_CONTROL) };
 
 function authOf(request: FastifyRequest) {
   const ctx = request.auth;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { NO_CONTROL } from '../../services/account-passwords';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AppError } from '../../errors';
 import { errorResponses } from '../../lib/openapi';
@@ -20,8 +21,8 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Locked keys (accounts, e-mails, IP addresses) with their lock end',
         security: [{ bearer: [] }],
         querystring: z.object({
-          account_id: z.string().trim().min(1).max(64).optional(),
-          prefix: z.string().trim().min(1).max(200).optional(),
+          account_id: z.string().trim().min(1).max(64).regex(NO_CONTROL).optional(),
+          prefix: z.string().trim().min(1).max(200).regex(NO_CONTROL).optional(),
         }),
         response: { 200: z.object({ data: z.array(lock) }), ...errorResponses(401, 403, 422) },
       },
@@ -45,7 +46,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         tags: ['account security'],
         summary: 'Clears a lock (and its failure counter); the key is URL-encoded, e.g. account%3A<id>',
         security: [{ bearer: [] }],
-        params: z.object({ key: z.string().min(3).max(300) }),
+        params: z.object({ key: z.string().min(3).max(300).regex(NO_CONTROL) }),
         response: { 200: z.object({ data: z.object({ cleared: z.literal(true) }) }), ...errorResponses(401, 403, 404, 422) },
       },
     },
