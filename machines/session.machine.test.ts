@@ -1,11 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, fromPromise, type AnyMachineSnapshot, type EventObject } from 'xstate';
 import { createSessionActors, endSessionUrl, readStoredSession, sessionMachine, type SessionContext, type SessionEvent } from './session.machine';
-import { ORIGIN, adminTokens, sessionConfig, sessionInput, sessionModel, userTokens } from './session.model';
+import { ORIGIN, adminTokens, sessionConfig, sessionContextModel, sessionInput, sessionModel, userTokens } from './session.model';
 import { pathTitle, modelPaths, reachableStates, stateKey, walkPath, type Recorded } from './testing/graph';
 import type { HttpInit, Tokens } from './shared';
 
-const paths = modelPaths(sessionModel);
 
 function ctx(snapshot: AnyMachineSnapshot): SessionContext {
   return snapshot.context as SessionContext;
@@ -60,36 +59,34 @@ function expectedEffects(prev: AnyMachineSnapshot, event: EventObject, next: Any
   return out;
 }
 
-describe('session machine (model-based, shortest path per state — simple paths explode with token/locale context)', () => {
-  it('reaches exactly the expected states', () => {
-    expect([...reachableStates(paths)].sort()).toEqual([...sessionModel.expectedStates].sort());
-    for (const final of sessionModel.finalStates) expect(paths.some((p) => stateKey(p.state.value) === final)).toBe(true);
-  });
+for (const model of [sessionModel, sessionContextModel]) {
+  const paths = modelPaths(model);
+  describe(`session machine (model-based, ${model.strategy} paths: ${paths.length}, key ${model.name === 'session' ? '(state, access token)' : '(state, tokens, admin, locale, error)'})`, () => {
+    it('reaches exactly the expected states', () => {
+      expect([...reachableStates(paths)].sort()).toEqual([...model.expectedStates].sort());
+      for (const final of model.finalStates) expect(paths.some((p) => stateKey(p.state.value) === final)).toBe(true);
+    });
 
-  it('has one path per distinct (state, tokens, admin, locale, error)', () => {
-    expect(paths.length).toBeGreaterThanOrEqual(30);
-  });
-
-  paths.forEach((path, index) => {
-    it(pathTitle(path, index), () => {
-      const result = walkPath(sessionModel, path);
-      for (let i = 1; i < path.steps.length; i++) {
-        const prev = path.steps[i - 1]!.state;
-        const step = path.steps[i]!;
-        expect(result.stepLogs[i], `step ${i} ${step.event.type}`).toEqual(expectedEffects(prev, step.event, step.state));
-      }
-      const end = ctx(result.snapshot);
-      const value = stateKey(result.snapshot.value);
-      if (value.startsWith('authenticated') || value === 'refreshing') expect(end.tokens).not.toBeNull();
-      if (value === 'unauthenticated' || value === 'authenticating') expect(end.tokens).toBeNull();
-      // logging out never happens without a redirect to the end-session endpoint, and removal in another tab never calls the server
-      const types = path.steps.map((s) => s.event.type);
-      if (types.includes('xstate.done.actor.revokeTokens') || types.includes('xstate.error.actor.revokeTokens')) {
-        expect(result.actions('redirect')).toHaveLength(1);
-      }
+    paths.forEach((path, index) => {
+      it(pathTitle(path, index), () => {
+        const result = walkPath(model, path);
+        for (let i = 1; i < path.steps.length; i++) {
+          const prev = result.snapshots[i - 1]!;
+          const step = path.steps[i]!;
+          expect(result.stepLogs[i], `step ${i} ${step.event.type}`).toEqual(expectedEffects(prev, step.event, result.snapshots[i]!));
+        }
+        const end = ctx(result.snapshot);
+        const value = stateKey(result.snapshot.value);
+        if (value.startsWith('authenticated') || value === 'refreshing') expect(end.tokens).not.toBeNull();
+        if (value === 'unauthenticated' || value === 'authenticating') expect(end.tokens).toBeNull();
+        const types = path.steps.map((s) => s.event.type);
+        if (types.includes('xstate.done.actor.revokeTokens') || types.includes('xstate.error.actor.revokeTokens')) {
+          expect(result.actions('redirect')).toHaveLength(1);
+        }
+      });
     });
   });
-});
+}
 
 describe('session machine details', () => {
   it('restores a stored session (admin flag from admin_session) and starts signed in', () => {
@@ -163,5 +160,17 @@ describe('session machine details', () => {
     ).start();
     a.send({ type: 'LANGUAGE_CHANGED', locale: 'de' });
     expect(a.getSnapshot().value).toEqual({ authenticated: 'savingLocale' });
+  });
+});
+
+describe('inspector wiring', () => {
+  it('attaches only in development with ?inspect', async () => {
+    const { shouldInspect, inspect } = await import('./inspect');
+    expect(shouldInspect(true, '?inspect')).toBe(true);
+    expect(shouldInspect(true, '?foo=1&inspect=1')).toBe(true);
+    expect(shouldInspect(true, '')).toBe(false);
+    expect(shouldInspect(false, '?inspect')).toBe(false);
+    expect(shouldInspect(true, undefined)).toBe(false);
+    expect(inspect).toBeUndefined(); // node: no window
   });
 });

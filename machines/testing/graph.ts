@@ -124,6 +124,8 @@ export interface WalkResult {
   snapshot: AnyMachineSnapshot;
   /** What each step requested (index = step index). */
   stepLogs: Recorded[][];
+  /** The real actor's snapshot after each step. */
+  snapshots: AnyMachineSnapshot[];
   actions: (name: string) => unknown[];
   actorInputs: (name: string) => unknown[];
 }
@@ -154,12 +156,14 @@ export function walkPath(model: MachineModel, path: AnyPath): WalkResult {
   actor.start();
   const serialize = model.serializeState ?? defaultSerialize;
   const stepLogs: Recorded[][] = [];
+  const snapshots: AnyMachineSnapshot[] = [];
   let seen = 0;
   path.steps.forEach((step, index) => {
     if (index > 0 || step.event.type !== 'xstate.init') actor.send(step.event);
     stepLogs.push(log.slice(seen));
     seen = log.length;
     const snapshot = actor.getSnapshot();
+    snapshots.push(snapshot);
     if (errors.length) throw errors[0];
     const expected = serialize(step.state);
     const actual = serialize(snapshot);
@@ -173,6 +177,7 @@ export function walkPath(model: MachineModel, path: AnyPath): WalkResult {
     log,
     snapshot,
     stepLogs,
+    snapshots,
     actions: (name) => log.filter((r) => r.kind === 'action' && r.name === name).map((r) => r.data),
     actorInputs: (name) => log.filter((r) => r.kind === 'actor' && r.name === name).map((r) => r.data),
   };

@@ -1,0 +1,9 @@
+/** All graph models, for the tests and `npm run paths`. */
+import { loginModel } from './login.model';
+import { sessionContextModel, sessionModel } from './session.model';
+import { ssoCallbackModel } from './ssoCallback.model';
+import type { MachineModel } from './testing/graph';
+import { twoFactorSetupModel } from './twoFactorSetup.model';
+import { verifyInvitationModel } from './verifyInvitation.model';
+
+export const models: MachineModel[] = [sessionModel, sessionContextModel, loginModel, ssoCallbackModel, verifyInvitationModel, twoFactorSetupModel];
