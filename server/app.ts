@@ -10,6 +10,7 @@ import security from './plugins/external/security';
 import i18n from './plugins/app/i18n';
 import errors from './plugins/app/errors';
 import auth from './plugins/app/auth';
+import inputGuard from './plugins/app/input-guard';
 import routes from './plugins/app/routes';
 import spa from './plugins/app/spa';
 
@@ -47,6 +48,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(i18n);
   await app.register(errors);
   await app.register(auth);
+  await app.register(inputGuard);
 
   // external tier
   await app.register(security);

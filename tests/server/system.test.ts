@@ -120,3 +120,17 @@ describe('SPA serving', () => {
     }
   });
 });
+
+describeEachDb('input guard', (get) => {
+  it('refuses NUL bytes in params, query and body with a 422, never a 5xx', async () => {
+    const { app } = get();
+    const q = await app.inject({ method: 'GET', url: '/api/languages?x=a%00b' });
+    expect(q.statusCode).toBe(422);
+    expect(q.json().error.fields).toEqual({ x: ['invalid'] });
+    const p = await app.inject({ method: 'GET', url: '/api/setup/abc%00def' });
+    expect(p.statusCode).toBe(422);
+    const b = await app.inject({ method: 'POST', url: '/api/setup', payload: { token: 'a\u0000b', email: 'x@example.com' } });
+    expect(b.statusCode).toBe(422);
+    expect(b.json().error.fields.token).toEqual(['invalid']);
+  });
+});

@@ -8,7 +8,7 @@ import { requireAccount, resolveAuth } from '../../plugins/app/auth';
 import { findAccountByEmail, normalizeEmail } from '../../services/accounts';
 import { verifyAgainstDummy, verifyPassword } from '../../services/passwords';
 import { assertNotLocked, recordFailure, recordSuccess, throttleKeys } from '../../services/throttle';
-import { consumeRecoveryCode, isTwoFactorEnabled, sendSmsCode, verifySmsCode, verifyTotp } from '../../services/two-factor';
+import { consumeRecoveryCode, isTwoFactorEnabled, sendEnrollmentSms, sendSmsCode, verifySmsCode, verifyTotp } from '../../services/two-factor';
 import { issueToken } from '../../services/signed-links';
 import {
   assertInteractionType,
@@ -168,7 +168,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         summary: 'Sends the SMS code again: the sign-in code with `interaction`, else (signed in) the enrollment code',
-        body: z.object({ interaction: interactionUid.optional() }).optional(),
+        body: z.object({ interaction: interactionUid.optional() }).nullish(),
         response: { 200: z.object({ data: z.object({ status: z.literal('sent') }) }), ...errorResponses(400, 401, 403, 422, 429) },
       },
     },
@@ -180,7 +180,8 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       } else {
         const ctx = await resolveAuth(request);
         if (!ctx) throw new AppError(401, 'unauthorized');
-        await sendSmsCode(app, ctx.account, 'sms_enable');
+        // enrollment code, or the code that confirms disabling when SMS 2FA is already on
+        await sendEnrollmentSms(app, ctx.account);
       }
       return { data: { status: 'sent' as const } };
     },

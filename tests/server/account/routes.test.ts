@@ -216,6 +216,20 @@ describeEachDb(
         const off = await post(t, '/api/2fa/disable', tokens, { one_time_password: disableCode });
         expect(off.statusCode).toBe(200);
       });
+
+      it('SMS resend while signed in sends the code that confirms disabling when SMS 2FA is on', async () => {
+        const t = get();
+        const phone = `+4178${String(Date.now()).slice(-7)}`;
+        const { acc, tokens } = await userSession(t, { phone });
+        await post(t, '/api/2fa/sms/send', tokens);
+        const [code] = smsCodes(t, phone);
+        expect((await post(t, '/api/2fa/sms/enable', tokens, { one_time_password: code })).statusCode).toBe(200);
+        await t.db.kysely.deleteFrom('rate_counters').where('key', 'like', `rate:sms%:${acc.id}`).execute();
+        expect((await post(t, '/api/2fa/sms/resend', tokens)).json()).toEqual({ data: { status: 'sent' } });
+        const resent = smsCodes(t, phone).at(-1);
+        expect(resent).not.toBe(code);
+        expect((await post(t, '/api/2fa/disable', tokens, { one_time_password: resent })).statusCode).toBe(200);
+      });
     });
 
     describe('API keys', () => {
