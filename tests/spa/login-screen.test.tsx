@@ -2,7 +2,7 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { fromPromise } from 'xstate';
-import { loginMachine, type LoginResult } from '../../machines/login.machine';
+import { loginMachine, type LoginResult, type ResendInput, type StartAuthorizationInput } from '../../machines/login.machine';
 import { ApiError } from '../../src/api/errors';
 import { LoginScreen } from '../../src/features/account/login/login-screen';
 import { renderWithRouter } from './render';
@@ -16,11 +16,11 @@ function fakeLogin(opts: { login: () => Promise<LoginResult>; otp?: () => Promis
   const verifyRecoveryCode = vi.fn(opts.recovery ?? (async () => ({ status: 'complete' as const, redirect_to: '/oidc/done' })));
   const machine = loginMachine.provide({
     actors: {
-      startAuthorization: fromPromise(async () => undefined),
+      startAuthorization: fromPromise<void, StartAuthorizationInput>(async () => {}),
       submitCredentials: fromPromise(() => submitCredentials()),
       verifyOtp: fromPromise(() => verifyOtp()),
       verifySmsCode: fromPromise(async () => ({ status: 'complete' as const, redirect_to: '/oidc/done' })),
-      resendSmsCode: fromPromise(async () => undefined),
+      resendSmsCode: fromPromise<void, ResendInput>(async () => {}),
       verifyRecoveryCode: fromPromise(() => verifyRecoveryCode()),
     },
     actions: { redirect: (_, params: { url: string }) => redirect(params.url) },
