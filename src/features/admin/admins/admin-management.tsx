@@ -162,8 +162,8 @@ export function AdminManagement({ search, onSearchChange, currentAdminId }: { se
         {admins.data && total > 0 ? (
           <DataPagination
             total={total}
-            page={filters.page}
-            pageSize={filters.size}
+            page={admins.data.meta.page}
+            pageSize={admins.data.meta.size}
             onPageChange={(page) => onSearchChange({ ...search, page: page === 1 ? undefined : page })}
             onPageSizeChange={(size) => onSearchChange({ ...search, size, page: undefined })}
           />

@@ -163,8 +163,8 @@ function ActivitiesCard({ search, onSearchChange, titleId }: CardProps) {
       {q.data && q.data.meta.total > 0 ? (
         <DataPagination
           total={q.data.meta.total}
-          page={filters.page}
-          pageSize={filters.size}
+          page={q.data.meta.page}
+          pageSize={q.data.meta.size}
           onPageChange={(p) => onSearchChange({ ...search, a_page: p === 1 ? undefined : p })}
           onPageSizeChange={(s) => onSearchChange({ ...search, a_size: s, a_page: undefined })}
         />
@@ -240,8 +240,8 @@ function ErrorLogCard({ search, onSearchChange, titleId }: CardProps) {
       {q.data && q.data.meta.total > 0 ? (
         <DataPagination
           total={q.data.meta.total}
-          page={filters.page}
-          pageSize={filters.size}
+          page={q.data.meta.page}
+          pageSize={q.data.meta.size}
           onPageChange={(p) => onSearchChange({ ...search, e_page: p === 1 ? undefined : p })}
           onPageSizeChange={(s) => onSearchChange({ ...search, e_size: s, e_page: undefined })}
         />

@@ -259,8 +259,8 @@ export function UserManagement({ search, onSearchChange, canFilterByRole = true 
         {users.data && total > 0 ? (
           <DataPagination
             total={total}
-            page={filters.page}
-            pageSize={filters.size}
+            page={users.data.meta.page}
+            pageSize={users.data.meta.size}
             onPageChange={(page) => onSearchChange({ ...search, page: page === 1 ? undefined : page })}
             onPageSizeChange={(size) => onSearchChange({ ...search, size, page: undefined })}
           />

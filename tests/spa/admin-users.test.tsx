@@ -1,0 +1,115 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { useState } from 'react';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { UserSearch } from '../../src/features/admin/users/search';
+import { UserManagement } from '../../src/features/admin/users/user-management';
+import { account, startAdminServer } from './admin-server';
+import { renderWithRouter } from './render';
+
+let server: Awaited<ReturnType<typeof startAdminServer>> | null = null;
+afterEach(async () => {
+  await server?.close();
+  server = null;
+});
+
+function usersApi(total: number) {
+  return startAdminServer((req) => {
+    if (req.path === '/api/admin/users') {
+      const page = Number(req.query.get('page') ?? 1);
+      const size = Number(req.query.get('size') ?? 10);
+      const search = req.query.get('search');
+      const matching = search === 'nobody' ? 0 : total;
+      const start = (page - 1) * size;
+      const data = Array.from({ length: Math.max(0, Math.min(size, matching - start)) }, (_, i) => account(start + i + 1));
+      return { body: { data, meta: { page, size, total: matching } } };
+    }
+    if (req.path === '/api/admin/roles') return { body: { data: [{ id: 'r1', name: 'APP_ADMIN', description: '', created_at: '', updated_at: '' }], meta: { page: 1, size: 100, total: 1 } } };
+    return undefined;
+  });
+}
+
+function Harness({ initial = {} as UserSearch, onChange }: { initial?: UserSearch; onChange?: (s: UserSearch) => void }) {
+  const [search, setSearch] = useState<UserSearch>(initial);
+  return (
+    <UserManagement
+      search={search}
+      onSearchChange={(next) => {
+        setSearch(next);
+        onChange?.(next);
+      }}
+    />
+  );
+}
+
+const listCalls = () => (server?.requests ?? []).filter((r) => r.path === '/api/admin/users');
+
+describe('admin user management', () => {
+  it("shows 'from - to of total items' and pages through the server", async () => {
+    server = await usersApi(25);
+    const user = userEvent.setup();
+    await renderWithRouter(() => <Harness />, '/admin/user-management');
+
+    expect(await screen.findByText('1 - 10 of 25 items')).toBeInTheDocument();
+    expect(screen.getAllByTestId('user-row')).toHaveLength(10);
+    expect(listCalls()[0]?.query.get('page')).toBe('1');
+    expect(listCalls()[0]?.query.get('size')).toBe('10');
+
+    await user.click(screen.getByRole('button', { name: /next page/i }));
+    expect(await screen.findByText('11 - 20 of 25 items')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: /next page/i }));
+    expect(await screen.findByText('21 - 25 of 25 items')).toBeInTheDocument();
+    expect(screen.getAllByTestId('user-row')).toHaveLength(5);
+    expect(listCalls().at(-1)?.query.get('page')).toBe('3');
+  });
+
+  it('sends filters and the debounced search as query params and resets the page', async () => {
+    server = await usersApi(40);
+    const user = userEvent.setup();
+    const changes: UserSearch[] = [];
+    await renderWithRouter(() => <Harness initial={{ page: 2 }} onChange={(s) => changes.push(s)} />, '/admin/user-management');
+    expect(await screen.findByText('11 - 20 of 40 items')).toBeInTheDocument();
+
+    await user.click(screen.getByRole('combobox', { name: 'Status' }));
+    await user.click(await screen.findByRole('option', { name: 'Inactive' }));
+    await waitFor(() => expect(listCalls().at(-1)?.query.get('status')).toBe('INACTIVE'));
+    expect(listCalls().at(-1)?.query.get('page')).toBe('1');
+
+    await user.click(screen.getByRole('combobox', { name: 'Auth type' }));
+    await user.click(await screen.findByRole('option', { name: 'SSO' }));
+    await waitFor(() => expect(listCalls().at(-1)?.query.get('auth_type')).toBe('SSO'));
+
+    await user.click(screen.getByRole('combobox', { name: 'Technical' }));
+    await user.click(await screen.findByRole('option', { name: 'Technical users' }));
+    await waitFor(() => expect(listCalls().at(-1)?.query.get('technical')).toBe('true'));
+
+    await user.click(screen.getByRole('combobox', { name: 'Role' }));
+    await user.click(await screen.findByRole('option', { name: 'APP_ADMIN' }));
+    await waitFor(() => expect(listCalls().at(-1)?.query.get('role')).toBe('r1'));
+
+    await user.click(screen.getByRole('combobox', { name: 'Language' }));
+    await user.click(await screen.findByRole('option', { name: 'German' }));
+    await waitFor(() => expect(listCalls().at(-1)?.query.get('locale')).toBe('de'));
+
+    const before = listCalls().length;
+    await user.type(screen.getByRole('searchbox', { name: 'Search users' }), 'nobody');
+    await waitFor(() => expect(listCalls().at(-1)?.query.get('search')).toBe('nobody'));
+    // debounced: one request for the whole word, not one per key
+    expect(listCalls().length - before).toBe(1);
+    expect(await screen.findByText('No results for given search')).toBeInTheDocument();
+    expect(changes.at(-1)).toMatchObject({ status: 'INACTIVE', auth_type: 'SSO', technical: true, role: 'r1', locale: 'de', search: 'nobody', page: undefined });
+  });
+
+  it('changes the page size through the items-per-page select', async () => {
+    server = await usersApi(60);
+    const user = userEvent.setup();
+    await renderWithRouter(() => <Harness />, '/admin/user-management');
+    expect(await screen.findByText('1 - 10 of 60 items')).toBeInTheDocument();
+    await user.click(screen.getByRole('combobox', { name: 'Items per page' }));
+    await user.click(await screen.findByRole('option', { name: '25' }));
+    expect(await screen.findByText('1 - 25 of 60 items')).toBeInTheDocument();
+    expect(listCalls().at(-1)?.query.get('size')).toBe('25');
+    const table = screen.getByRole('region', { name: 'Users' });
+    expect(within(table).getAllByTestId('user-row')).toHaveLength(25);
+  });
+});
