@@ -42,6 +42,10 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('updated_at', 'text', (c) => c.notNull())
     .addColumn('finished_at', 'text')
     .execute();
+  // accounts.created_by references accounts.id (on delete set null): without this index every account deletion
+  // scans the whole table
+  await db.schema.createIndex('accounts_created_by_idx').on('accounts').column('created_by').execute();
+
   await db.schema.createIndex('import_jobs_time_idx').on('import_jobs').column('created_at').execute();
 
   if (dialect === 'postgres') {
@@ -103,6 +107,7 @@ export async function down(db: Kysely<any>): Promise<void> {
     for (const t of ['accounts_fts_ai', 'accounts_fts_ad', 'accounts_fts_au']) await sql`drop trigger if exists ${sql.raw(t)}`.execute(db);
     await sql`drop table if exists accounts_fts`.execute(db);
   }
+  await db.schema.dropIndex('accounts_created_by_idx').ifExists().execute();
   await db.schema.dropTable('import_jobs').ifExists().execute();
   await db.schema.dropTable('account_counters').ifExists().execute();
 }

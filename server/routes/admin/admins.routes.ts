@@ -10,7 +10,7 @@ import { deleteAccount, listAccounts, reinvite } from '../../services/admin/user
 
 /** Admin management: super_admin only. */
 const routes: FastifyPluginAsyncZod = async (app) => {
-  const guard = { preHandler: requireAdmin('super_admin') };
+  const guard = { onRequest: requireAdmin('super_admin') };
   const tags = ['admin: admins'];
 
   app.get(

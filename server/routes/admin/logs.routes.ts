@@ -24,7 +24,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   }
 
   app.get('/admin/logs/activities', {
-    preHandler: requireAdmin(),
+    onRequest: requireAdmin(),
     schema: {
       tags: ['admin: logs'], summary: 'Authentication activities, newest first', security: sec,
       querystring: z.object({ ...pageQuery, from: isoDate.optional(), to: isoDate.optional(), user: userQuery }),
@@ -62,7 +62,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.get('/admin/logs/activities/daily', {
-    preHandler: requireAdmin(),
+    onRequest: requireAdmin(),
     schema: {
       tags: ['admin: logs'], summary: 'Sign-ins per day (UTC) over the last `days` days, for the dashboard chart', security: sec,
       querystring: z.object({ days: z.coerce.number().int().min(1).max(366).default(30) }),
@@ -89,7 +89,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.get('/admin/logs/errors', {
-    preHandler: requireAdmin(),
+    onRequest: requireAdmin(),
     schema: {
       tags: ['admin: logs'], summary: 'Error log (code, url, message, timestamp, user e-mail), newest first', security: sec,
       querystring: z.object({ ...pageQuery, from: isoDate.optional(), to: isoDate.optional(), code: z.string().trim().max(100).optional(), user: z.string().trim().max(254).optional().describe('user e-mail') }),
@@ -120,7 +120,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.get('/admin/audit', {
-    preHandler: requireAdmin('super_admin'),
+    onRequest: requireAdmin('super_admin'),
     schema: {
       tags: ['admin: audit'], summary: 'Audit trail of admin changes (who, what, before/after without secrets, when)', security: sec,
       querystring: z.object({

@@ -26,7 +26,7 @@ const deleted = z.object({ data: z.object({ id: z.string(), deleted: z.literal(t
 
 /** Roles and subscriptions: super_admin only. */
 const routes: FastifyPluginAsyncZod = async (app) => {
-  const guard = { preHandler: requireAdmin('super_admin') };
+  const guard = { onRequest: requireAdmin('super_admin') };
   const sec = [{ bearer: [] }];
   const db = () => app.db.kysely;
 

@@ -24,7 +24,7 @@ const roleIds = z.array(z.string().min(1).max(64)).max(500);
 
 /** Service apps (OIDC clients): super_admin only. */
 const routes: FastifyPluginAsyncZod = async (app) => {
-  const guard = { preHandler: requireAdmin('super_admin') };
+  const guard = { onRequest: requireAdmin('super_admin') };
   const sec = [{ bearer: [] }];
   const tags = ['admin: service apps'];
 

@@ -43,7 +43,7 @@ Options \`dry_run\` and \`send_invitations\` (true|false) as query parameters or
 
 /** Users import (CSV) and export (CSV): super_admin and manager. */
 const routes: FastifyPluginAsyncZod = async (app) => {
-  const guard = { preHandler: requireAdmin() };
+  const guard = { onRequest: requireAdmin() };
   const sec = [{ bearer: [] }];
   const tags = ['admin: users'];
 

@@ -52,7 +52,7 @@ const subscriptionsInput = z
   .max(200);
 
 const routes: FastifyPluginAsyncZod = async (app) => {
-  const guard = { preHandler: requireAdmin() };
+  const guard = { onRequest: requireAdmin() };
 
   app.get(
     '/admin/users',

@@ -62,7 +62,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   const sec = [{ bearer: [] }];
   for (const [prefix, guard, tag] of [['/user', requireUser, 'profile: user'], ['/admin', requireAdmin(), 'profile: admin']] as const) {
     app.patch(prefix, {
-      preHandler: guard,
+      onRequest: guard,
       schema: {
         tags: [tag], summary: 'Update the own profile (e-mail change needs current_password); answer has data.locale', security: sec,
         body: profileBody,
@@ -71,7 +71,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     }, async (req) => ({ data: await updateProfile(req, req.body) }));
 
     app.post(`${prefix}/avatar`, {
-      preHandler: guard,
+      onRequest: guard,
       schema: {
         tags: [tag], summary: 'Upload the avatar (multipart field `avatar`; JPG or PNG by content, at most 1200x600 and 2 MB; stored re-encoded as PNG without metadata)',
         security: sec, consumes: ['multipart/form-data'],
@@ -85,7 +85,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     });
 
     app.delete(`${prefix}/avatar`, {
-      preHandler: guard,
+      onRequest: guard,
       schema: { tags: [tag], summary: 'Remove the avatar', security: sec, response: { 200: z.object({ data: z.object({ avatar_url: z.null() }) }), ...errorResponses(401, 403) } },
     }, async (req) => {
       const me = req.auth?.account;

@@ -1,0 +1,166 @@
+/**
+ * Admin API benchmark: `npm run bench` (SQLite, 1 000 000 users by default) or
+ * `BENCH_DATABASE_URL=postgres://… npm run bench` (PostgreSQL).
+ * Env: BENCH_USERS (default 1000000), BENCH_DATA_DIR (default ./data/bench), BENCH_RUNS (default 20),
+ * BENCH_IMPORT_ROWS (default 100000). The database is seeded once (kept for later runs; more rows are added
+ * when BENCH_USERS grows). Requests go through the real HTTP stack (app.inject) with a bench-only bearer.
+ * Prints a markdown table (p50/p95 in ms) and the query plans.
+ */
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import { CompiledQuery } from 'kysely';
+import type { FastifyInstance } from 'fastify';
+import { loadConfig } from '../server/config';
+import { buildApp } from '../server/app';
+import { createDb, migrateToLatest } from '../server/db/index';
+import { accountRow } from '../server/services/accounts';
+import { seedUsers } from '../server/cli/seed';
+import { countQuery, pageQuery, type UserFilters } from '../server/services/admin/users';
+
+const USERS = Number(process.env.BENCH_USERS || 1_000_000);
+const RUNS = Number(process.env.BENCH_RUNS || 20);
+const IMPORT_ROWS = Number(process.env.BENCH_IMPORT_ROWS || 100_000);
+const pgUrl = process.env.BENCH_DATABASE_URL || undefined;
+const dataDir = path.resolve(process.env.BENCH_DATA_DIR || './data/bench');
+
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))] ?? 0;
+};
+const fmt = (n: number) => (n < 10 ? n.toFixed(2) : n.toFixed(0));
+
+async function main() {
+  process.env.IAM_RATE_LIMIT_PER_MINUTE = '100000000';
+  process.env.IAM_INVITATIONS_PER_SECOND = '1';
+  const db = createDb({ databaseUrl: pgUrl, sqliteFile: path.join(dataDir, 'iam.sqlite'), poolSize: 10 });
+  await migrateToLatest(db);
+  const have = Number((await db.kysely.selectFrom('accounts').select((eb) => eb.fn.countAll<number | string>().as('n')).where('type', '=', 'user').executeTakeFirstOrThrow()).n);
+  if (have < USERS) {
+    console.error(`seeding ${USERS - have} users…`);
+    await seedUsers(db, { users: USERS - have, log: (m) => console.error(m) });
+    await db.kysely.executeQuery(CompiledQuery.raw(db.dialect === 'postgres' ? 'analyze' : 'analyze'));
+  }
+  const config = loadConfig({ IAM_DATA_DIR: dataDir, LOG_LEVEL: 'silent', APP_URL: 'http://localhost:3000', IAM_DIST_DIR: path.join(dataDir, 'no-dist') });
+  const app: FastifyInstance = await buildApp({ config: { ...config, databaseUrl: pgUrl }, db, logger: false, migrate: false });
+  await app.ready();
+  const admin = accountRow({ type: 'admin', email: `bench-${randomUUID()}@example.com`, first_name: 'Bench', last_name: 'Admin', admin_role: 'super_admin', status: 'ACTIVE', auth_type: 'CREDENTIALS', locale: 'en', technical: 0 });
+  await db.kysely.insertInto('accounts').values(admin).execute();
+  const adminRow = await db.kysely.selectFrom('accounts').selectAll().where('id', '=', admin.id).executeTakeFirstOrThrow();
+  const token = randomUUID();
+  app.bearerVerifiers.unshift(async (t) => (t === token ? { account: adminRow, via: 'api_key' as const } : null));
+  const headers = { authorization: `Bearer ${token}` };
+  const total = Number((await db.kysely.selectFrom('account_counters').select('n').where('type', '=', 'user').executeTakeFirstOrThrow()).n);
+  const role = await db.kysely.selectFrom('roles').select('id').where('name', '=', 'CRM_WRITE').executeTakeFirstOrThrow();
+  const sample = await db.kysely.selectFrom('accounts').select('email').where('type', '=', 'user').orderBy('created_at').offset(Math.floor(total / 3)).limit(1).executeTakeFirstOrThrow();
+  const rare = sample.email.split('@')[0]?.slice(-9) ?? 'x';
+
+  const lastPage = Math.ceil(total / 10);
+  const scenarios: { name: string; url: string; filters: UserFilters; page: number }[] = [
+    { name: 'list, first page', url: '/api/admin/users?page=1&size=10', filters: {}, page: 1 },
+    { name: `list, middle page (${Math.floor(lastPage / 2)})`, url: `/api/admin/users?page=${Math.floor(lastPage / 2)}&size=10`, filters: {}, page: Math.floor(lastPage / 2) },
+    { name: `list, last page (${lastPage})`, url: `/api/admin/users?page=${lastPage}&size=10`, filters: {}, page: lastPage },
+    { name: 'search, common ("zimmermann", ~2.5%)', url: '/api/admin/users?search=zimmermann', filters: { search: 'zimmermann' }, page: 1 },
+    { name: `search, rare ("${rare}")`, url: `/api/admin/users?search=${encodeURIComponent(rare)}`, filters: { search: rare }, page: 1 },
+    { name: 'filtered search (status=INACTIVE, locale=it, "rossi")', url: '/api/admin/users?search=rossi&status=INACTIVE&locale=it', filters: { search: 'rossi', status: 'INACTIVE', locale: 'it' }, page: 1 },
+    { name: 'filter status=INACTIVE, page 50', url: '/api/admin/users?status=INACTIVE&page=50', filters: { status: 'INACTIVE' }, page: 50 },
+    { name: 'filter role (CRM_WRITE)', url: `/api/admin/users?role=${role.id}`, filters: { role: role.id }, page: 1 },
+  ];
+  const results: { name: string; p50: number; p95: number; note: string }[] = [];
+  for (const s of scenarios) {
+    const times: number[] = [];
+    let note = '';
+    for (let i = 0; i < RUNS + 2; i++) {
+      const t0 = performance.now();
+      const res = await app.inject({ method: 'GET', url: s.url, headers });
+      const dt = performance.now() - t0;
+      if (res.statusCode !== 200) throw new Error(`${s.name}: ${res.statusCode} ${res.body.slice(0, 200)}`);
+      if (i >= 2) times.push(dt); // 2 warm-up runs
+      note = `total ${res.json<{ meta: { total: number } }>().meta.total}`;
+    }
+    results.push({ name: s.name, p50: pct(times, 50), p95: pct(times, 95), note });
+    console.error(`${s.name}: p50 ${fmt(pct(times, 50))} ms`);
+  }
+
+  // export (status=INACTIVE & locale=it ≈ 1.25% of the users)
+  {
+    const times: number[] = [];
+    let rows = 0;
+    for (let i = 0; i < Math.max(3, Math.floor(RUNS / 4)); i++) {
+      const t0 = performance.now();
+      const res = await app.inject({ method: 'GET', url: '/api/admin/users/export?status=INACTIVE&locale=it', headers });
+      times.push(performance.now() - t0);
+      rows = res.body.split('\n').length - 2;
+    }
+    results.push({ name: 'export CSV (status=INACTIVE, locale=it)', p50: pct(times, 50), p95: pct(times, 95), note: `${rows} rows` });
+  }
+
+  // import of IMPORT_ROWS rows as a background job, with a health probe running meanwhile
+  {
+    const run = randomUUID().slice(0, 8);
+    const lines = ['email;first_name;last_name;locale;auth_type;provider;technical;phone'];
+    for (let i = 0; i < IMPORT_ROWS; i++) lines.push(`imp.${run}.${i}@import.example.com;Imp${i % 97};Ort${i % 89};${['en', 'de', 'fr', 'it'][i % 4]};CREDENTIALS;;${i % 50 === 0 ? 'true' : 'false'};`);
+    const csv = `\ufeff${lines.join('\n')}\n`;
+    const boundary = `----bench${run}`;
+    const body = Buffer.concat([
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="users.csv"\r\nContent-Type: text/csv\r\n\r\n`),
+      Buffer.from(csv),
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
+    const probe: number[] = [];
+    let probing = true;
+    const prober = (async () => {
+      while (probing) {
+        const t0 = performance.now();
+        await app.inject({ method: 'GET', url: '/api/admin/users?page=1&size=10', headers });
+        probe.push(performance.now() - t0);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    })();
+    const t0 = performance.now();
+    const res = await app.inject({ method: 'POST', url: '/api/admin/users/import?async=true', headers: { ...headers, 'content-type': `multipart/form-data; boundary=${boundary}` }, payload: body });
+    if (res.statusCode !== 202) throw new Error(`import: ${res.statusCode} ${res.body.slice(0, 300)}`);
+    const jobId = res.json<{ data: { job_id: string } }>().data.job_id;
+    let job: { status: string; created: number; processed: number } = { status: 'running', created: 0, processed: 0 };
+    while (job.status === 'running' || job.status === 'queued') {
+      await new Promise((r) => setTimeout(r, 200));
+      job = (await app.inject({ method: 'GET', url: `/api/admin/users/import/${jobId}`, headers })).json<{ data: typeof job }>().data;
+    }
+    const dt = performance.now() - t0;
+    probing = false;
+    await prober;
+    results.push({ name: `import ${IMPORT_ROWS} rows (job, 1000-row batches)`, p50: dt, p95: dt, note: `${job.status}, ${job.created} created, ${Math.round(job.created / (dt / 1000))} rows/s; list p50/max while importing ${fmt(pct(probe, 50))}/${fmt(Math.max(...probe))} ms` });
+  }
+
+  const machine = `${(await import('node:os')).cpus().length} cores, ${(await import('node:os')).cpus()[0]?.model ?? ''}`;
+  console.log(`\n### ${db.dialect === 'postgres' ? 'PostgreSQL' : 'SQLite'}, ${total.toLocaleString('en')} users, ${RUNS} runs (${machine}, Node ${process.version})\n`);
+  console.log('| scenario | p50 ms | p95 ms | notes |\n|---|---:|---:|---|');
+  for (const r of results) console.log(`| ${r.name} | ${fmt(r.p50)} | ${fmt(r.p95)} | ${r.note} |`);
+
+  console.log('\n#### Query plans\n');
+  const explain = async (name: string, q: { compile(): CompiledQuery }) => {
+    const c = q.compile();
+    const prefix = db.dialect === 'postgres' ? 'explain (analyze, buffers, costs off) ' : 'explain query plan ';
+    const out = await db.kysely.executeQuery<Record<string, unknown>>(CompiledQuery.raw(prefix + c.sql, [...c.parameters]));
+    const lines = out.rows.map((r) => (db.dialect === 'postgres' ? String(r['QUERY PLAN']) : `${'  '.repeat(Number(r.parent) ? 1 : 0)}${String(r.detail)}`));
+    console.log(`${name}:\n\n\`\`\`\n${lines.join('\n')}\n\`\`\`\n`);
+  };
+  await explain('first page', pageQuery(app, 'user', {}, 10, 0));
+  await explain(`deep page (offset ${Math.floor(total / 2) - 10}, the middle: deeper pages scan from the other end)`, pageQuery(app, 'user', {}, 10, Math.floor(total / 2) - 10));
+  await explain('search "zimmermann", page 1', pageQuery(app, 'user', { search: 'zimmermann' }, 10, 0));
+  await explain('search "zimmermann", total', countQuery(app, 'user', { search: 'zimmermann' }));
+  await explain('filtered search (INACTIVE, it, "rossi"), page 1', pageQuery(app, 'user', { search: 'rossi', status: 'INACTIVE', locale: 'it' }, 10, 0));
+  await explain('filtered search, total', countQuery(app, 'user', { search: 'rossi', status: 'INACTIVE', locale: 'it' }));
+  await explain('role filter, page 1', pageQuery(app, 'user', { role: role.id }, 10, 0));
+
+  // leave the bench DB as it was: drop the imported rows and the bench admin
+  await db.kysely.deleteFrom('accounts').where('email_normalized', 'like', 'imp.%@import.example.com').execute();
+  await db.kysely.deleteFrom('accounts').where('id', '=', admin.id).execute();
+  await app.close();
+  await db.close();
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});
