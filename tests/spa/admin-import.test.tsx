@@ -19,6 +19,11 @@ const report = {
   failed: [{ row: 2, email: 'bad', fields: { email: ['email'], locale: ['invalid'] } }],
 };
 
+/** The server's job shape (server/routes/admin/users-import.routes.ts). */
+function job(patch: Record<string, unknown>) {
+  return { id: 'job-1', status: 'running', dry_run: false, total: 4, processed: 0, created: 0, skipped: 0, failed: 0, report: null, error: null, created_at: '', updated_at: '', finished_at: null, ...patch };
+}
+
 describe('user import', () => {
   it('renders the per-row report of a dry run', async () => {
     await renderWithRouter(() => <ImportReportView report={report} dryRun />);
@@ -42,8 +47,8 @@ describe('user import', () => {
       if (req.path === '/api/admin/users/import/job-1') {
         polls += 1;
         return polls < 2
-          ? { body: { data: { processed: 1, total: 4, status: 'running' } } }
-          : { body: { data: { processed: 4, total: 4, created: 2, skipped: report.skipped, failed: report.failed, status: 'completed' } } };
+          ? { body: { data: job({ processed: 1, status: 'running' }) } }
+          : { body: { data: job({ processed: 4, created: 2, status: 'done', report: { ...report, created: 2, dry_run: false, invitations_queued: 2 } }) } };
       }
       return undefined;
     });

@@ -147,9 +147,14 @@ export interface ImportReport {
   dry_run?: boolean;
 }
 
-export interface ImportJob extends Partial<ImportReport> {
-  job_id?: string;
-  processed: number;
+/** `GET /api/admin/users/import/:id`: progress, then the report once done. */
+export interface ImportJob {
+  id: string;
+  status: 'queued' | 'running' | 'done' | 'failed';
+  dry_run: boolean;
   total: number;
-  status: 'queued' | 'running' | 'completed' | 'failed' | string;
+  processed: number;
+  created: number;
+  report: ImportReport | null;
+  error: { code: string; message: string } | null;
 }

@@ -136,7 +136,7 @@ export function importJobQueryOptions(jobId: string) {
     queryFn: ({ signal }) => apiGet<{ data: ImportJob }>(`/api/admin/users/import/${encodeURIComponent(jobId)}`, { signal }).then((r) => r.data),
     refetchInterval: (query) => {
       const status = query.state.data?.status;
-      return status === 'completed' || status === 'failed' ? false : 750;
+      return status === 'done' || status === 'failed' ? false : 750;
     },
   });
 }

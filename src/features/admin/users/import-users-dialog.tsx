@@ -177,9 +177,12 @@ function ImportProgress({ jobId, onFinished, onFailed }: { jobId: string; onFini
     if (job.isError) {
       done.current = true;
       onFailed(errorText(job.error));
-    } else if (data?.status === 'completed' || data?.status === 'failed') {
+    } else if (data?.status === 'failed') {
       done.current = true;
-      onFinished({ total: data.total, created: data.created ?? 0, skipped: data.skipped ?? [], failed: data.failed ?? [] });
+      onFailed(data.error?.message ?? errorText(null));
+    } else if (data?.status === 'done') {
+      done.current = true;
+      onFinished(data.report ?? { total: data.total, created: data.created, skipped: [], failed: [] });
     }
   }, [data, job.isError, job.error, onFinished, onFailed, errorText]);
   const processed = data?.processed ?? 0;

@@ -1,0 +1,292 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const ARTIFACTS = 'e2e/artifacts';
+const ADMIN = { email: 'admin@example.com', password: 'Admin-Passw0rd!x' };
+const RUN = Date.now().toString(36).toUpperCase();
+const ROLE = `E2E_ROLE_${RUN}`;
+const SUBSCRIPTION = `E2E_${RUN}`;
+const USER_EMAIL = `grace.${RUN.toLowerCase()}@example.com`;
+const TECH_EMAIL = `robot.${RUN.toLowerCase()}@example.com`;
+const NEW_ADMIN = `ops.${RUN.toLowerCase()}@example.com`;
+
+async function axe(page: Page, name: string) {
+  const results = await new AxeBuilder({ page }).analyze();
+  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(serious.map((v) => `${name}: ${v.id} ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`)).toEqual([]);
+}
+
+async function shot(page: Page, name: string, lang: 'en' | 'de' = 'en') {
+  await page.waitForTimeout(200);
+  await page.screenshot({ path: `${ARTIFACTS}/admin-${name}-${lang}.png`, fullPage: true });
+}
+
+async function adminSignIn(page: Page) {
+  await page.goto('/admin/login');
+  await expect(page).toHaveURL(/\/admin\/login\?interaction=/);
+  await page.getByRole('textbox', { name: /e-mail/i }).fill(ADMIN.email);
+  await page.getByLabel(/^password/i).fill(ADMIN.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page).toHaveURL(/\/admin\/dashboard/);
+}
+
+function outboxHasMailTo(to: string): boolean {
+  const dir = process.env.E2E_DATA_DIR;
+  if (!dir) return false;
+  try {
+    return readdirSync(join(dir, 'outbox'))
+      .filter((f) => f.endsWith('.eml'))
+      .some((f) => readFileSync(join(dir, 'outbox', f), 'utf8').toLowerCase().includes(to.toLowerCase()));
+  } catch {
+    return false;
+  }
+}
+
+async function pickOption(page: Page, combobox: string | RegExp, option: string | RegExp) {
+  await page.getByRole('combobox', { name: combobox }).first().click();
+  await page.getByRole('option', { name: option }).click();
+}
+
+async function toast(page: Page, text: string | RegExp) {
+  await expect(page.locator('[data-scope="toast"][data-part="root"]').filter({ hasText: text }).first()).toBeVisible();
+}
+
+test.describe.configure({ mode: 'serial' });
+
+test.describe('admin back office', () => {
+  let page: Page;
+  test.beforeAll(async ({ browser }) => {
+    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await adminSignIn(page);
+  });
+  test.afterAll(async () => {
+    await page.close();
+  });
+
+  test('roles: create, update', async () => {
+    await page.goto('/admin/roles');
+    await page.getByRole('button', { name: 'Create role' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('Name').fill('bad name');
+    await dialog.getByRole('button', { name: 'Create role' }).click();
+    await expect(dialog.getByText('Name is invalid')).toBeVisible();
+    await dialog.getByLabel('Name').fill(ROLE);
+    await dialog.getByLabel('Description').fill('Created by the e2e run');
+    await dialog.getByRole('button', { name: 'Create role' }).click();
+    await toast(page, 'Role created');
+    await expect(page.getByTestId('role-row').filter({ hasText: ROLE })).toBeVisible();
+    await page.getByRole('button', { name: `Edit ${ROLE}` }).click();
+    await page.getByRole('dialog').getByLabel('Description').fill('Edited by the e2e run');
+    await page.getByRole('dialog').getByRole('button', { name: 'Save' }).click();
+    await expect(page.getByTestId('role-row').filter({ hasText: 'Edited by the e2e run' })).toBeVisible();
+  });
+
+  test('subscriptions: add with the role, count shown', async () => {
+    await page.goto('/admin/subscriptions');
+    await page.getByRole('button', { name: 'Add subscription' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('Name').fill(SUBSCRIPTION);
+    await expect(dialog.getByTestId('role-count')).toHaveText('No roles selected');
+    await dialog.getByRole('combobox', { name: 'Roles' }).click();
+    await page.getByRole('option', { name: ROLE }).click();
+    await page.keyboard.press('Escape');
+    await expect(dialog.getByTestId('role-count')).toHaveText('1 role selected');
+    await dialog.getByRole('button', { name: 'Add subscription' }).click();
+    await toast(page, 'Subscription added');
+    await expect(page.getByTestId('subscription-row').filter({ hasText: SUBSCRIPTION })).toContainText('1 role selected');
+  });
+
+  test('service apps: add confidential app, secret shown once, delete', async () => {
+    await page.goto('/admin/service-apps');
+    await page.getByRole('button', { name: 'Add service app' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('Display name').fill('E2E Wiki');
+    await dialog.getByLabel('Client ID').fill(`wiki-${RUN.toLowerCase()}`);
+    await dialog.getByLabel('URL').fill('https://wiki.example.com');
+    await dialog.getByLabel('Path').fill('/callback');
+    await pickOption(page, 'Client type', /Confidential/);
+    await dialog.getByRole('button', { name: 'Add service app' }).click();
+    await toast(page, 'Service app added');
+    const secretDialog = page.getByRole('dialog');
+    await expect(secretDialog.getByRole('heading', { name: 'Client secret' })).toBeVisible();
+    await expect(secretDialog.getByTestId('secret-value')).not.toBeEmpty();
+    await shot(page, 'service-app-secret');
+    await secretDialog.getByRole('button', { name: 'Done' }).click();
+    await expect(page.getByTestId('service-app-row').filter({ hasText: 'E2E Wiki' })).toBeVisible();
+    // a second app to delete
+    await page.getByRole('button', { name: 'Add service app' }).click();
+    await page.getByRole('dialog').getByLabel('Display name').fill('Temp App');
+    await page.getByRole('dialog').getByLabel('Client ID').fill(`temp-${RUN.toLowerCase()}`);
+    await page.getByRole('dialog').getByLabel('URL').fill('https://temp.example.com');
+    await page.getByRole('dialog').getByRole('button', { name: 'Add service app' }).click();
+    await toast(page, 'Service app added');
+    await page.getByRole('button', { name: 'Delete Temp App' }).click();
+    await expect(page.getByRole('alertdialog')).toContainText('Are you sure you want to delete Temp App?');
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Delete' }).click();
+    await toast(page, 'Service app deleted');
+    await expect(page.getByTestId('service-app-row').filter({ hasText: 'Temp App' })).toHaveCount(0);
+  });
+
+  test('users: add by credentials (invitation mail), add technical, search, filter, page', async () => {
+    await page.goto('/admin/user-management');
+    for (const [email, first, technical] of [
+      [USER_EMAIL, 'Grace', false],
+      [TECH_EMAIL, 'Robot', true],
+    ] as const) {
+      await page.getByRole('button', { name: 'Add user' }).click();
+      const dialog = page.getByRole('dialog');
+      await dialog.getByLabel('E-mail').fill(email);
+      await dialog.getByLabel('First name').fill(first);
+      await dialog.getByLabel('Last name').fill('Hopper');
+      if (technical) await dialog.getByText('Technical user (API access with an API key)').click();
+      await dialog.getByRole('button', { name: 'Add and send invitation' }).click();
+      await toast(page, 'User added');
+      await expect(dialog).toBeHidden();
+    }
+    await expect.poll(() => outboxHasMailTo(USER_EMAIL), { timeout: 15_000 }).toBe(true);
+
+    await page.getByRole('searchbox', { name: 'Search users' }).fill(`grace.${RUN.toLowerCase()}`);
+    await expect(page).toHaveURL(/search=grace/);
+    await expect(page.getByTestId('user-row')).toHaveCount(1);
+    await expect(page.getByText('1 - 1 of 1 items')).toBeVisible();
+    await page.getByRole('searchbox', { name: 'Search users' }).fill('no-such-user-anywhere');
+    await expect(page.getByText('No results for given search')).toBeVisible();
+    await page.getByRole('searchbox', { name: 'Search users' }).fill('');
+    await pickOption(page, 'Technical', 'Technical users');
+    await expect(page).toHaveURL(/technical=true/);
+    await expect(page.getByTestId('user-row').filter({ hasText: TECH_EMAIL })).toBeVisible();
+    await expect(page.getByTestId('user-row').filter({ hasText: USER_EMAIL })).toHaveCount(0);
+    await page.getByRole('button', { name: 'Clear filters' }).click();
+    await expect(page).not.toHaveURL(/technical=/);
+  });
+
+  test('users: import a CSV with one bad row (report), then import; export', async () => {
+    await page.goto('/admin/user-management');
+    const rows = ['email,first_name,last_name,locale,auth_type', ...Array.from({ length: 11 }, (_, i) => `imp${i}.${RUN.toLowerCase()}@example.com,Imp${i},Ort,de,CREDENTIALS`), 'not-an-email,Bad,Row,xx,CREDENTIALS'];
+    await page.getByRole('button', { name: 'Import users' }).click();
+    await page.getByTestId('import-file').setInputFiles({ name: 'users.csv', mimeType: 'text/csv', buffer: Buffer.from(rows.join('\n')) });
+    await page.getByRole('dialog').getByRole('button', { name: 'Check file' }).click();
+    const report = page.getByTestId('import-report');
+    await expect(report).toContainText('Ready to import');
+    await expect(page.getByTestId('import-problem')).toHaveCount(1);
+    await expect(page.getByTestId('import-problem')).toContainText('13');
+    await shot(page, 'import-report');
+    await page.getByRole('dialog').getByRole('button', { name: 'Import users' }).click();
+    await expect(page.getByRole('dialog').getByRole('status')).toHaveText('Users imported');
+    await page.getByRole('dialog').getByRole('button', { name: 'Done' }).click();
+    // 2 created above + 11 imported (+ others from other specs): more than one page
+    await expect(page.getByText(/^1 - 10 of \d+ items$/)).toBeVisible();
+    await page.getByRole('button', { name: /next page/i }).click();
+    await expect(page).toHaveURL(/page=2/);
+    await expect(page.getByText(/^11 - \d+ of \d+ items$/)).toBeVisible();
+
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Export CSV' }).click();
+    const file = await download;
+    expect(file.suggestedFilename()).toMatch(/^users-.*\.csv$/);
+    const text = readFileSync((await file.path())!, 'utf8');
+    expect(text).toContain(`imp0.${RUN.toLowerCase()}@example.com`);
+  });
+
+  test('user information: assign roles, generate an API key', async () => {
+    await page.goto(`/admin/user-management?search=${encodeURIComponent(TECH_EMAIL)}`);
+    await page.getByRole('link', { name: `View Robot Hopper` }).click();
+    await expect(page).toHaveURL(/\/admin\/user-information\//);
+    await expect(page.getByRole('heading', { level: 1, name: 'Robot Hopper' })).toBeVisible();
+    await page.getByRole('combobox', { name: SUBSCRIPTION }).click();
+    await page.getByRole('option', { name: ROLE }).click();
+    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: 'Save roles' }).click();
+    await toast(page, 'Roles saved');
+    await page.reload();
+    await expect(page.getByRole('combobox', { name: SUBSCRIPTION })).toContainText(ROLE);
+    await page.getByRole('button', { name: 'Generate API key' }).click();
+    await expect(page.getByTestId('secret-value')).toContainText(/\S{16,}/);
+    await axe(page, 'user-information');
+    await shot(page, 'user-information');
+    await page.getByRole('link', { name: 'Back to user management' }).click();
+    await expect(page).toHaveURL(/\/admin\/user-management/);
+  });
+
+  test('admins: add, delete, deleting yourself is refused', async () => {
+    await page.goto('/admin/admin-management');
+    await page.getByRole('button', { name: 'Add admin' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('E-mail').fill(NEW_ADMIN);
+    await dialog.getByLabel('First name').fill('Olga');
+    await dialog.getByLabel('Last name').fill('Ops');
+    await dialog.getByRole('button', { name: 'Add admin' }).click();
+    await toast(page, 'Admin added');
+    await expect(page.getByTestId('admin-row').filter({ hasText: NEW_ADMIN })).toBeVisible();
+    await page.getByRole('button', { name: `Delete ${NEW_ADMIN}` }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Delete' }).click();
+    await toast(page, 'Admin deleted');
+    await expect(page.getByTestId('admin-row').filter({ hasText: NEW_ADMIN })).toHaveCount(0);
+
+    await page.getByRole('button', { name: `Delete ${ADMIN.email}` }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Delete' }).click();
+    await expect(page.getByRole('alertdialog').getByRole('alert')).toHaveText('You cannot delete your own admin account');
+    await shot(page, 'delete-self-refused');
+    await page.keyboard.press('Escape');
+  });
+
+  for (const lang of ['en', 'de'] as const) {
+    test(`every admin screen: axe and screenshots (${lang})`, async () => {
+      await page.goto('/admin/dashboard');
+      if (lang === 'de') {
+        await page.getByRole('combobox', { name: /Language|Sprache/ }).first().click();
+        await page.getByRole('option', { name: 'Deutsch' }).click();
+        await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
+        await expect(page.getByText('Anmeldungen pro Tag').first()).toBeVisible();
+      }
+      const screens: Array<[string, string]> = [
+        ['dashboard', '/admin/dashboard'],
+        ['user-management', '/admin/user-management'],
+        ['admin-management', '/admin/admin-management'],
+        ['roles', '/admin/roles'],
+        ['subscriptions', '/admin/subscriptions'],
+        ['service-apps', '/admin/service-apps'],
+      ];
+      for (const [name, path] of screens) {
+        await page.goto(path);
+        await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+        await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
+        await axe(page, `${name}-${lang}`);
+        await shot(page, name, lang);
+      }
+      await page.goto(`/admin/user-management?search=${encodeURIComponent(TECH_EMAIL)}`);
+      await page.getByTestId('user-row').first().getByRole('link').first().click();
+      await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+      await axe(page, `user-information-${lang}`);
+      await shot(page, 'user-information', lang);
+      // dialogs
+      await page.goto('/admin/user-management');
+      await page.getByRole('button', { name: lang === 'de' ? 'Benutzer hinzufügen' : 'Add user' }).click();
+      await expect(page.getByRole('dialog')).toBeVisible();
+      await axe(page, `add-user-${lang}`);
+      await shot(page, 'add-user-dialog', lang);
+      await page.keyboard.press('Escape');
+      if (lang === 'de') {
+        await page.getByRole('combobox', { name: /Language|Sprache/ }).first().click();
+        await page.getByRole('option', { name: 'English' }).click();
+      }
+    });
+  }
+
+  test('works at 360 px: tables scroll horizontally', async () => {
+    await page.setViewportSize({ width: 360, height: 740 });
+    await page.goto('/admin/user-management');
+    const frame = page.getByRole('region', { name: 'Users' });
+    await expect(frame).toBeVisible();
+    const { scrollWidth, clientWidth } = await frame.evaluate((el) => ({ scrollWidth: el.scrollWidth, clientWidth: el.clientWidth }));
+    expect(scrollWidth).toBeGreaterThan(clientWidth);
+    const bodyOverflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(bodyOverflow).toBeLessThanOrEqual(1);
+    await shot(page, 'user-management-360');
+    await page.goto('/admin/dashboard');
+    await shot(page, 'dashboard-360');
+    await page.setViewportSize({ width: 1280, height: 800 });
+  });
+});
