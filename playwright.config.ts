@@ -7,6 +7,8 @@ const PORT = Number(process.env.E2E_PORT ?? 3100);
 const BASE_URL = `http://127.0.0.1:${PORT}`;
 // A fresh data directory (SQLite, outbox) per run.
 const DATA_DIR = process.env.E2E_DATA_DIR ?? mkdtempSync(join(tmpdir(), 'iam-e2e-'));
+// Workers load this file again: share the one directory with them (specs read the outbox).
+process.env.E2E_DATA_DIR = DATA_DIR;
 
 export const E2E_ADMIN = { email: 'admin@example.com', password: 'Admin-Passw0rd!x' } as const;
 

@@ -98,6 +98,17 @@ export const formStack = css({ display: 'flex', flexDirection: 'column', gap: '4
 export const mutedText = css({ fontSize: 'sm', color: 'fg.muted' });
 export const linkClass = css({ color: 'accent.text', fontSize: 'sm', fontWeight: 'medium', textDecoration: 'underline', textUnderlineOffset: '2px', _hover: { textDecoration: 'none' } });
 
+/** Localized labels for the digits of Ark's PinInput ("Digit 1 of 6"). */
+export function usePinTranslations() {
+  const { t } = useLingui();
+  return {
+    inputLabel: (index: number, length: number) => {
+      const position = index + 1;
+      return t`Digit ${position} of ${length}`;
+    },
+  };
+}
+
 /** Resolves a react-hook-form error (message = field code) to its localized text. */
 export function useFieldError() {
   const { i18n } = useLingui();

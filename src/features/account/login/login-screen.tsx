@@ -29,7 +29,7 @@ import { inspectOptions } from '../../../lib/inspect';
 import { useSessionValue } from '../../../lib/session-context';
 import { readStorage, writeStorage } from '../../../lib/storage';
 import { emailField } from '../schemas';
-import { errorInfoMessage, FormAlert, formStack, linkClass, mutedText, PasswordField, SubmitButton, useFieldError } from '../form-kit';
+import { errorInfoMessage, FormAlert, formStack, linkClass, mutedText, PasswordField, SubmitButton, useFieldError, usePinTranslations } from '../form-kit';
 import { rememberOrigin, storeResetToken, takeOrigin, type LoginSearch } from './login-search';
 
 export interface LoginScreenProps {
@@ -218,6 +218,7 @@ export function TwoFactorStep(props: TwoFactorStepProps) {
   const [recovery, setRecovery] = useState('');
   const [localError, setLocalError] = useState<string | null>(null);
   const submitted = useRef(false);
+  const pinTranslations = usePinTranslations();
   const error = localError ?? props.error;
 
   useEffect(() => {
@@ -285,6 +286,7 @@ export function TwoFactorStep(props: TwoFactorStepProps) {
       <CodeInput
         label={t`One time password`}
         name="one_time_password"
+        translations={pinTranslations}
         value={code}
         invalid={Boolean(error)}
         disabled={props.loading}

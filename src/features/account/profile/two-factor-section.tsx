@@ -12,7 +12,7 @@ import { Button } from '../../../components/ui/button';
 import { CodeInput } from '../../../components/ui/pin-input';
 import { toaster } from '../../../components/ui/toast';
 import { inspectOptions } from '../../../lib/inspect';
-import { errorInfoMessage, FormAlert, formStack, mutedText, PasswordField } from '../form-kit';
+import { errorInfoMessage, FormAlert, formStack, mutedText, PasswordField, usePinTranslations } from '../form-kit';
 import { Section } from './profile-screen';
 
 async function copy(text: string): Promise<boolean> {
@@ -28,6 +28,7 @@ function CodeForm({ label, busy, error, submitLabel, onSubmit }: { label: string
   const { t } = useLingui();
   const [code, setCode] = useState<string[]>([]);
   const [local, setLocal] = useState<string | null>(null);
+  const pinTranslations = usePinTranslations();
   useEffect(() => {
     if (error) setCode([]);
   }, [error]);
@@ -43,7 +44,7 @@ function CodeForm({ label, busy, error, submitLabel, onSubmit }: { label: string
   return (
     <form noValidate onSubmit={submit} className={formStack}>
       {shown ? <FormAlert>{shown}</FormAlert> : null}
-      <CodeInput label={label} name="one_time_password" value={code} invalid={Boolean(shown)} disabled={busy} onValueChange={(d) => setCode(d.value)} />
+      <CodeInput label={label} name="one_time_password" translations={pinTranslations} value={code} invalid={Boolean(shown)} disabled={busy} onValueChange={(d) => setCode(d.value)} />
       <div>
         <Button type="submit" disabled={busy} aria-busy={busy}>
           {submitLabel}
