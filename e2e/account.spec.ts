@@ -205,6 +205,10 @@ test.describe('account', () => {
     // sign out from the account menu
     await page.getByRole('button', { name: 'Account menu' }).click();
     await page.getByRole('menuitem', { name: 'Sign out' }).click();
+    // The provider's default end-session page asks for confirmation (server-side; see report).
+    const confirm = page.getByRole('button', { name: /yes, sign me out/i });
+    await expect(confirm.or(page.getByRole('heading', { level: 1, name: 'Sign in' }))).toBeVisible();
+    if (await confirm.isVisible()) await confirm.click();
     await expect(page).toHaveURL(/\/login/);
 
     await page.goto('/login');
