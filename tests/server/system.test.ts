@@ -134,3 +134,16 @@ describeEachDb('input guard', (get) => {
     expect(b.json().error.fields.token).toEqual(['invalid']);
   });
 });
+
+describeEachDb('guards', (get) => {
+  it('answer 401 to anonymous calls before looking at the body', async () => {
+    const { app } = get();
+    for (const url of ['/api/user/change-password', '/api/admin/change-password', '/api/2fa/google/enable', '/api/admin/user/verify-manually']) {
+      const res = await app.inject({ method: 'POST', url, payload: { nonsense: true } });
+      expect(res.statusCode, url).toBe(401);
+    }
+    const bad = await app.inject({ method: 'GET', url: '/api/user', headers: { authorization: 'Bearer not-a-token' } });
+    expect(bad.statusCode).toBe(401);
+    expect(bad.json().error.code).toBe('invalid_token');
+  });
+});

@@ -37,7 +37,7 @@ export async function resolveAuth(request: FastifyRequest): Promise<AuthContext 
   throw new AppError(401, 'invalid_token');
 }
 
-/** preHandler: any signed-in account of type user. */
+/** Guard (use as `onRequest`, so anonymous calls get 401 before body validation): a signed-in user. */
 export async function requireUser(request: FastifyRequest): Promise<void> {
   const ctx = await resolveAuth(request);
   if (!ctx) throw new AppError(401, 'unauthorized');

@@ -40,7 +40,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/admin/users/:id/token-generate',
     {
-      preHandler: requireAdmin('super_admin', 'manager'),
+      onRequest: requireAdmin('super_admin', 'manager'),
       schema: {
         tags: ['api keys'],
         summary: 'Generates an API key for a technical user (shown once; replaces the previous key)',

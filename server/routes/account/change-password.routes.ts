@@ -26,7 +26,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     app.post(
       `/${type}/change-password`,
       {
-        preHandler: type === 'admin' ? requireAdmin() : requireUser,
+        onRequest: type === 'admin' ? requireAdmin() : requireUser,
         schema: {
           tags,
           summary: `Changes the signed-in ${type}'s password; ends the account's other sessions and mails a notice`,
@@ -58,7 +58,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/admin/user/change-password',
     {
-      preHandler: requireAdmin('super_admin', 'manager'),
+      onRequest: requireAdmin('super_admin', 'manager'),
       schema: {
         tags,
         summary: "Sets a user's password (admin); ends all of that user's sessions",
@@ -96,7 +96,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/admin/user/verify-manually',
     {
-      preHandler: requireAdmin('super_admin', 'manager'),
+      onRequest: requireAdmin('super_admin', 'manager'),
       schema: {
         tags,
         summary: "Marks a user's e-mail as verified (admin)",

@@ -15,7 +15,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/admin/locks',
     {
-      preHandler: requireAdmin('super_admin', 'manager'),
+      onRequest: requireAdmin('super_admin', 'manager'),
       schema: {
         tags: ['account security'],
         summary: 'Locked keys (accounts, e-mails, IP addresses) with their lock end',
@@ -41,7 +41,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   app.delete(
     '/admin/locks/:key',
     {
-      preHandler: requireAdmin('super_admin', 'manager'),
+      onRequest: requireAdmin('super_admin', 'manager'),
       schema: {
         tags: ['account security'],
         summary: 'Clears a lock (and its failure counter); the key is URL-encoded, e.g. account%3A<id>',

@@ -53,7 +53,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/2fa/google/secret',
     {
-      preHandler: requireAccount,
+      onRequest: requireAccount,
       schema: {
         tags,
         summary: 'Starts authenticator-app enrollment: a new secret (pending until enabled) and its otpauth:// URL for the QR code',
@@ -67,7 +67,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/2fa/google/enable',
     {
-      preHandler: requireAccount,
+      onRequest: requireAccount,
       schema: {
         tags,
         summary: 'Confirms authenticator-app enrollment with a current code; returns 10 recovery codes (shown once)',
@@ -94,7 +94,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/2fa/sms/send',
     {
-      preHandler: requireAccount,
+      onRequest: requireAccount,
       schema: {
         tags,
         summary: 'Sends an SMS code to the profile phone: the enrollment code, or (SMS 2FA active) the code that confirms disabling',
@@ -113,7 +113,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/2fa/sms/enable',
     {
-      preHandler: requireAccount,
+      onRequest: requireAccount,
       schema: {
         tags,
         summary: 'Confirms SMS enrollment with the code sent; returns 10 recovery codes (shown once)',
@@ -136,7 +136,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/2fa/disable',
     {
-      preHandler: requireAccount,
+      onRequest: requireAccount,
       schema: {
         tags,
         summary: 'Turns 2FA off; needs a fresh code (authenticator, or the SMS from /2fa/sms/send) or the current password',

@@ -190,7 +190,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/logout',
     {
-      preHandler: requireAccount,
+      onRequest: requireAccount,
       schema: {
         tags,
         summary: 'Ends the current session server-side (then go to the end-session endpoint)',

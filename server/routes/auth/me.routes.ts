@@ -100,7 +100,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/user',
     {
-      preHandler: requireUser,
+      onRequest: requireUser,
       schema: {
         tags: ['authentication'],
         summary: 'The signed-in user, optionally with subscriptions, roles and service apps',
@@ -130,7 +130,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/admin',
     {
-      preHandler: requireAdmin(),
+      onRequest: requireAdmin(),
       schema: {
         tags: ['authentication'],
         summary: 'The signed-in admin',
