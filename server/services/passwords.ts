@@ -9,7 +9,7 @@ export const ARGON2_OPTIONS = { type: argon2.argon2id, memoryCost: 19456, timeCo
  * Caps concurrent hashes: each costs ~19 MiB and tens of ms of CPU. Work beyond the cap waits in a
  * short queue; when that is full too the caller gets 503 at once instead of piling up.
  */
-class HashGate {
+export class HashGate {
   private active = 0;
   private readonly waiters: (() => void)[] = [];
   constructor(
