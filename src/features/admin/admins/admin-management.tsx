@@ -19,7 +19,7 @@ import { useErrorText, useNotify } from '../components/feedback';
 import { FormField } from '../components/form';
 import { useFormat } from '../components/format';
 import { PlusIcon, TrashIcon } from '../components/icons';
-import { Badge, Card, ConfirmDialog, DialogClose, DialogFooter, EmptyRow, SearchField, SkeletonRows, TableFrame } from '../components/ui';
+import { Badge, Card, ConfirmDialog, DialogClose, DialogFooter, EmptyRow, SearchField, SkeletonRows, TableFrame, raiseWhenOpen } from '../components/ui';
 
 export interface AdminSearch {
   page?: number | undefined;
@@ -255,7 +255,7 @@ function AddAdminForm({ onDone }: { onDone: () => void }) {
         control={control}
         name="role"
         render={({ field }) => (
-          <SimpleSelect
+          <SimpleSelect portalled={false} className={raiseWhenOpen}
             label={t`Role`}
             options={[
               { value: 'manager', label: t`Manager: dashboard and user management` },

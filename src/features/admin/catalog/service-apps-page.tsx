@@ -18,7 +18,7 @@ import type { ServiceApp } from '../api/types';
 import { useErrorText, useNotify } from '../components/feedback';
 import { FormField } from '../components/form';
 import { PlusIcon } from '../components/icons';
-import { Badge, Card, ConfirmDialog, DialogClose, DialogFooter, EmptyRow, MultiSelect, SecretBox, SkeletonRows, TableFrame } from '../components/ui';
+import { Badge, Card, ConfirmDialog, DialogClose, DialogFooter, EmptyRow, MultiSelect, SecretBox, SkeletonRows, TableFrame, raiseWhenOpen } from '../components/ui';
 import { RowActions } from './roles-page';
 
 const COLUMNS = 5;
@@ -204,7 +204,7 @@ function ServiceAppForm({ app, onDone }: { app: ServiceApp | null; onDone: (save
         control={control}
         name="client_type"
         render={({ field }) => (
-          <SimpleSelect
+          <SimpleSelect portalled={false} className={raiseWhenOpen}
             label={t`Client type`}
             options={[
               { value: 'public', label: t`Public (PKCE, no secret)` },

@@ -9,6 +9,9 @@ import * as Select from '../../../components/ui/select';
 import * as Table from '../../../components/ui/table';
 import { CopyIcon, SearchIcon } from './icons';
 
+/** For selects rendered inline (inside dialogs): the open menu stacks above later fields. */
+export const raiseWhenOpen = css({ position: 'relative', '&:has([data-part=content][data-state=open])': { zIndex: 5 } });
+
 export const cardClass = css({
   bg: 'bg.surface',
   borderWidth: '1px',
@@ -263,6 +266,7 @@ export function MultiSelect({ label, options, value, onValueChange, placeholder,
       disabled={disabled}
       positioning={{ sameWidth: true, fitViewport: true }}
       closeOnSelect={false}
+      className={raiseWhenOpen}
     >
       <Select.Label className={hideLabel ? css({ srOnly: true }) : undefined}>{label}</Select.Label>
       <Select.Control>

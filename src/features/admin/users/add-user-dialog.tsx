@@ -15,7 +15,7 @@ import { useCreateUser } from '../api/users';
 import { useNotify } from '../components/feedback';
 import { FormField } from '../components/form';
 import { useLanguageName } from '../components/format';
-import { DialogClose, DialogFooter } from '../components/ui';
+import { DialogClose, DialogFooter, raiseWhenOpen } from '../components/ui';
 
 const schema = z
   .object({
@@ -121,7 +121,7 @@ function AddUserForm({ onDone }: { onDone: () => void }) {
           name="provider"
           render={({ field, fieldState }) => (
             <div>
-              <SimpleSelect
+              <SimpleSelect portalled={false} className={raiseWhenOpen}
                 label={t`Identity provider`}
                 options={providerOptions}
                 value={field.value || undefined}
@@ -148,7 +148,7 @@ function AddUserForm({ onDone }: { onDone: () => void }) {
         <Controller
           control={control}
           name="locale"
-          render={({ field }) => <SimpleSelect label={t`Language`} options={LOCALES.map((code) => ({ value: code, label: languageName(code) }))} value={field.value} onValueChange={field.onChange} />}
+          render={({ field }) => <SimpleSelect portalled={false} className={raiseWhenOpen} label={t`Language`} options={LOCALES.map((code) => ({ value: code, label: languageName(code) }))} value={field.value} onValueChange={field.onChange} />}
         />
         <FormField label={t`Phone (optional)`} type="tel" placeholder="+41791234567" error={formState.errors.phone} {...register('phone')} />
       </div>
