@@ -121,6 +121,14 @@ test.describe('account', () => {
       await shot(page, 'account-admin-setup', lang);
       if (lang === 'de') await setLanguage(page, 'English');
     }
+    // 360 px wide: no horizontal scrolling
+    await page.setViewportSize({ width: 360, height: 740 });
+    for (const path of ['/admin/login', '/forgot-password']) {
+      await page.goto(path);
+      await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+    }
+    await shot(page, 'account-forgot-password-360px');
   });
 
   test('admin signs in through the OIDC flow, sees the admin profile', async ({ page }) => {
@@ -189,6 +197,10 @@ test.describe('account', () => {
     await expect(page.getByRole('heading', { level: 1, name: 'Profile' })).toBeVisible();
     await axe(page, 'profile');
     await shot(page, 'account-profile');
+    await page.setViewportSize({ width: 360, height: 740 });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+    await shot(page, 'account-profile-360px');
+    await page.setViewportSize({ width: 1280, height: 800 });
 
     await page.getByRole('button', { name: 'Set up authenticator app' }).click();
     await expect(page.getByRole('img', { name: 'QR code for your authenticator app' })).toBeVisible();

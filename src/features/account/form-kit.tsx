@@ -167,9 +167,9 @@ export function PasswordChecklist({ password, id }: { password: string; id?: str
             key={item.rule}
             data-rule={item.rule}
             data-ok={item.ok}
-            className={cx(css({ display: 'flex', alignItems: 'center', gap: '1.5', fontSize: 'xs' }), item.ok ? css({ color: 'fg.success' }) : css({ color: 'fg.muted' }))}
+            className={cx(css({ display: 'flex', alignItems: 'flex-start', gap: '1.5', fontSize: 'xs', lineHeight: '1.1rem', '& svg': { mt: '0.5' } }), item.ok ? css({ color: 'fg.success' }) : css({ color: 'fg.muted' }))}
           >
-            {item.ok ? <CheckIcon width={14} height={14} aria-hidden="true" /> : <XIcon width={14} height={14} aria-hidden="true" />}
+            {item.ok ? <CheckIcon width={14} height={14} aria-hidden="true" className={css({ flexShrink: 0 })} /> : <XIcon width={14} height={14} aria-hidden="true" className={css({ flexShrink: 0 })} />}
             <span>
               {passwordRuleLabel(i18n, item.rule)}
               <span className={css({ srOnly: true })}>{item.ok ? ` — ${t`met`}` : ` — ${t`not met yet`}`}</span>

@@ -17,7 +17,8 @@ export const input = defineRecipe({
     transitionDuration: 'fast',
     _placeholder: { color: 'fg.subtle' },
     _focusVisible: { borderColor: 'focusRing', boxShadow: '0 0 0 1px token(colors.focusRing)' },
-    _invalid: { borderColor: 'border.error', _focusVisible: { boxShadow: '0 0 0 1px token(colors.border.error)' } },
+    // Not `_invalid`: it includes the native :invalid, which marks every empty required field red before any input.
+    '&[data-invalid], &[aria-invalid=true]': { borderColor: 'border.error', _focusVisible: { boxShadow: '0 0 0 1px token(colors.border.error)' } },
     _disabled: { opacity: 0.6, cursor: 'not-allowed', bg: 'bg.subtle' },
   },
   variants: {
