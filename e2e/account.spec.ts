@@ -125,7 +125,9 @@ test.describe('account', () => {
     await page.setViewportSize({ width: 360, height: 740 });
     for (const path of ['/admin/login', '/forgot-password']) {
       await page.goto(path);
+      if (path === '/admin/login') await expect(page).toHaveURL(/interaction=/);
       await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+      await page.waitForLoadState('networkidle');
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
     }
     await shot(page, 'account-forgot-password-360px');

@@ -7,17 +7,20 @@
  * The session is bound once at start (`bindApiSession`, src/lib/session.ts);
  * until then requests go out without a bearer.
  *
- * 401: the failing request reports REQUEST_UNAUTHORIZED to the session (which
- * refreshes once for all waiters or logs out) and is replayed once with the
- * new token. The session's own calls (token refresh, locale save) use
- * `sessionHttp`, which never feeds 401s back (no loop).
+ * 401 (createApiClient + session bridge): the failing request reports
+ * REQUEST_UNAUTHORIZED to the session (which refreshes once for all waiters
+ * or logs out) and is replayed once with the new token. The session's own
+ * calls (token refresh, locale save) use `sessionHttp`, which never feeds 401s
+ * back (no loop) and sends no bearer to the token endpoint.
+ * `api` stays a raw ofetch instance (same headers) for special responses (blobs).
  */
 import { i18n } from '@lingui/core';
 import { FetchError, ofetch, type FetchOptions } from 'ofetch';
-import { waitFor } from 'xstate';
 import type { Http, HttpInit } from '../../machines/shared';
 import type { SessionHandle } from '../lib/router-context';
+import { createApiClient, type ApiClient, type RequestOptions } from './client';
 import { ApiError, parseErrorBody } from './errors';
+import { createSessionBridge } from './session-bridge';
 
 export { ApiError, isApiError } from './errors';
 
@@ -94,33 +97,32 @@ export function toApiError(error: unknown): ApiError {
 export type ApiRequestOptions = Omit<FetchOptions<'json'>, 'method' | 'responseType'>;
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-/** Waits for the session to finish a refresh; true when a replay makes sense. */
-async function recoverFrom401(usedToken: string | null): Promise<boolean> {
-  const session = binding.session;
-  if (!session || usedToken === null) return false;
-  session.send({ type: 'REQUEST_UNAUTHORIZED', accessToken: usedToken });
-  const settled = await waitFor(session, (snapshot) => !snapshot.hasTag('loading'), { timeout: 30_000 }).catch(() => null);
-  if (!settled || !settled.hasTag('session:signed-in')) return false;
-  const next = settled.context.tokens?.access_token ?? null;
-  return next !== null && next !== usedToken;
+/**
+ * The app-wide client: the colleague's `createApiClient` (src/api/client.ts)
+ * with the session bridge (src/api/session-bridge.ts) for the shared refresh.
+ */
+export const client: ApiClient = createApiClient({
+  baseURL: '/',
+  getLocale: () => i18n.locale || 'en',
+  getAccessToken: () => currentAccessToken(),
+  onUnauthorized: async (info) => {
+    if (!binding.session) throw new ApiError({ kind: 'http', status: 401, code: 'unauthorized', message: 'Not signed in' });
+    await createSessionBridge(binding.session).onUnauthorized?.(info);
+  },
+});
+
+function toRequestOptions(method: Method, options: ApiRequestOptions): RequestOptions {
+  const out: RequestOptions = { method };
+  if (options.body !== undefined && options.body !== null) out.body = options.body as RequestOptions['body'];
+  if (options.query) out.query = options.query as RequestOptions['query'];
+  if (options.signal) out.signal = options.signal;
+  if (options.headers) out.headers = Object.fromEntries(new Headers(options.headers as HeadersInit).entries());
+  return out;
 }
 
-/** One request with 401 → refresh → single replay; always throws ApiError. */
+/** One request with 401 → shared session refresh → single replay; always throws ApiError. */
 export async function apiRequest<T>(method: Method, url: string, options: ApiRequestOptions = {}): Promise<T> {
-  const usedToken = isOwnApi(url) ? currentAccessToken() : null;
-  try {
-    return await api<T>(url, { ...options, method });
-  } catch (error) {
-    const apiError = toApiError(error);
-    if (apiError.status === 401 && (await recoverFrom401(usedToken))) {
-      try {
-        return await api<T>(url, { ...options, method });
-      } catch (retryError) {
-        throw toApiError(retryError);
-      }
-    }
-    throw apiError;
-  }
+  return client<T>(url, toRequestOptions(method, options));
 }
 
 export const apiGet = <T>(url: string, options?: ApiRequestOptions) => apiRequest<T>('GET', url, options);
@@ -144,10 +146,5 @@ export const http: Http = <T>(url: string, init: HttpInit = {}) =>
  * Transport for the session's own calls (token refresh, locale save): same
  * headers, ApiError on failure, but 401s are NOT reported back to the session.
  */
-export const sessionHttp: Http = async <T>(url: string, init: HttpInit = {}) => {
-  try {
-    return await api<T>(url, { method: init.method ?? 'GET', body: init.body, query: init.query });
-  } catch (error) {
-    throw toApiError(error);
-  }
-};
+export const sessionHttp: Http = <T>(url: string, init: HttpInit = {}) =>
+  client<T>(url, { method: init.method ?? 'GET', body: init.body, query: init.query, skipUnauthorized: true, anonymous: !isOwnApi(url) });
