@@ -81,7 +81,7 @@ export function TwoFactorSection({ kind, phone, status, machineOverride }: { kin
         <FormAlert tone="success" focus={false}>
           <Trans>Two-factor authentication is on. Save these recovery codes now: they are shown only once, and each one lets you sign in if you lose your phone.</Trans>
         </FormAlert>
-        <ul data-testid="recovery-codes" className={css({ display: 'grid', gridTemplateColumns: { base: '1fr 1fr', sm: 'repeat(4, 1fr)' }, gap: '2', fontFamily: 'mono', fontSize: 'sm', bg: 'bg.subtle', p: '4', borderRadius: 'md' })}>
+        <ul data-testid="recovery-codes" className={css({ display: 'grid', gridTemplateColumns: { base: '1fr', sm: 'repeat(2, 1fr)' }, gap: '2', fontFamily: 'mono', fontSize: 'sm', bg: 'bg.subtle', p: '4', borderRadius: 'md' })}>
           {codes.map((code) => (
             <li key={code}>{code}</li>
           ))}
