@@ -5,7 +5,7 @@ import { loadCookieKeys, loadSigningKeys, SIGNING_ALG } from './keys';
 import { ADMIN_CLIENT, OIDC_SCOPES, PORTAL_CLIENT, accountTypeForClient, isServiceAppClient, mayUseClient } from './access';
 import { nowIso } from '../db/index';
 import { getClientSecret } from '../services/admin/service-apps';
-import { errorPage, logoutPage, postLogoutPage } from './pages';
+import { errorPage, logoutPage, pageLanguage, postLogoutPage } from './pages';
 
 const epoch = (): number => Math.floor(Date.now() / 1000);
 
@@ -61,11 +61,13 @@ export async function createProvider(app: FastifyInstance): Promise<Provider> {
         enabled: true,
         logoutSource: async (ctx, form) => {
           ctx.type = 'html';
-          ctx.body = logoutPage(form, ctx.host);
+          // the provider has already refused an invalid id_token_hint; a valid one means the client asked
+          const hinted = typeof ctx.oidc.params?.id_token_hint === 'string' && ctx.oidc.params.id_token_hint !== '';
+          ctx.body = logoutPage(pageLanguage(ctx.get('accept-language')), form, ctx.host, hinted);
         },
         postLogoutSuccessSource: async (ctx) => {
           ctx.type = 'html';
-          ctx.body = postLogoutPage(config.appUrl);
+          ctx.body = postLogoutPage(pageLanguage(ctx.get('accept-language')), config.appUrl);
         },
       },
       resourceIndicators: {
@@ -155,7 +157,7 @@ export async function createProvider(app: FastifyInstance): Promise<Provider> {
     clientBasedCORS: (_ctx, origin, client) => client.redirectUris?.some((uri) => URL.parse(uri)?.origin === origin) ?? false,
     renderError: async (ctx, out) => {
       ctx.type = 'html';
-      ctx.body = errorPage({ ...out });
+      ctx.body = errorPage(pageLanguage(ctx.get('accept-language')), { ...out });
     },
   };
 

@@ -64,7 +64,13 @@ describeEachDb(
       expect(page.status).toBe(200);
       expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
       const html = await page.text();
-      expect(html).not.toMatch(/<script|<style/);
+      // no inline script or style: only the same-origin script that confirms a hinted logout
+      expect(html).not.toMatch(/<style|<script>/);
+      const scriptSrc = /<script src="([^"]+)"><\/script>/.exec(html)?.[1];
+      expect(scriptSrc).toBe('/api/oidc-pages/logout.js');
+      const script = await fetch(`${appUrl}${scriptSrc}`);
+      expect(script.headers.get('content-type')).toContain('javascript');
+      expect(await script.text()).toContain("op.logoutForm");
       const xsrf = /name="xsrf" value="([^"]+)"/.exec(html)?.[1];
       expect(xsrf).toBeTruthy();
       const confirm = await browser.go(`${appUrl}/oidc/session/end/confirm`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ xsrf: String(xsrf), logout: 'yes' }).toString() });
