@@ -8,7 +8,6 @@ import { StartupError } from './components/errors/startup-error';
 import { activateLocale, i18n, initialLocale } from './lib/i18n';
 import { installPreloadErrorListener } from './lib/preload-error';
 import { createQueryClient } from './lib/query-client';
-import { setupInspector } from './lib/inspect';
 import { startSession } from './lib/session';
 import { SessionProvider } from './lib/session-context';
 import { createAppRouter, type AppRouter } from './router';
@@ -23,7 +22,6 @@ function mount(): Root {
 
 async function bootstrap() {
   const queryClient = createQueryClient();
-  await setupInspector().catch(() => undefined);
   // The session navigates through the router, which needs the session first.
   const late: { router?: AppRouter } = {};
   const [session] = await Promise.all([
