@@ -58,11 +58,12 @@ test.describe.configure({ mode: 'serial' });
 test.describe('admin back office', () => {
   let page: Page;
   test.beforeAll(async ({ browser }) => {
-    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    page = await context.newPage();
     await adminSignIn(page);
   });
   test.afterAll(async () => {
-    await page.close();
+    await page.context().close();
   });
 
   test('roles: create, update', async () => {

@@ -8,7 +8,11 @@ export const Route = createFileRoute('/admin/_shell/admin-management')({
   staticData: { title: msg`Admin management` },
   validateSearch: adminSearchSchema,
   loaderDeps: ({ search }) => ({ page: search.page ?? 1, size: search.size ?? 10, search: search.search?.trim() || undefined }),
-  loader: ({ context, deps }) => context.queryClient.ensureQueryData(adminsQueryOptions(deps)).catch(() => undefined),
+  // Not awaited: the URL (filters) updates at once and the page keeps the previous rows while fetching;
+  // errors are shown by the page itself, not by the route error boundary.
+  loader: ({ context, deps }) => {
+    void context.queryClient.ensureQueryData(adminsQueryOptions(deps)).catch(() => undefined);
+  },
   component: AdminManagementPage,
 });
 

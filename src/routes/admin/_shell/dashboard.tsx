@@ -7,12 +7,14 @@ export const Route = createFileRoute('/admin/_shell/dashboard')({
   staticData: { title: msg`Dashboard` },
   validateSearch: dashboardSearchSchema,
   loaderDeps: ({ search }) => ({ activities: activityFilters(search), errors: errorFilters(search) }),
-  loader: ({ context, deps }) =>
-    Promise.all([
+  // Not awaited: the URL (filters) updates at once; errors are shown by the cards.
+  loader: ({ context, deps }) => {
+    void Promise.all([
       context.queryClient.ensureQueryData(dailySignInsQueryOptions(30)),
       context.queryClient.ensureQueryData(activitiesQueryOptions(deps.activities)),
       context.queryClient.ensureQueryData(errorLogsQueryOptions(deps.errors)),
-    ]).catch(() => undefined),
+    ]).catch(() => undefined);
+  },
   component: DashboardPage,
 });
 

@@ -9,8 +9,11 @@ export const Route = createFileRoute('/admin/_shell/user-management')({
   staticData: { title: msg`User management` },
   validateSearch: userSearchSchema,
   loaderDeps: ({ search }) => toUserFilters(search),
-  // Errors are shown by the page itself (toast/inline), not by the route error boundary.
-  loader: ({ context, deps }) => context.queryClient.ensureQueryData(usersQueryOptions(deps)).catch(() => undefined),
+  // Not awaited: the URL (filters) updates at once and the page keeps the previous rows while fetching;
+  // errors are shown by the page itself, not by the route error boundary.
+  loader: ({ context, deps }) => {
+    void context.queryClient.ensureQueryData(usersQueryOptions(deps)).catch(() => undefined);
+  },
   component: UserManagementPage,
 });
 
