@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { css } from 'styled-system/css';
 import { LanguagePicker } from '../../../components/language-picker';
 import { MAIN_CONTENT_ID, SkipLink } from '../../../components/skip-link';
@@ -17,11 +17,18 @@ export interface AdminShellProps {
 
 /** Admin area frame: collapsible sidebar + header (page title, language, account menu) + main. */
 export function AdminShell({ children, onLogout }: AdminShellProps) {
-  const { collapsed, toggle } = useSidebarState();
+  const { collapsed: storedCollapsed, toggle: toggleStored } = useSidebarState();
+  const narrow = useNarrowViewport();
+  // On narrow screens the rail stays collapsed (80 px) and opens over the content on demand, without
+  // touching the stored desktop preference.
+  const [narrowOpen, setNarrowOpen] = useState(false);
+  useEffect(() => setNarrowOpen(false), [narrow]);
+  const collapsed = narrow ? !narrowOpen : storedCollapsed;
+  const toggle = narrow ? () => setNarrowOpen((open) => !open) : toggleStored;
   const admin = useCurrentAdmin();
   const title = usePageTitle();
   const sessionLogout = useLogout();
-  const offset = collapsed ? SIDEBAR_WIDTH_CLOSED : SIDEBAR_WIDTH_OPEN;
+  const offset = narrow || collapsed ? SIDEBAR_WIDTH_CLOSED : SIDEBAR_WIDTH_OPEN;
 
   return (
     <div className={css({ minHeight: '100dvh', bg: 'bg.canvas' })}>
@@ -58,4 +65,19 @@ export function AdminShell({ children, onLogout }: AdminShellProps) {
       </div>
     </div>
   );
+}
+
+const NARROW_QUERY = '(max-width: 767px)';
+
+function useNarrowViewport(): boolean {
+  const [narrow, setNarrow] = useState(() => typeof window !== 'undefined' && typeof window.matchMedia === 'function' && window.matchMedia(NARROW_QUERY).matches);
+  useEffect(() => {
+    if (typeof window.matchMedia !== 'function') return;
+    const query = window.matchMedia(NARROW_QUERY);
+    const update = () => setNarrow(query.matches);
+    update();
+    query.addEventListener('change', update);
+    return () => query.removeEventListener('change', update);
+  }, []);
+  return narrow;
 }
