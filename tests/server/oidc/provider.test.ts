@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { expect, it } from 'vitest';
 import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { TOTP } from 'otpauth';
@@ -336,6 +338,42 @@ describeEachDb('OIDC provider and sign-in', (get) => {
     await t.app.inject({ method: 'POST', url: '/api/login', payload: { email: u.email, password: PW, interaction: r2.interaction } });
     const reuse = await t.app.inject({ method: 'POST', url: '/api/2fa/validate-recovery-code', payload: { recovery_code: codes![0], interaction: r2.interaction } });
     expect(reuse.statusCode).toBe(422);
+  });
+
+  it('two-factor sign-in by SMS: code bound to the sign-in, resend, wrong codes, single use', async () => {
+    const t = get();
+    const phone = `+4176${String(Date.now()).slice(-7)}`;
+    const u = await user(t, { phone, two_factor_method: 'SMS', two_factor_confirmed_at: nowIso() });
+    const smsTo = () =>
+      (existsSync(path.join(t.dataDir, 'outbox', 'sms.log')) ? readFileSync(path.join(t.dataDir, 'outbox', 'sms.log'), 'utf8') : '')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as { to: string; body: string })
+        .filter((m) => m.to === phone)
+        .map((m) => /\b(\d{6})\b/.exec(m.body)?.[1] ?? '');
+    const s = await startAuthorize(t);
+    const login = await t.app.inject({ method: 'POST', url: '/api/login', payload: { email: u.email, password: PW, interaction: s.interaction } });
+    expect(login.json().data).toEqual({ status: 'two_factor_required', method: 'SMS' });
+    const [first] = smsTo();
+    expect(first).toMatch(/^\d{6}$/);
+    // a code sent for another sign-in does not finish this one
+    const other = await startAuthorize(t);
+    await t.db.kysely.deleteFrom('rate_counters').execute();
+    await t.app.inject({ method: 'POST', url: '/api/login', payload: { email: u.email, password: PW, interaction: other.interaction } });
+    const otherCode = smsTo().at(-1)!;
+    const cross = await t.app.inject({ method: 'POST', url: '/api/2fa/sms/verify', payload: { one_time_password: otherCode, interaction: s.interaction } });
+    expect(cross.statusCode).toBe(422);
+    expect(cross.json().error.fields).toEqual({ one_time_password: ['otp_invalid'] });
+    // resend within the sign-in gives a new code that works once
+    await t.db.kysely.deleteFrom('rate_counters').execute();
+    const resend = await t.app.inject({ method: 'POST', url: '/api/2fa/sms/resend', payload: { interaction: s.interaction } });
+    expect(resend.json()).toEqual({ data: { status: 'sent' } });
+    const resent = smsTo().at(-1)!;
+    const ok = await t.app.inject({ method: 'POST', url: '/api/2fa/sms/verify', payload: { one_time_password: resent, interaction: s.interaction } });
+    expect(ok.statusCode).toBe(200);
+    const { code } = await followToCode(t, s, ok.json().data.redirect_to);
+    const tokens = await exchangeCode(t, s, code ?? '');
+    expect((await api(t, '/api/user', tokens.authorization)).json().data['2fa']).toEqual({ enabled: true, method: 'SMS' });
   });
 
   it('key rotation: tokens signed with the previous key stay valid until it is retired', async () => {
