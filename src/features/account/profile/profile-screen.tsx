@@ -12,7 +12,7 @@ import { Controller, useForm, useWatch } from 'react-hook-form';
 import { css } from 'styled-system/css';
 import { z } from 'zod';
 import { currentAccountQueryOptions, currentAdminQueryOptions, currentUserQueryOptions, languagesQueryOptions, type AccountKind, type AuthUser } from '../../../api/account';
-import { apiDelete, apiPatch, apiPost } from '../../../api';
+import { apiDelete, apiPatch, apiPost, isApiError } from '../../../api';
 import { LoadingBar } from '../../../components/loading-bar';
 import { PageHeading } from '../../../components/page-heading';
 import { UserAvatar } from '../../../components/ui/avatar';
@@ -61,14 +61,17 @@ export function ProfileScreen({ kind }: { kind: AccountKind }) {
   }
   const user = query.data.auth_user;
   return (
-    <div className={css({ maxWidth: '3xl', mx: kind === 'user' ? 'auto' : '0', width: 'full', display: 'flex', flexDirection: 'column', gap: '6' })}>
+    <div className={css({ maxWidth: '3xl', mx: kind === 'user' ? 'auto' : '0', width: 'full' })}>
+      {/* PageHeading brings its own bottom margin, as on the other admin pages: the gap applies between sections only */}
       <PageHeading>
         <Trans>Profile</Trans>
       </PageHeading>
-      <AvatarSection kind={kind} user={user} />
-      <PersonalInfoSection kind={kind} user={user} />
-      <ChangePasswordSection kind={kind} sso={user.auth_type === 'SSO'} />
-      <TwoFactorSection key={`${String(query.data['2fa'].enabled)}-${user.phone ?? ''}`} kind={kind} phone={user.phone} status={query.data['2fa']} />
+      <div className={css({ display: 'flex', flexDirection: 'column', gap: '6' })}>
+        <AvatarSection kind={kind} user={user} />
+        <PersonalInfoSection kind={kind} user={user} />
+        <ChangePasswordSection kind={kind} sso={user.auth_type === 'SSO'} />
+        <TwoFactorSection key={`${String(query.data['2fa'].enabled)}-${user.phone ?? ''}`} kind={kind} phone={user.phone} status={query.data['2fa']} />
+      </div>
     </div>
   );
 }
@@ -92,6 +95,18 @@ async function imageSize(file: File): Promise<{ width: number; height: number }>
   }
 }
 
+/**
+ * The server checks the bytes (a GIF named .png decodes in the browser but is refused there): its 422 answers map to
+ * the same visible problems as the client checks.
+ */
+export function avatarProblemFromError(error: unknown): 'format' | 'size' | null {
+  if (!isApiError(error) || error.status !== 422) return null;
+  const codes = [error.code, ...(error.fields?.avatar ?? [])];
+  if (codes.includes('avatar_invalid_type')) return 'format';
+  if (codes.includes('avatar_too_large_dimensions')) return 'size';
+  return null;
+}
+
 /** Client-side avatar checks (SPEC §5): .jpg/.jpeg/.png, at most 1200×600. */
 export async function checkAvatar(file: File): Promise<'format' | 'size' | null> {
   if (!AVATAR_TYPES.includes(file.type) || !/\.(jpe?g|png)$/i.test(file.name)) return 'format';
@@ -112,6 +127,7 @@ function AvatarSection({ kind, user }: { kind: AccountKind; user: AuthUser }) {
   const base = kind === 'admin' ? '/api/admin/avatar' : '/api/user/avatar';
   useEffect(() => () => (preview ? URL.revokeObjectURL(preview.url) : undefined), [preview]);
   const refresh = () => queryClient.invalidateQueries({ queryKey: currentAccountQueryOptions(kind).queryKey });
+  const problemText = (issue: 'format' | 'size') => (issue === 'format' ? t`Choose a .jpg, .jpeg or .png image.` : t`The image must be at most 1200 × 600 pixels.`);
   const upload = useMutation({
     mutationFn: (file: File) => {
       const body = new FormData();
@@ -123,7 +139,14 @@ function AvatarSection({ kind, user }: { kind: AccountKind; user: AuthUser }) {
       toaster.create({ type: 'success', title: i18n._(msg`Profile picture updated`) });
       await refresh();
     },
-    onError: (error) => toaster.create({ type: 'error', title: apiErrorMessage(i18n, error) }),
+    onError: (error) => {
+      const issue = avatarProblemFromError(error);
+      if (issue) {
+        setPreview(null);
+        return setProblem(problemText(issue));
+      }
+      toaster.create({ type: 'error', title: apiErrorMessage(i18n, error) });
+    },
   });
   const remove = useMutation({
     mutationFn: () => apiDelete<unknown>(base),
@@ -139,8 +162,7 @@ function AvatarSection({ kind, user }: { kind: AccountKind; user: AuthUser }) {
     setProblem(null);
     if (!file) return;
     const issue = await checkAvatar(file);
-    if (issue === 'format') return setProblem(t`Choose a .jpg, .jpeg or .png image.`);
-    if (issue === 'size') return setProblem(t`The image must be at most 1200 × 600 pixels.`);
+    if (issue) return setProblem(problemText(issue));
     setPreview({ file, url: URL.createObjectURL(file) });
   };
 
@@ -156,15 +178,33 @@ function AvatarSection({ kind, user }: { kind: AccountKind; user: AuthUser }) {
             accept=".jpg,.jpeg,.png,image/jpeg,image/png"
             className={css({ srOnly: true })}
             aria-label={t`Choose a profile picture`}
-            onChange={(e) => void onFile(e.currentTarget.files?.[0])}
+            onChange={(e) => {
+              const file = e.currentTarget.files?.[0];
+              // the same file can be chosen again after a refusal
+              e.currentTarget.value = '';
+              void onFile(file);
+            }}
           />
           <div className={css({ display: 'flex', gap: '2', flexWrap: 'wrap' })}>
             {preview ? (
               <>
-                <Button onClick={() => upload.mutate(preview.file)} disabled={upload.isPending} aria-busy={upload.isPending}>
+                <Button
+                  onClick={() => {
+                    setProblem(null);
+                    upload.mutate(preview.file);
+                  }}
+                  disabled={upload.isPending}
+                  aria-busy={upload.isPending}
+                >
                   <Trans>Save picture</Trans>
                 </Button>
-                <Button variant="outline" onClick={() => setPreview(null)}>
+                <Button
+                  variant="outline"
+                  onClick={() => {
+                    setPreview(null);
+                    setProblem(null);
+                  }}
+                >
                   <Trans>Cancel</Trans>
                 </Button>
               </>

@@ -1,18 +1,18 @@
 import { msg } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
-import { useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useMachine } from '@xstate/react';
 import { QRCodeSVG } from 'qrcode.react';
 import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import { css } from 'styled-system/css';
 import { createTwoFactorActors, twoFactorSetupMachine, type TwoFactorSetupMachine } from '../../../../machines/twoFactorSetup.machine';
 import { currentAccountQueryOptions, type AccountKind, type TwoFactorStatus } from '../../../api/account';
-import { http } from '../../../api';
+import { apiPost, http } from '../../../api';
 import { Button } from '../../../components/ui/button';
 import { CodeInput } from '../../../components/ui/pin-input';
 import { toaster } from '../../../components/ui/toast';
 import { inspectOptions } from '../../../lib/inspect';
-import { errorInfoMessage, FormAlert, formStack, mutedText, PasswordField, usePinTranslations } from '../form-kit';
+import { apiErrorMessage, errorInfoMessage, FormAlert, formStack, mutedText, PasswordField, usePinTranslations } from '../form-kit';
 import { Section } from './profile-screen';
 
 async function copy(text: string): Promise<boolean> {
@@ -69,6 +69,15 @@ export function TwoFactorSection({ kind, phone, status, machineOverride }: { kin
   useEffect(() => {
     send({ type: 'PHONE_UPDATED', phone });
   }, [phone, send]);
+
+  const disableCode = useMutation({
+    mutationFn: () => apiPost<unknown>('/api/2fa/sms/send'),
+    onSuccess: () => {
+      const phoneNumber = phone ?? '';
+      toaster.create({ type: 'success', title: i18n._(msg`Code sent to ${phoneNumber}`) });
+    },
+    onError: (err) => toaster.create({ type: 'error', title: apiErrorMessage(i18n, err) }),
+  });
 
   const refresh = () => void queryClient.invalidateQueries({ queryKey: currentAccountQueryOptions(kind).queryKey });
 
@@ -206,6 +215,17 @@ export function TwoFactorSection({ kind, phone, status, machineOverride }: { kin
             </>
           ) : null}
         </form>
+        {disableWith === 'one_time_password' && context.method === 'SMS' ? (
+          <div className={css({ display: 'flex', alignItems: 'center', gap: '3', flexWrap: 'wrap' })}>
+            {/* SMS codes are sent on request only: without this there is no code to turn SMS two-factor off with */}
+            <Button variant="outline" disabled={disableCode.isPending || busy} aria-busy={disableCode.isPending} onClick={() => disableCode.mutate()}>
+              <Trans>Send code by SMS</Trans>
+            </Button>
+            <span className={mutedText}>
+              <Trans>It may take up to a minute to arrive.</Trans>
+            </span>
+          </div>
+        ) : null}
         {disableWith === 'one_time_password' ? (
           <CodeForm
             label={t`One time password`}

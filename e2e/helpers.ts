@@ -1,0 +1,194 @@
+/**
+ * Shared helpers for the newer e2e specs (account-more.spec.ts). The older specs keep their own copies.
+ */
+import AxeBuilder from '@axe-core/playwright';
+import { expect, type APIRequestContext, type Browser, type Page } from '@playwright/test';
+import Database from 'better-sqlite3';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import * as OTPAuth from 'otpauth';
+
+export const ARTIFACTS = 'e2e/artifacts';
+export const ADMIN = { email: 'admin@example.com', password: 'Admin-Passw0rd!x' } as const;
+export type Lang = 'en' | 'de';
+
+export function dataDir(): string {
+  const dir = process.env.E2E_DATA_DIR;
+  if (!dir) throw new Error('E2E_DATA_DIR not set (playwright.config.ts sets it)');
+  return dir;
+}
+
+export const outboxDir = (): string => join(dataDir(), 'outbox');
+
+/** The first link matching `link` in the newest mail to `to` that has one. */
+export async function linkFromOutbox(to: string, link: RegExp): Promise<string> {
+  let found: string | undefined;
+  await expect
+    .poll(
+      () => {
+        let files: string[] = [];
+        try {
+          files = readdirSync(outboxDir()).filter((f) => f.endsWith('.eml'));
+        } catch {
+          return undefined;
+        }
+        for (const file of files.sort().reverse()) {
+          const raw = readFileSync(join(outboxDir(), file), 'utf8');
+          if (!raw.toLowerCase().includes(to.toLowerCase())) continue;
+          // quoted-printable soft line breaks and escapes
+          const text = raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
+          const match = link.exec(text);
+          if (match) return (found = match[0].replace(/&amp;/g, '&'));
+        }
+        return undefined;
+      },
+      { timeout: 15_000 },
+    )
+    .toBeTruthy();
+  if (!found) throw new Error(`no link for ${to}`);
+  return found;
+}
+
+export interface SmsLine {
+  to: string;
+  body: string;
+  at: string;
+}
+
+/** Every SMS the server's `log` provider wrote to `to`, oldest first. */
+export function smsTo(to: string): SmsLine[] {
+  const file = join(outboxDir(), 'sms.log');
+  if (!existsSync(file)) return [];
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line) as SmsLine)
+    .filter((sms) => sms.to === to);
+}
+
+/** Waits for an SMS to `to` newer than `after` (count of earlier ones) and returns its 6-digit code. */
+export async function nextSmsCode(to: string, after: number): Promise<{ code: string; at: number }> {
+  let result: { code: string; at: number } | undefined;
+  await expect
+    .poll(
+      () => {
+        const all = smsTo(to);
+        if (all.length <= after) return undefined;
+        const last = all[all.length - 1];
+        if (!last) return undefined;
+        const code = /\b(\d{6})\b/.exec(last.body)?.[1];
+        if (!code) return undefined;
+        result = { code, at: Date.parse(last.at) };
+        return code;
+      },
+      { timeout: 15_000 },
+    )
+    .toBeTruthy();
+  if (!result) throw new Error(`no SMS to ${to}`);
+  return result;
+}
+
+/** Runs `fn` on the e2e SQLite database (the server keeps it open; WAL and a busy timeout make this safe). */
+export function withDb<T>(fn: (db: Database.Database) => T): T {
+  const db = new Database(join(dataDir(), 'iam.sqlite'));
+  try {
+    db.pragma('busy_timeout = 5000');
+    return fn(db);
+  } finally {
+    db.close();
+  }
+}
+
+export async function axe(page: Page, name: string): Promise<void> {
+  const results = await new AxeBuilder({ page }).analyze();
+  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(serious.map((v) => `${name}: ${v.id} ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`)).toEqual([]);
+}
+
+export async function shot(page: Page, name: string, lang: Lang = 'en'): Promise<void> {
+  await page.waitForTimeout(200);
+  await page.screenshot({ path: `${ARTIFACTS}/${name}-${lang}.png`, fullPage: true });
+}
+
+export async function setLanguage(page: Page, label: 'Deutsch' | 'English'): Promise<void> {
+  await page.getByRole('combobox', { name: /Language|Sprache/ }).first().click();
+  await page.getByRole('option', { name: label }).click();
+}
+
+export async function fillCredentials(page: Page, email: string, password: string): Promise<void> {
+  await page.getByRole('textbox', { name: /e-mail/i }).fill(email);
+  await page.getByLabel(/^password/i).fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+export async function adminSignIn(page: Page, creds: { email: string; password: string } = ADMIN): Promise<void> {
+  await page.goto('/admin/login');
+  await expect(page).toHaveURL(/\/admin\/login\?interaction=/);
+  await fillCredentials(page, creds.email, creds.password);
+  await expect(page).toHaveURL(/\/admin\/dashboard/);
+}
+
+export async function userSignIn(page: Page, email: string, password: string): Promise<void> {
+  await page.goto('/login');
+  await expect(page).toHaveURL(/\/login\?interaction=/);
+  await fillCredentials(page, email, password);
+}
+
+/** The SPA's access token (localStorage `token`). */
+export async function apiToken(page: Page): Promise<string> {
+  const raw = await page.evaluate(() => window.localStorage.getItem('token'));
+  return (JSON.parse(raw ?? '{}') as { access_token: string }).access_token;
+}
+
+/** The bootstrap super_admin's access token, from a throwaway browser context. */
+export async function superAdminToken(browser: Browser): Promise<string> {
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    await adminSignIn(page);
+    return await apiToken(page);
+  } finally {
+    await context.close();
+  }
+}
+
+export function totpFromSecret(secret: string): () => string {
+  const generator = new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret), digits: 6, period: 30 });
+  return () => generator.generate();
+}
+
+/** Waits for the next 30 s TOTP step (the server refuses a code of a step already used). */
+export async function nextTotpStep(page: Page): Promise<void> {
+  await page.waitForTimeout(Math.max(0, 30_000 - (Date.now() % 30_000)) + 500);
+}
+
+export async function typeCode(page: Page, code: string): Promise<void> {
+  const first = page.getByRole('textbox', { name: /^(Digit|Ziffer) 1 (of|von) 6$/ }).first();
+  await first.click();
+  await page.keyboard.type(code);
+}
+
+export interface NewUser {
+  email: string;
+  first: string;
+  last: string;
+  password: string;
+  phone?: string;
+}
+
+/** Creates a user through the admin API and sets the password through the invitation link (API, no UI). */
+export async function createUserWithPassword(request: APIRequestContext, adminToken: string, user: NewUser): Promise<void> {
+  const created = await request.post('/api/admin/users', {
+    headers: { Authorization: `Bearer ${adminToken}` },
+    data: { email: user.email, first_name: user.first, last_name: user.last, locale: 'en', auth_type: 'CREDENTIALS', ...(user.phone ? { phone: user.phone } : {}) },
+  });
+  expect(created.ok(), await created.text()).toBeTruthy();
+  const invitation = await linkFromOutbox(user.email, /https?:\/\/[^\s"<>]+\/verify\/user\?url=[^\s"<>]+/);
+  const url = new URL(invitation).searchParams.get('url');
+  const verified = await request.post('/api/user/verify', { data: { url, password: user.password, password_confirmation: user.password } });
+  expect(verified.ok(), await verified.text()).toBeTruthy();
+}
+
+export async function toast(page: Page, text: string | RegExp): Promise<void> {
+  await expect(page.locator('[data-scope="toast"][data-part="root"]').filter({ hasText: text }).first()).toBeVisible();
+}
