@@ -20,6 +20,15 @@ export async function fetchClientConfig(): Promise<OidcClientConfig> {
 }
 
 /** Creates and starts the session actor the router context carries. */
+/**
+ * After a language change: refetch the (localized) server data in place. Not `resetQueries()`: that drops the data,
+ * so screens fall back to their loading state and remount, losing local state such as a two-factor setup in progress
+ * or the recovery codes shown only once.
+ */
+export function refreshCachedData(queryClient: QueryClient): Promise<void> {
+  return queryClient.invalidateQueries();
+}
+
 export async function startSession({ queryClient, navigate }: SessionDeps): Promise<SessionHandle> {
   const config = await fetchClientConfig();
   // The session's own calls must not report 401s back to it (no refresh loop).
@@ -32,7 +41,7 @@ export async function startSession({ queryClient, navigate }: SessionDeps): Prom
       redirect: (_, params: { url: string }) => window.location.assign(params.url),
       navigate: (_, params: { to: string }) => navigate(params.to),
       clearQueryCache: () => queryClient.clear(),
-      resetCachedData: () => void queryClient.resetQueries(),
+      resetCachedData: () => void refreshCachedData(queryClient),
     },
   });
   const actor = createActor(machine, {

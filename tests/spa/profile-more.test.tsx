@@ -1,6 +1,6 @@
 import { I18nProvider } from '@lingui/react';
-import { QueryClientProvider } from '@tanstack/react-query';
-import { render, screen } from '@testing-library/react';
+import { QueryClientProvider, QueryObserver } from '@tanstack/react-query';
+import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/api';
@@ -54,5 +54,24 @@ describe('two-factor: turning SMS off', () => {
     wrap('GOOGLE');
     expect(screen.getByText('On — authenticator app')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Send code by SMS' })).toBeNull();
+  });
+});
+
+describe('language change: cached data refreshed in place', () => {
+  it('keeps the data while refetching (no loading state, no remount)', async () => {
+    const { refreshCachedData } = await import('../../src/lib/session');
+    const queryClient = createQueryClient();
+    let calls = 0;
+    const observer = new QueryObserver(queryClient, { queryKey: ['account', 'user'], queryFn: async () => ({ locale: ++calls === 1 ? 'en' : 'de' }) });
+    const seen: Array<string | undefined> = [];
+    const unsubscribe = observer.subscribe((result) => seen.push(result.data?.locale));
+    await waitFor(() => expect(seen).toContain('en'));
+    const refreshed = refreshCachedData(queryClient);
+    expect(observer.getCurrentResult().data).toEqual({ locale: 'en' });
+    await refreshed;
+    expect(observer.getCurrentResult().data).toEqual({ locale: 'de' });
+    // never back to undefined once loaded
+    expect(seen.slice(seen.indexOf('en'))).not.toContain(undefined);
+    unsubscribe();
   });
 });
