@@ -220,11 +220,9 @@ test.describe('account', () => {
     await page.getByRole('button', { name: 'Account menu' }).click();
     await page.getByRole('menuitem', { name: 'Sign out' }).click();
     // The SPA sends id_token_hint, so the provider's end-session page confirms itself: no question asked.
-    await expect(page).toHaveURL(/\/login/);
+    // The chain (end session → post-logout /login → new authorization) ends on the sign-in form.
+    await expect(page).toHaveURL(/\/login\?interaction=/, { timeout: 20_000 });
     await expect(page.getByRole('button', { name: /yes, sign me out/i })).toHaveCount(0);
-
-    await page.goto('/login');
-    await expect(page).toHaveURL(/\/login\?interaction=/);
     await page.getByRole('textbox', { name: /e-mail/i }).fill(USER.email);
     await page.getByLabel(/^password/i).fill(USER.password);
     await page.getByRole('button', { name: 'Sign in' }).click();
