@@ -18,9 +18,12 @@ export interface CodeInputProps extends Omit<ComponentProps<typeof Root>, 'child
 }
 
 /** A labelled one-time-code input, numeric with autocomplete=one-time-code. */
-export function CodeInput({ label, length = 6, ...props }: CodeInputProps) {
+export function CodeInput({ label, length = 6, value, ...props }: CodeInputProps) {
+  // A controlled value shorter than the cells (e.g. [] to clear after a wrong code) left Ark showing "undefined"
+  // in every cell and typing no longer reached the value: always hand over one string per cell.
+  const cells = value === undefined ? undefined : Array.from({ length }, (_, index) => value[index] ?? '');
   return (
-    <Root otp type="numeric" {...props}>
+    <Root otp type="numeric" {...props} {...(cells ? { value: cells } : {})}>
       <Label>{label}</Label>
       <Control>
         {Array.from({ length }, (_, index) => (
