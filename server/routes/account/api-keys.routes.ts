@@ -1,4 +1,5 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { audit } from '../../services/admin/audit';
+import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { NO_CONTROL } from '../../services/account-passwords';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -55,24 +56,10 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       if (target.type !== 'user' || !target.technical) throw new AppError(422, 'not_technical');
       const { key, prefix } = newApiKey();
       const now = nowIso();
-      const actor = request.auth?.account;
       await app.db.kysely.transaction().execute(async (trx) => {
         await trx.updateTable('accounts').set({ api_key_hash: sha256Hex(key), api_key_prefix: prefix, api_key_created_at: now, updated_at: now }).where('id', '=', target.id).execute();
-        await trx
-          .insertInto('audit_log')
-          .values({
-            id: randomUUID(),
-            actor_id: actor?.id ?? null,
-            actor_email: actor?.email ?? null,
-            action: 'user.api_key_generated',
-            target_type: 'user',
-            target_id: target.id,
-            before: null,
-            after: JSON.stringify({ api_key_prefix: prefix }),
-            ip_address: request.ip,
-            created_at: now,
-          })
-          .execute();
+        // the prefix identifies the key without revealing it ("api_key" fields are redacted by audit())
+        await audit(request, 'user.api_key_generated', 'user', target.id, null, { key_prefix: prefix }, trx);
       });
       return { data: { api_key: key } };
     },

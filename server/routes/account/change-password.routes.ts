@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { audit } from '../../services/admin/audit';
 import { z } from 'zod';
 import { NO_CONTROL } from '../../services/account-passwords';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -73,21 +73,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       if (!user) throw new AppError(404, 'not_found');
       await assertDiffersFromCurrent(user, password);
       await setAccountPassword(app, user, password, { endSessions: 'all' });
-      await app.db.kysely
-        .insertInto('audit_log')
-        .values({
-          id: randomUUID(),
-          actor_id: authOf(request).account.id,
-          actor_email: authOf(request).account.email,
-          action: 'user.password_set',
-          target_type: 'user',
-          target_id: user.id,
-          before: null,
-          after: null,
-          ip_address: request.ip,
-          created_at: nowIso(),
-        })
-        .execute();
+      await audit(request, 'user.password_set', 'user', user.id, null, null);
       await notifyPasswordChanged(app, user);
       return { data: { id: user.id } };
     },
@@ -113,21 +99,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       if (user.email_verified_at) return { data: { id: user.id, email_verified_at: user.email_verified_at } };
       await app.db.kysely.transaction().execute(async (trx) => {
         await trx.updateTable('accounts').set({ email_verified_at: now, updated_at: now }).where('id', '=', user.id).where('email_verified_at', 'is', null).execute();
-        await trx
-          .insertInto('audit_log')
-          .values({
-            id: randomUUID(),
-            actor_id: authOf(request).account.id,
-            actor_email: authOf(request).account.email,
-            action: 'user.verified_manually',
-            target_type: 'user',
-            target_id: user.id,
-            before: null,
-            after: null,
-            ip_address: request.ip,
-            created_at: now,
-          })
-          .execute();
+        await audit(request, 'user.verified_manually', 'user', user.id, null, null, trx);
       });
       return { data: { id: user.id, email_verified_at: now } };
     },
