@@ -110,6 +110,8 @@ test.describe('account, more', () => {
     await shot(page, 'more-avatar-saved');
     await setLanguage(page, 'Deutsch');
     await expect(section.getByRole('button', { name: 'Entfernen' })).toBeVisible();
+    // the profile form follows the language chosen in the header
+    await expect(page.getByRole('combobox', { name: 'Sprache' }).last()).toHaveText(/Deutsch/);
     await shot(page, 'more-avatar-saved', 'de');
     await setLanguage(page, 'English');
 

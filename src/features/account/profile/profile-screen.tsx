@@ -247,6 +247,10 @@ function PersonalInfoSection({ kind, user }: { kind: AccountKind; user: AuthUser
     resolver: zodResolver(personalSchema),
     defaultValues: { first_name: user.first_name, last_name: user.last_name, phone: user.phone ?? '', locale: user.locale },
   });
+  // The header's language picker saves the locale too: follow it (the form stays mounted while data refreshes).
+  useEffect(() => {
+    if (!form.getFieldState('locale').isDirty) form.resetField('locale', { defaultValue: user.locale });
+  }, [form, user.locale]);
   const mutation = useMutation({
     mutationFn: (values: PersonalValues) =>
       apiPatch<{ data: { locale?: string } }>(kind === 'admin' ? '/api/admin' : '/api/user', { ...values, phone: values.phone === '' ? null : values.phone }),
