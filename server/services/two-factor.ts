@@ -112,12 +112,13 @@ export async function enableTotp(app: FastifyInstance, account: Account, code: s
 
 /**
  * Sends a 6-digit code by SMS for `purpose` (bound to `interactionUid` when given). Earlier open codes
- * of the same purpose die; at most 1 send per 30 s and 5 per hour per account (429 otherwise);
+ * of the same purpose die; at most 1 send per 30 s per purpose (so the sign-in SMS right after
+ * enrolling is not refused) and 5 per hour per account across purposes (429 otherwise);
  * 422 `phone_required` without a phone.
  */
 export async function sendSmsCode(app: FastifyInstance, account: Account, purpose: SmsPurpose, interactionUid?: string): Promise<void> {
   if (!account.phone || !/^\+[0-9]{4,15}$/.test(account.phone)) throw new AppError(422, 'phone_required', { fields: { phone: ['phone_required'] } });
-  await hitRateLimit(app, `sms30:${account.id}`, 1, SMS_RESEND_MIN_INTERVAL_MS);
+  await hitRateLimit(app, `sms30:${purpose}:${account.id}`, 1, SMS_RESEND_MIN_INTERVAL_MS);
   await hitRateLimit(app, `smsh:${account.id}`, SMS_MAX_PER_HOUR, 3600_000);
   const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
   const id = randomUUID();

@@ -133,11 +133,20 @@ describeEachDb('two-factor services', (get) => {
       expect(Number((err as AppError).headers?.['retry-after'])).toBeGreaterThan(0);
       expect(sms.sent).toHaveLength(1);
       // the 30 s window passes
-      await get().db.kysely.deleteFrom('rate_counters').where('key', '=', `rate:sms30:${acc.id}`).execute();
+      await get().db.kysely.deleteFrom('rate_counters').where('key', '=', `rate:sms30:sms_enable:${acc.id}`).execute();
       await sendSmsCode(get().app, acc, 'sms_enable');
       const second = sms.lastCode();
       if (first !== second) expect(await verifySmsCode(get().app, acc, 'sms_enable', first)).toBe(false);
       expect(await verifySmsCode(get().app, acc, 'sms_enable', second)).toBe(true);
+    });
+
+    it('the 30 s resend window is per purpose: the sign-in SMS right after enrolling goes out', async () => {
+      const sms = captureSms(get());
+      const acc = await createAccount(get(), { type: 'user', email: email('smsp'), phone: '+41790000006' });
+      await sendSmsCode(get().app, acc, 'sms_enable');
+      await sendSmsCode(get().app, acc, 'sms_login', 'uid-1');
+      expect(sms.sent).toHaveLength(2);
+      await expect(sendSmsCode(get().app, acc, 'sms_login', 'uid-1')).rejects.toMatchObject({ status: 429 });
     });
 
     it('at most 5 per hour', async () => {
@@ -145,7 +154,7 @@ describeEachDb('two-factor services', (get) => {
       const acc = await createAccount(get(), { type: 'user', email: email('smsh'), phone: '+41790000005' });
       for (let i = 0; i < 5; i++) {
         await sendSmsCode(get().app, acc, 'sms_enable');
-        await get().db.kysely.deleteFrom('rate_counters').where('key', '=', `rate:sms30:${acc.id}`).execute();
+        await get().db.kysely.deleteFrom('rate_counters').where('key', '=', `rate:sms30:sms_enable:${acc.id}`).execute();
       }
       await expect(sendSmsCode(get().app, acc, 'sms_enable')).rejects.toMatchObject({ status: 429 });
     });
