@@ -1,88 +1,12 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import * as OTPAuth from 'otpauth';
+import { adminSignIn, apiToken, axe, linkFromOutbox, setLanguage, shot, totpFromSecret, typeCode } from './helpers';
 
-const ARTIFACTS = 'e2e/artifacts';
-const ADMIN = { email: 'admin@example.com', password: 'Admin-Passw0rd!x' };
 const USER = { email: `ada.${Date.now()}@example.com`, first: 'Ada', last: 'Lovelace', password: 'Analytical-Engine1!' };
 const NEW_PASSWORD = 'Difference-Engine2?';
 
-function outboxDir(): string {
-  const dir = process.env.E2E_DATA_DIR;
-  if (!dir) throw new Error('E2E_DATA_DIR not set (playwright.config.ts sets it)');
-  return join(dir, 'outbox');
-}
-
-/** The newest mail to `to` whose text matches `pattern`; returns the first link matching `link`. */
-async function linkFromOutbox(to: string, link: RegExp): Promise<string> {
-  let found: string | undefined;
-  await expect
-    .poll(
-      () => {
-        let files: string[] = [];
-        try {
-          files = readdirSync(outboxDir()).filter((f) => f.endsWith('.eml'));
-        } catch {
-          return undefined;
-        }
-        for (const file of files.sort().reverse()) {
-          const raw = readFileSync(join(outboxDir(), file), 'utf8');
-          if (!raw.toLowerCase().includes(to.toLowerCase())) continue;
-          // quoted-printable soft line breaks and escapes
-          const text = raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
-          const match = link.exec(text);
-          if (match) return (found = match[0].replace(/&amp;/g, '&'));
-        }
-        return undefined;
-      },
-      { timeout: 15_000 },
-    )
-    .toBeTruthy();
-  return found!;
-}
-
-async function axe(page: Page, name: string) {
-  const results = await new AxeBuilder({ page }).analyze();
-  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(serious.map((v) => `${name}: ${v.id} ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`)).toEqual([]);
-}
-
-async function shot(page: Page, name: string, lang: 'en' | 'de' = 'en') {
-  await page.waitForTimeout(150);
-  await page.screenshot({ path: `${ARTIFACTS}/${name}-${lang}.png`, fullPage: true });
-}
-
-async function setLanguage(page: Page, label: 'Deutsch' | 'English') {
-  await page.getByRole('combobox', { name: /Language|Sprache/ }).first().click();
-  await page.getByRole('option', { name: label }).click();
-}
-
-async function adminSignIn(page: Page) {
-  await page.goto('/admin/login');
-  await expect(page).toHaveURL(/\/admin\/login\?interaction=/);
-  await page.getByRole('textbox', { name: /e-mail/i }).fill(ADMIN.email);
-  await page.getByLabel(/^password/i).fill(ADMIN.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page).toHaveURL(/\/admin\/dashboard/);
-}
-
-async function apiToken(page: Page): Promise<string> {
-  const raw = await page.evaluate(() => window.localStorage.getItem('token'));
-  return (JSON.parse(raw ?? '{}') as { access_token: string }).access_token;
-}
-
 async function totp(page: Page): Promise<{ secret: string; code: () => string }> {
   const secret = (await page.getByTestId('totp-secret').textContent())!.trim();
-  const generator = new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret), digits: 6, period: 30 });
-  return { secret, code: () => generator.generate() };
-}
-
-async function typeCode(page: Page, code: string) {
-  const first = page.getByRole('textbox', { name: /^Digit 1 of 6$/ }).first();
-  await first.click();
-  await page.keyboard.type(code);
+  return { secret, code: totpFromSecret(secret) };
 }
 
 test.describe.configure({ mode: 'serial' });

@@ -1,10 +1,8 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { ADMIN, adminSignIn, axe, shot as sharedShot, toast } from './helpers';
 
-const ARTIFACTS = 'e2e/artifacts';
-const ADMIN = { email: 'admin@example.com', password: 'Admin-Passw0rd!x' };
 const RUN = Date.now().toString(36).toUpperCase();
 const ROLE = `E2E_ROLE_${RUN}`;
 const SUBSCRIPTION = `E2E_${RUN}`;
@@ -12,25 +10,9 @@ const USER_EMAIL = `grace.${RUN.toLowerCase()}@example.com`;
 const TECH_EMAIL = `robot.${RUN.toLowerCase()}@example.com`;
 const NEW_ADMIN = `ops.${RUN.toLowerCase()}@example.com`;
 
-async function axe(page: Page, name: string) {
-  const results = await new AxeBuilder({ page }).analyze();
-  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(serious.map((v) => `${name}: ${v.id} ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`)).toEqual([]);
-}
 
-async function shot(page: Page, name: string, lang: 'en' | 'de' = 'en') {
-  await page.waitForTimeout(200);
-  await page.screenshot({ path: `${ARTIFACTS}/admin-${name}-${lang}.png`, fullPage: true });
-}
+const shot = (page: Page, name: string, lang: 'en' | 'de' = 'en') => sharedShot(page, `admin-${name}`, lang);
 
-async function adminSignIn(page: Page) {
-  await page.goto('/admin/login');
-  await expect(page).toHaveURL(/\/admin\/login\?interaction=/);
-  await page.getByRole('textbox', { name: /e-mail/i }).fill(ADMIN.email);
-  await page.getByLabel(/^password/i).fill(ADMIN.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page).toHaveURL(/\/admin\/dashboard/);
-}
 
 function outboxHasMailTo(to: string): boolean {
   const dir = process.env.E2E_DATA_DIR;
@@ -49,9 +31,6 @@ async function pickOption(page: Page, combobox: string | RegExp, option: string 
   await page.getByRole('option', { name: option }).click();
 }
 
-async function toast(page: Page, text: string | RegExp) {
-  await expect(page.locator('[data-scope="toast"][data-part="root"]').filter({ hasText: text }).first()).toBeVisible();
-}
 
 test.describe.configure({ mode: 'serial' });
 

@@ -1,5 +1,5 @@
 /**
- * Shared helpers for the newer e2e specs (account-more.spec.ts). The older specs keep their own copies.
+ * Shared helpers of the e2e specs (outbox mail and SMS, sign-in, axe, screenshots, codes).
  */
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type APIRequestContext, type Browser, type Page } from '@playwright/test';
