@@ -19,7 +19,7 @@ import { useErrorText, useNotify } from '../components/feedback';
 import { FormField } from '../components/form';
 import { useFormat } from '../components/format';
 import { PlusIcon, TrashIcon } from '../components/icons';
-import { Badge, Card, ConfirmDialog, DialogClose, DialogFooter, EmptyRow, SearchField, SkeletonRows, TableFrame, raiseWhenOpen } from '../components/ui';
+import { Badge, Card, ConfirmDialog, DialogClose, DialogFooter, QueryRows, raiseWhenOpen, SearchField, TableFrame } from '../components/ui';
 
 export interface AdminSearch {
   page?: number | undefined;
@@ -83,18 +83,8 @@ export function AdminManagement({ search, onSearchChange, currentAdminId }: { se
               </Table.Row>
             </Table.Head>
             <Table.Body>
-              {admins.isPending ? (
-                <SkeletonRows columns={COLUMNS} rows={3} />
-              ) : admins.isError ? (
-                <EmptyRow columns={COLUMNS}>
-                  <span role="alert">{errorText(admins.error)}</span>
-                </EmptyRow>
-              ) : rows.length === 0 ? (
-                <EmptyRow columns={COLUMNS}>
-                  <Trans>No results for given search</Trans>
-                </EmptyRow>
-              ) : (
-                rows.map((admin) => {
+              <QueryRows query={admins} items={rows} columns={COLUMNS} skeletonRows={3} empty={<Trans>No results for given search</Trans>}>
+                {(admin) => {
                   const self = admin.id === currentAdminId;
                   return (
                     <Table.Row key={admin.id} data-testid="admin-row">
@@ -154,8 +144,8 @@ export function AdminManagement({ search, onSearchChange, currentAdminId }: { se
                       </Table.Cell>
                     </Table.Row>
                   );
-                })
-              )}
+                }}
+              </QueryRows>
             </Table.Body>
           </Table.Root>
         </TableFrame>

@@ -18,7 +18,7 @@ import { useErrorText, useNotify } from '../components/feedback';
 import { FormField } from '../components/form';
 import { useFormat } from '../components/format';
 import { EditIcon, PlusIcon, TrashIcon } from '../components/icons';
-import { Card, ConfirmDialog, DialogClose, DialogFooter, EmptyRow, SkeletonRows, TableFrame } from '../components/ui';
+import { Card, ConfirmDialog, DialogClose, DialogFooter, QueryRows, TableFrame } from '../components/ui';
 
 const COLUMNS = 4;
 
@@ -58,18 +58,8 @@ export function RolesPage() {
               </Table.Row>
             </Table.Head>
             <Table.Body>
-              {roles.isPending ? (
-                <SkeletonRows columns={COLUMNS} rows={3} />
-              ) : roles.isError ? (
-                <EmptyRow columns={COLUMNS}>
-                  <span role="alert">{errorText(roles.error)}</span>
-                </EmptyRow>
-              ) : rows.length === 0 ? (
-                <EmptyRow columns={COLUMNS}>
-                  <Trans>No roles yet. Create the first one.</Trans>
-                </EmptyRow>
-              ) : (
-                rows.map((role) => (
+              <QueryRows query={roles} items={rows} columns={COLUMNS} skeletonRows={3} empty={<Trans>No roles yet. Create the first one.</Trans>}>
+                {(role) => (
                   <Table.Row key={role.id} data-testid="role-row">
                     <Table.Cell className={css({ fontFamily: 'mono', fontWeight: 'medium', whiteSpace: 'nowrap' })}>{role.name}</Table.Cell>
                     <Table.Cell className={css({ color: role.description ? 'fg.default' : 'fg.subtle' })}>{role.description || '—'}</Table.Cell>
@@ -78,8 +68,8 @@ export function RolesPage() {
                       <RowActions name={role.name} onEdit={() => setEditing(role)} onDelete={() => { setDeleteError(null); setToDelete(role); }} />
                     </Table.Cell>
                   </Table.Row>
-                ))
-              )}
+                )}
+              </QueryRows>
             </Table.Body>
           </Table.Root>
         </TableFrame>

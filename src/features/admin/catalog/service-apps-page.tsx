@@ -15,10 +15,10 @@ import { SERVICE_PATH_RE } from '../../../domain/formats';
 import { applyServerFieldErrors } from '../../../lib/field-errors';
 import { rolesQueryOptions, serviceAppsQueryOptions, useServiceAppMutations } from '../api/catalog';
 import type { ServiceApp } from '../api/types';
-import { useErrorText, useNotify } from '../components/feedback';
+import { useNotify } from '../components/feedback';
 import { FormField } from '../components/form';
 import { PlusIcon } from '../components/icons';
-import { Badge, Card, ConfirmDialog, DialogClose, DialogFooter, EmptyRow, MultiSelect, SecretBox, SkeletonRows, TableFrame, raiseWhenOpen } from '../components/ui';
+import { Badge, Card, ConfirmDialog, DialogClose, DialogFooter, MultiSelect, QueryRows, raiseWhenOpen, SecretBox, TableFrame } from '../components/ui';
 import { RowActions } from './roles-page';
 
 const COLUMNS = 5;
@@ -26,7 +26,6 @@ const COLUMNS = 5;
 export function ServiceAppsPage() {
   const { t } = useLingui();
   const notify = useNotify();
-  const errorText = useErrorText();
   const apps = useQuery(serviceAppsQueryOptions());
   const { remove } = useServiceAppMutations();
   const [editing, setEditing] = useState<ServiceApp | 'new' | null>(null);
@@ -59,18 +58,8 @@ export function ServiceAppsPage() {
               </Table.Row>
             </Table.Head>
             <Table.Body>
-              {apps.isPending ? (
-                <SkeletonRows columns={COLUMNS} rows={3} />
-              ) : apps.isError ? (
-                <EmptyRow columns={COLUMNS}>
-                  <span role="alert">{errorText(apps.error)}</span>
-                </EmptyRow>
-              ) : rows.length === 0 ? (
-                <EmptyRow columns={COLUMNS}>
-                  <Trans>No service apps yet. Add the first one.</Trans>
-                </EmptyRow>
-              ) : (
-                rows.map((app) => (
+              <QueryRows query={apps} items={rows} columns={COLUMNS} skeletonRows={3} empty={<Trans>No service apps yet. Add the first one.</Trans>}>
+                {(app) => (
                   <Table.Row key={app.id} data-testid="service-app-row">
                     <Table.Cell>
                       <div className={css({ display: 'flex', flexDirection: 'column' })}>
@@ -92,8 +81,8 @@ export function ServiceAppsPage() {
                       <RowActions name={app.display_name} onEdit={() => setEditing(app)} onDelete={() => setToDelete(app)} />
                     </Table.Cell>
                   </Table.Row>
-                ))
-              )}
+                )}
+              </QueryRows>
             </Table.Body>
           </Table.Root>
         </TableFrame>

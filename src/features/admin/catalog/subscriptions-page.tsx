@@ -14,11 +14,11 @@ import { SUBSCRIPTION_NAME_RE } from '../../../domain/formats';
 import { applyServerFieldErrors } from '../../../lib/field-errors';
 import { rolesQueryOptions, subscriptionsQueryOptions, useSubscriptionMutations } from '../api/catalog';
 import type { Subscription } from '../api/types';
-import { useErrorText, useNotify } from '../components/feedback';
+import { useNotify } from '../components/feedback';
 import { FormField } from '../components/form';
 import { useFormat } from '../components/format';
 import { PlusIcon } from '../components/icons';
-import { Badge, Card, ConfirmDialog, DialogClose, DialogFooter, EmptyRow, MultiSelect, SkeletonRows, TableFrame } from '../components/ui';
+import { Badge, Card, ConfirmDialog, DialogClose, DialogFooter, MultiSelect, QueryRows, TableFrame } from '../components/ui';
 import { RowActions } from './roles-page';
 
 const COLUMNS = 5;
@@ -27,7 +27,6 @@ export function SubscriptionsPage() {
   const { t } = useLingui();
   const fmt = useFormat();
   const notify = useNotify();
-  const errorText = useErrorText();
   const subs = useQuery(subscriptionsQueryOptions());
   const { remove } = useSubscriptionMutations();
   const [editing, setEditing] = useState<Subscription | 'new' | null>(null);
@@ -59,18 +58,8 @@ export function SubscriptionsPage() {
               </Table.Row>
             </Table.Head>
             <Table.Body>
-              {subs.isPending ? (
-                <SkeletonRows columns={COLUMNS} rows={3} />
-              ) : subs.isError ? (
-                <EmptyRow columns={COLUMNS}>
-                  <span role="alert">{errorText(subs.error)}</span>
-                </EmptyRow>
-              ) : rows.length === 0 ? (
-                <EmptyRow columns={COLUMNS}>
-                  <Trans>No subscriptions yet. Add the first one.</Trans>
-                </EmptyRow>
-              ) : (
-                rows.map((sub) => (
+              <QueryRows query={subs} items={rows} columns={COLUMNS} skeletonRows={3} empty={<Trans>No subscriptions yet. Add the first one.</Trans>}>
+                {(sub) => (
                   <Table.Row key={sub.id} data-testid="subscription-row">
                     <Table.Cell>
                       <div className={css({ display: 'flex', flexDirection: 'column' })}>
@@ -97,8 +86,8 @@ export function SubscriptionsPage() {
                       <RowActions name={sub.name} onEdit={() => setEditing(sub)} onDelete={() => setToDelete(sub)} />
                     </Table.Cell>
                   </Table.Row>
-                ))
-              )}
+                )}
+              </QueryRows>
             </Table.Body>
           </Table.Root>
         </TableFrame>

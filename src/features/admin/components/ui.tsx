@@ -7,6 +7,7 @@ import { CheckIcon, XIcon } from '../../../components/ui/icons';
 import { Input } from '../../../components/ui/input';
 import * as Select from '../../../components/ui/select';
 import * as Table from '../../../components/ui/table';
+import { useErrorText } from './feedback';
 import { CopyIcon, SearchIcon } from './icons';
 
 /** For selects rendered inline (inside dialogs): the open menu stacks above later fields. */
@@ -103,6 +104,37 @@ export function EmptyRow({ columns, children }: { columns: number; children: Rea
       </Table.Cell>
     </Table.Row>
   );
+}
+
+/**
+ * Table body for a list query: skeleton rows while it loads, the error as an alert, the empty message,
+ * else one rendered row per item.
+ */
+export function QueryRows<T>({
+  query,
+  items,
+  columns,
+  skeletonRows,
+  empty,
+  children,
+}: {
+  query: { isPending: boolean; isError: boolean; error: unknown };
+  items: readonly T[];
+  columns: number;
+  skeletonRows?: number;
+  empty: ReactNode;
+  children: (item: T) => ReactNode;
+}) {
+  const errorText = useErrorText();
+  if (query.isPending) return <SkeletonRows columns={columns} rows={skeletonRows} />;
+  if (query.isError)
+    return (
+      <EmptyRow columns={columns}>
+        <span role="alert">{errorText(query.error)}</span>
+      </EmptyRow>
+    );
+  if (items.length === 0) return <EmptyRow columns={columns}>{empty}</EmptyRow>;
+  return <>{items.map(children)}</>;
 }
 
 type Tone = 'neutral' | 'success' | 'danger' | 'info' | 'warning';
