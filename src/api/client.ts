@@ -37,6 +37,10 @@ export interface RequestOptions {
   anonymous?: boolean;
   /** Do not route a 401 through the session (token endpoint calls use this). */
   skipUnauthorized?: boolean;
+  /** 'blob' for downloads (CSV export); JSON otherwise. */
+  responseType?: 'json' | 'blob' | 'text';
+  /** Overrides the default 'include' (e.g. 'omit' for calls the spec makes without credentials). */
+  credentials?: RequestCredentials;
 }
 
 export type ApiClient = <T>(url: string, options?: RequestOptions) => Promise<T>;
@@ -81,8 +85,10 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     const token = init.anonymous ? null : options.getAccessToken();
     const headers: Record<string, string> = { ...init.headers, locale, 'Accept-Language': locale };
     if (token) headers.Authorization = `Bearer ${token}`;
-    const { anonymous: _a, skipUnauthorized, ...fetchInit } = init;
+    const { anonymous: _a, skipUnauthorized, responseType, ...fetchInit } = init;
     try {
+      if (responseType === 'blob') return (await raw(url, { ...fetchInit, headers, responseType: 'blob' })) as unknown as T;
+      if (responseType === 'text') return (await raw(url, { ...fetchInit, headers, responseType: 'text' })) as unknown as T;
       return await raw<T>(url, { ...fetchInit, headers });
     } catch (error) {
       const status = error instanceof FetchError ? error.response?.status : undefined;

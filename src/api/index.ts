@@ -1,6 +1,6 @@
 /**
- * The app-wide API client. Every SPA call goes through `api` (ofetch) or the
- * typed helpers below: credentials are sent, the `locale` header carries the
+ * The app-wide API client. Every SPA call goes through the one ofetch client
+ * (`createApiClient`, src/api/client.ts) via the typed helpers below: credentials are sent, the `locale` header carries the
  * active language, the bearer comes from the session actor, and failures are
  * normalized to `ApiError` (src/api/errors.ts).
  *
@@ -12,14 +12,15 @@
  * or logs out) and is replayed once with the new token. The session's own
  * calls (token refresh, locale save) use `sessionHttp`, which never feeds 401s
  * back (no loop) and sends no bearer to the token endpoint.
- * `api` stays a raw ofetch instance (same headers) for special responses (blobs).
+ * Downloads use `apiBlob` (same client, blob response).
  */
 import { i18n } from '@lingui/core';
-import { FetchError, ofetch, type FetchOptions } from 'ofetch';
+import type { FetchOptions } from 'ofetch';
 import type { Http, HttpInit } from '../../machines/shared';
 import type { SessionHandle } from '../lib/router-context';
 import { createApiClient, type ApiClient, type RequestOptions } from './client';
-import { ApiError, parseErrorBody } from './errors';
+export { toApiError } from './client';
+import { ApiError } from './errors';
 import { createSessionBridge } from './session-bridge';
 
 export { ApiError, isApiError } from './errors';
@@ -45,56 +46,7 @@ function isOwnApi(request: string): boolean {
   }
 }
 
-function requestPath(request: unknown): string {
-  if (typeof request === 'string') return request;
-  if (request instanceof Request) return request.url;
-  return String(request);
-}
-
-/** ofetch instance: credentials, locale header, bearer on own `/api` calls. */
-export const api = ofetch.create({
-  credentials: 'include',
-  retry: false,
-  timeout: 30_000,
-  headers: { Accept: 'application/json' },
-  onRequest({ request, options }) {
-    const headers = new Headers(options.headers);
-    headers.set('locale', i18n.locale || 'en');
-    const token = currentAccessToken();
-    if (token && isOwnApi(requestPath(request)) && !headers.has('Authorization')) headers.set('Authorization', `Bearer ${token}`);
-    options.headers = headers;
-  },
-});
-
-/** Converts whatever ofetch threw into an ApiError. */
-export function toApiError(error: unknown): ApiError {
-  if (error instanceof ApiError) return error;
-  if (error instanceof FetchError) {
-    const status = error.response?.status ?? error.statusCode;
-    if (!status) {
-      const timeout = error.cause instanceof Error && error.cause.name === 'TimeoutError';
-      return new ApiError({ kind: timeout ? 'timeout' : 'network', message: error.message, cause: error });
-    }
-    const parsed = parseErrorBody(error.data);
-    const header = error.response?.headers.get('Retry-After');
-    const retryAfter = parsed.retryAfter ?? (header && /^\d+$/.test(header) ? Number(header) : undefined);
-    return new ApiError({
-      kind: 'http',
-      status,
-      message: parsed.message ?? error.statusMessage ?? error.message,
-      code: parsed.code,
-      fields: parsed.fields,
-      retryAfter,
-      cause: error,
-    });
-  }
-  if (error instanceof DOMException && error.name === 'AbortError') {
-    return new ApiError({ kind: 'network', message: 'aborted', cause: error });
-  }
-  return new ApiError({ kind: 'network', message: error instanceof Error ? error.message : String(error), cause: error });
-}
-
-export type ApiRequestOptions = Omit<FetchOptions<'json'>, 'method' | 'responseType'>;
+export type ApiRequestOptions = Omit<FetchOptions<'json'>, 'method' | 'responseType' | 'credentials'> & { credentials?: RequestCredentials };
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /**
@@ -116,6 +68,7 @@ function toRequestOptions(method: Method, options: ApiRequestOptions): RequestOp
   if (options.body !== undefined && options.body !== null) out.body = options.body as RequestOptions['body'];
   if (options.query) out.query = options.query as RequestOptions['query'];
   if (options.signal) out.signal = options.signal;
+  if (options.credentials) out.credentials = options.credentials;
   if (options.headers) out.headers = Object.fromEntries(new Headers(options.headers as HeadersInit).entries());
   return out;
 }
@@ -137,6 +90,9 @@ export const apiPut = <T>(url: string, body?: ApiBody, options?: ApiRequestOptio
 export const apiPatch = <T>(url: string, body?: ApiBody, options?: ApiRequestOptions) =>
   apiRequest<T>('PATCH', url, { ...options, body: asBody(body) });
 export const apiDelete = <T>(url: string, options?: ApiRequestOptions) => apiRequest<T>('DELETE', url, options);
+
+/** GET a file (e.g. the CSV export) as a Blob through the same client (bearer, 401 → refresh → replay). */
+export const apiBlob = (url: string, options: ApiRequestOptions = {}) => client<Blob>(url, { ...toRequestOptions('GET', options), responseType: 'blob' });
 
 /** The `Http` shape the statecharts take (`createLoginActors({ http })` etc.). */
 export const http: Http = <T>(url: string, init: HttpInit = {}) =>

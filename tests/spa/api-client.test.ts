@@ -173,6 +173,16 @@ describe('API client + session bridge (real node:http server)', () => {
     expect(effects.credentials).toEqual(['include', 'include']);
   });
 
+  it('downloads a blob through the same client (bearer, 401 → refresh → replay) and can omit credentials', async () => {
+    const { api, effects } = setup({ access_token: 'at-1', refresh_token: 'rt-good' });
+    const blob = await api<Blob>('/api/protected', { responseType: 'blob' });
+    expect(blob.type).toBe('application/json');
+    expect(JSON.parse(await blob.text())).toEqual({ data: { ok: true, n: null } });
+    expect(seen.refreshBodies).toHaveLength(1);
+    await api('/api/protected', { credentials: 'omit' });
+    expect(effects.credentials.at(-1)).toBe('omit');
+  });
+
   it('normalizes timeouts, network errors, 422 field errors and 429 retry-after', async () => {
     const { api } = setup(null, { timeout: 100 });
     await expect(api('/api/slow')).rejects.toMatchObject({ kind: 'timeout' });

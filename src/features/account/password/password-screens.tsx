@@ -61,7 +61,7 @@ export function ForgotPasswordScreen({ admin }: { admin: boolean }) {
   const form = useForm<z.infer<typeof forgotSchema>>({ resolver: zodResolver(forgotSchema), defaultValues: { email: '' } });
   const [notFound, setNotFound] = useState(false);
   const mutation = useMutation({
-    mutationFn: (email: string) => apiPost<unknown>(admin ? '/api/admin/forgot-password' : '/api/forgot-password', { email }),
+    mutationFn: (email: string) => apiPost<unknown>(admin ? '/api/admin/forgot-password' : '/api/forgot-password', { email }, { credentials: 'omit' }),
     onError: (error) => {
       if (isApiError(error) && error.status === 404) return setNotFound(true);
       if (!applyServerFieldErrors(error, form.setError, ['email'])) toaster.create({ type: 'error', title: apiErrorMessage(i18n, error) });

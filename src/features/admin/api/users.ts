@@ -1,5 +1,5 @@
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { api, apiDelete, apiGet, apiPatch, apiPost, toApiError } from '../../../api';
+import { apiBlob, apiDelete, apiGet, apiPatch, apiPost } from '../../../api';
 import { adminKeys, compactQuery } from './keys';
 import type { Account, AccountStatus, AuthType, ImportJob, ImportReport, ListResponse, UserDetail } from './types';
 
@@ -141,14 +141,9 @@ export function importJobQueryOptions(jobId: string) {
   });
 }
 
-/** Downloads `GET /api/admin/users/export?<filters>` (bearer auth, so through fetch + a blob link). */
+/** Downloads `GET /api/admin/users/export?<filters>` (bearer auth, so through the client + a blob link). */
 export async function downloadUsersCsv(filters: UserExportFilters): Promise<void> {
-  let blob: Blob;
-  try {
-    blob = await api('/api/admin/users/export', { query: compactQuery(filters), responseType: 'blob', headers: { Accept: 'text/csv' } });
-  } catch (error) {
-    throw toApiError(error);
-  }
+  const blob = await apiBlob('/api/admin/users/export', { query: compactQuery(filters), headers: { Accept: 'text/csv' } });
   const href = URL.createObjectURL(blob);
   const link = document.createElement('a');
   link.href = href;
