@@ -239,7 +239,11 @@ test.describe('account, more', () => {
     await page.getByLabel(/^confirm new password/i).fill(NEW_PASSWORD);
     await expect(page.getByText('Password requirements (8 of 8 met)')).toBeVisible();
     await page.getByRole('button', { name: 'Change password' }).click();
-    // (the 'Password changed' toast is lost: /login starts the OIDC round trip with a full page load)
+    // the confirmation stays on the page until the person goes on to sign in
+    await expect(page.getByRole('heading', { level: 1, name: 'Password changed' })).toBeVisible();
+    await axe(page, 'expired-password-done');
+    await shot(page, 'more-expired-password-done');
+    await page.getByRole('link', { name: 'Go to sign in' }).click();
     await expect(page).toHaveURL(/\/login\?interaction=/);
     await fillCredentials(page, user.email, user.password);
     await expect(page.getByRole('alert')).toBeVisible();

@@ -41,6 +41,28 @@ function BackToLogin({ admin }: { admin: boolean }) {
   );
 }
 
+/** The end of a password flow: 'sc' (setup complete) or 'cp' (changed password), with the way to sign in. */
+function PasswordSavedCard({ flowCode, admin }: { flowCode: 'sc' | 'cp'; admin: boolean }) {
+  return (
+    <AuthCard>
+      <SuccessIcon />
+      <PageHeading>{flowCode === 'sc' ? <Trans>Your account is ready</Trans> : <Trans>Password changed</Trans>}</PageHeading>
+      <FormAlert tone="success">
+        {flowCode === 'sc' ? (
+          <Trans>Your password is saved and your profile setup is complete. You can sign in now.</Trans>
+        ) : (
+          <Trans>Your password has been changed. Sign in with your new password.</Trans>
+        )}
+      </FormAlert>
+      <div className={css({ mt: '6' })}>
+        <Link to={admin ? '/admin/login' : '/login'} className={css({ display: 'flex', alignItems: 'center', justifyContent: 'center', height: '12', borderRadius: 'md', bg: 'accent.default', color: 'accent.fg', fontWeight: 'medium', _hover: { bg: 'accent.emphasized' } })}>
+          <Trans>Go to sign in</Trans>
+        </Link>
+      </div>
+    </AuthCard>
+  );
+}
+
 function SuccessIcon() {
   return (
     <div aria-hidden="true" className={css({ width: '12', height: '12', borderRadius: 'full', bg: 'success.50', color: 'success.600', display: 'flex', alignItems: 'center', justifyContent: 'center', mb: '4' })}>
@@ -174,26 +196,7 @@ export function PasswordLinkScreen({ flow, admin, url, machineOverride }: Passwo
   const [snapshot, send] = useMachine(machineOverride ?? real, { ...inspectOptions(), input: { flow, admin, url: url ?? null } });
   const heading = flow === 'verify' ? <Trans>Finish your profile setup</Trans> : <Trans>Choose a new password</Trans>;
 
-  if (snapshot.hasTag('route:verify-done')) {
-    return (
-      <AuthCard>
-        <SuccessIcon />
-        <PageHeading>{snapshot.context.flowCode === 'sc' ? <Trans>Your account is ready</Trans> : <Trans>Password changed</Trans>}</PageHeading>
-        <FormAlert tone="success">
-          {snapshot.context.flowCode === 'sc' ? (
-            <Trans>Your password is saved and your profile setup is complete. You can sign in now.</Trans>
-          ) : (
-            <Trans>Your password has been changed. Sign in with your new password.</Trans>
-          )}
-        </FormAlert>
-        <div className={css({ mt: '6' })}>
-          <Link to={admin ? '/admin/login' : '/login'} className={css({ display: 'flex', alignItems: 'center', justifyContent: 'center', height: '12', borderRadius: 'md', bg: 'accent.default', color: 'accent.fg', fontWeight: 'medium', _hover: { bg: 'accent.emphasized' } })}>
-            <Trans>Go to sign in</Trans>
-          </Link>
-        </div>
-      </AuthCard>
-    );
-  }
+  if (snapshot.hasTag('route:verify-done')) return <PasswordSavedCard flowCode={snapshot.context.flowCode === 'sc' ? 'sc' : 'cp'} admin={admin} />;
   if (snapshot.hasTag('route:verify-invalid')) {
     return (
       <AuthCard>
@@ -267,17 +270,14 @@ export function PasswordLinkScreen({ flow, admin, url, machineOverride }: Passwo
 
 export function ExpiredPasswordScreen() {
   const { i18n } = useLingui();
-  const navigate = useNavigate();
   const [stored] = useState(() => readResetToken());
   const mutation = useMutation({
     mutationFn: (values: NewPasswordValues) =>
       apiPost<{ data: { flow: string } }>(stored?.admin ? '/api/admin/reset-password' : '/api/reset-password', { reset_token: stored?.token, ...values }),
-    onSuccess: () => {
-      clearResetToken();
-      toaster.create({ type: 'success', title: i18n._(msg`Password changed`), description: i18n._(msg`Sign in with your new password.`) });
-      void navigate({ to: stored?.admin ? '/admin/login' : '/login' });
-    },
+    // the confirmation stays on this page: /login starts the OIDC round trip with a full page load
+    onSuccess: () => clearResetToken(),
   });
+  if (mutation.isSuccess) return <PasswordSavedCard flowCode="cp" admin={Boolean(stored?.admin)} />;
   if (!stored) {
     return (
       <AuthCard>
