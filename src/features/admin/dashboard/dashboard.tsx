@@ -9,10 +9,9 @@ import { TextField } from '../../../components/ui/field';
 import { DataPagination } from '../../../components/ui/pagination';
 import * as Table from '../../../components/ui/table';
 import { activitiesQueryOptions, dailySignInsQueryOptions, errorLogsQueryOptions } from '../api/logs';
-import { useErrorText } from '../components/feedback';
 import { useFormat } from '../components/format';
 import { FilterXIcon } from '../components/icons';
-import { Badge, Card, EmptyRow, SkeletonRows, TableFrame, Toolbar } from '../components/ui';
+import { Badge, Card, QueryRows, TableFrame, Toolbar } from '../components/ui';
 import { SignInChart } from './sign-in-chart';
 
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional().catch(undefined);
@@ -97,7 +96,6 @@ interface CardProps {
 function ActivitiesCard({ search, onSearchChange, titleId }: CardProps) {
   const { t } = useLingui();
   const fmt = useFormat();
-  const errorText = useErrorText();
   const filters = activityFilters(search);
   const q = useQuery(activitiesQueryOptions(filters));
   const set = (patch: Partial<DashboardSearch>) => onSearchChange({ ...search, ...patch, a_page: undefined });
@@ -130,16 +128,8 @@ function ActivitiesCard({ search, onSearchChange, titleId }: CardProps) {
             </Table.Row>
           </Table.Head>
           <Table.Body>
-            {q.isPending ? (
-              <SkeletonRows columns={cols} />
-            ) : q.isError ? (
-              <EmptyRow columns={cols}>
-                <span role="alert">{errorText(q.error)}</span>
-              </EmptyRow>
-            ) : rows.length === 0 ? (
-              <EmptyRow columns={cols}>{filtered ? <Trans>No results for given search</Trans> : <Trans>No sign-ins yet</Trans>}</EmptyRow>
-            ) : (
-              rows.map((a) => (
+            <QueryRows query={q} items={rows} columns={cols} empty={filtered ? <Trans>No results for given search</Trans> : <Trans>No sign-ins yet</Trans>}>
+              {(a) => (
                 <Table.Row key={a.id}>
                   <Table.Cell>
                     {a.email ?? '—'}
@@ -155,8 +145,8 @@ function ActivitiesCard({ search, onSearchChange, titleId }: CardProps) {
                   <Table.Cell className={css({ fontSize: 'xs', wordBreak: 'break-all' })}>{a.origin ?? '—'}</Table.Cell>
                   <Table.Cell className={css({ fontFamily: 'mono', fontSize: 'xs' })}>{a.client_id ?? '—'}</Table.Cell>
                 </Table.Row>
-              ))
-            )}
+              )}
+            </QueryRows>
           </Table.Body>
         </Table.Root>
       </TableFrame>
@@ -176,7 +166,6 @@ function ActivitiesCard({ search, onSearchChange, titleId }: CardProps) {
 function ErrorLogCard({ search, onSearchChange, titleId }: CardProps) {
   const { t } = useLingui();
   const fmt = useFormat();
-  const errorText = useErrorText();
   const filters = errorFilters(search);
   const q = useQuery(errorLogsQueryOptions(filters));
   const set = (patch: Partial<DashboardSearch>) => onSearchChange({ ...search, ...patch, e_page: undefined });
@@ -209,16 +198,8 @@ function ErrorLogCard({ search, onSearchChange, titleId }: CardProps) {
             </Table.Row>
           </Table.Head>
           <Table.Body>
-            {q.isPending ? (
-              <SkeletonRows columns={cols} />
-            ) : q.isError ? (
-              <EmptyRow columns={cols}>
-                <span role="alert">{errorText(q.error)}</span>
-              </EmptyRow>
-            ) : rows.length === 0 ? (
-              <EmptyRow columns={cols}>{filtered ? <Trans>No results for given search</Trans> : <Trans>No errors logged</Trans>}</EmptyRow>
-            ) : (
-              rows.map((e) => (
+            <QueryRows query={q} items={rows} columns={cols} empty={filtered ? <Trans>No results for given search</Trans> : <Trans>No errors logged</Trans>}>
+              {(e) => (
                 <Table.Row key={e.id}>
                   <Table.Cell>
                     <Badge tone={e.status >= 500 ? 'danger' : 'warning'}>
@@ -232,8 +213,8 @@ function ErrorLogCard({ search, onSearchChange, titleId }: CardProps) {
                   <Table.Cell className={css({ whiteSpace: 'nowrap' })}>{fmt.dateTime(e.created_at)}</Table.Cell>
                   <Table.Cell>{e.user_email ?? '—'}</Table.Cell>
                 </Table.Row>
-              ))
-            )}
+              )}
+            </QueryRows>
           </Table.Body>
         </Table.Root>
       </TableFrame>
