@@ -40,7 +40,9 @@ test.describe('foundation', () => {
     await page.screenshot({ path: `${ARTIFACTS}/404-en.png`, fullPage: true });
 
     await page.getByRole('link', { name: 'Go to Home' }).click();
-    await expect(page).toHaveURL(/\/$|\/login/);
+    // a guest is sent on to sign in; wait until the OIDC round trip has settled on the form,
+    // otherwise the next navigation races the authorization redirect
+    await expect(page).toHaveURL(/\/login\?interaction=/, { timeout: 20_000 });
 
     await page.goto('/errors/403');
     await expect(page.getByRole('heading', { level: 1, name: 'Forbidden Access' })).toBeVisible();
