@@ -31,7 +31,8 @@ const NEW_PASSWORD = 'Difference-Engine2?';
 async function signOutUser(page: Page) {
   await page.getByRole('button', { name: 'Account menu' }).click();
   await page.getByRole('menuitem', { name: 'Sign out' }).click();
-  await expect(page).toHaveURL(/\/login/);
+  // end session → /login → new authorization: wait until it settles on the sign-in form
+  await expect(page).toHaveURL(/\/login\?interaction=/, { timeout: 20_000 });
 }
 
 const png = (width: number, height: number) =>
