@@ -40,16 +40,27 @@ export interface AccessTokenClaims extends JWTPayload {
   sub: string;
 }
 
-async function knownClient(app: FastifyInstance, clientId: string): Promise<boolean> {
-  return FIRST_PARTY_CLIENTS.has(clientId) || !!(await serviceAppClient(app.db.kysely, clientId));
+/**
+ * Who a token may be presented to. `api`: the product's own REST API (/api), which only takes tokens
+ * issued to the product's own clients (portal, admin-console) — a service app's token carries the
+ * user's identity to that app, not the right to act as the user on the product's API. `userinfo`:
+ * the OIDC UserInfo endpoint, which takes tokens of any registered client.
+ */
+export type TokenAudience = 'api' | 'userinfo';
+
+async function knownClient(app: FastifyInstance, clientId: string, audience: TokenAudience): Promise<boolean> {
+  if (FIRST_PARTY_CLIENTS.has(clientId)) return true;
+  if (audience === 'api') return false;
+  return !!(await serviceAppClient(app.db.kysely, clientId));
 }
 
 /**
- * Verifies one of our JWT access tokens: signature against our JWKS, issuer, expiry, audience = a known
- * client, then that its grant still exists (logout / revocation / disabling take effect at once).
- * Returns null when the bearer is not a JWT (e.g. an API key) so other verifiers can try it.
+ * Verifies one of our JWT access tokens: signature against our JWKS, issuer, expiry, audience = a client
+ * allowed for `audience` (see TokenAudience), then that its grant still exists (logout / revocation /
+ * disabling take effect at once). Returns null when the bearer is not a JWT (e.g. an API key) so other
+ * verifiers can try it.
  */
-export async function verifyAccessToken(app: FastifyInstance, token: string): Promise<{ claims: AccessTokenClaims } | null> {
+export async function verifyAccessToken(app: FastifyInstance, token: string, audience: TokenAudience = 'api'): Promise<{ claims: AccessTokenClaims } | null> {
   if (token.split('.').length !== 3) return null;
   let payload: JWTPayload;
   try {
@@ -66,7 +77,7 @@ export async function verifyAccessToken(app: FastifyInstance, token: string): Pr
   const { client_id: clientId, gid, sub, aud } = payload as Partial<AccessTokenClaims>;
   if (typeof clientId !== 'string' || typeof gid !== 'string' || typeof sub !== 'string') throw new AppError(401, 'invalid_token');
   if (aud !== clientId && !(Array.isArray(aud) && aud.length === 1 && aud[0] === clientId)) throw new AppError(401, 'invalid_token');
-  if (!(await knownClient(app, clientId))) throw new AppError(401, 'invalid_token');
+  if (!(await knownClient(app, clientId, audience))) throw new AppError(401, 'invalid_token');
   if (!(await grantAlive(app.db.kysely, gid))) throw new AppError(401, 'invalid_token');
   return { claims: payload as AccessTokenClaims };
 }

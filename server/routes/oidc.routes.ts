@@ -45,7 +45,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   const userinfo = async (request: FastifyRequest) => {
     const token = bearerToken(request);
     if (!token) throw new AppError(401, 'invalid_token');
-    const verified = await verifyAccessToken(app, token);
+    const verified = await verifyAccessToken(app, token, 'userinfo');
     if (!verified) throw new AppError(401, 'invalid_token');
     const a = await app.db.kysely.selectFrom('accounts').selectAll().where('id', '=', verified.claims.sub).executeTakeFirst();
     if (!a || a.status !== 'ACTIVE') throw new AppError(401, 'invalid_token');
