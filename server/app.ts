@@ -13,6 +13,8 @@ import auth from './plugins/app/auth';
 import inputGuard from './plugins/app/input-guard';
 import routes from './plugins/app/routes';
 import spa from './plugins/app/spa';
+import metrics, { requestIdOf } from './plugins/app/metrics';
+import { randomUUID } from 'node:crypto';
 
 export interface BuildOptions {
   config: AppConfig;
@@ -30,6 +32,9 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     logger: opts.logger === false ? false : { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] },
     trustProxy: process.env.TRUST_PROXY === 'true' || process.env.TRUST_PROXY === '1',
     bodyLimit: 1024 * 1024,
+    // every log line of a request carries reqId; the same id goes back in the x-request-id header
+    requestIdHeader: false,
+    genReqId: (req) => requestIdOf(req.headers, randomUUID),
     logController: new LogController({ disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace' }),
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
@@ -46,6 +51,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     if (!opts.db) await db.close();
   });
   await app.register(i18n);
+  await app.register(metrics);
   await app.register(errors);
   await app.register(auth);
   await app.register(inputGuard);

@@ -36,6 +36,10 @@ export interface AppConfig {
   auth: { refreshIdleSeconds: number; refreshAbsoluteSeconds: number; accessTokenTtlSeconds: number; passwordMaxAgeDays: number };
   /** Directory of the built SPA. */
   distDir: string;
+  /** Dependency timeouts (docs/OPERATIONS.md): IAM_DB_POOL_SIZE, IAM_DB_CONNECT_TIMEOUT_MS, IAM_DB_QUERY_TIMEOUT_MS, IAM_REDIS_TIMEOUT_MS, IAM_HEALTH_TIMEOUT_MS, IAM_SHUTDOWN_TIMEOUT_MS. */
+  timeouts: { dbPoolSize: number; dbConnectMs: number; dbQueryMs: number; redisMs: number; healthMs: number; shutdownMs: number };
+  /** Prometheus metrics: on the main port behind `Authorization: Bearer IAM_METRICS_TOKEN`, and/or on METRICS_PORT (METRICS_HOST, default 127.0.0.1). */
+  metrics: { token: string | undefined; port: number | undefined; host: string };
   isProduction: boolean;
 }
 
@@ -128,6 +132,9 @@ export function loadConfig(env: Env = process.env): AppConfig {
   if (!logLevels.includes(logLevel)) {
     throw new ConfigError('LOG_LEVEL', `must be one of ${logLevels.join(', ')}, got "${logLevel}"`);
   }
+  const metricsToken = env.IAM_METRICS_TOKEN || undefined;
+  if (metricsToken !== undefined && metricsToken.length < 16) throw new ConfigError('IAM_METRICS_TOKEN', 'must be at least 16 characters');
+  const metricsPort = env.METRICS_PORT ? int(env, 'METRICS_PORT', 0, 0, 65535) : undefined;
   return {
     port,
     host,
@@ -150,6 +157,15 @@ export function loadConfig(env: Env = process.env): AppConfig {
       passwordMaxAgeDays: int(env, 'IAM_PASSWORD_MAX_AGE_DAYS', 0, 0, 3650),
     },
     distDir: path.resolve(env.IAM_DIST_DIR || './dist'),
+    timeouts: {
+      dbPoolSize: int(env, 'IAM_DB_POOL_SIZE', 10, 1, 1000),
+      dbConnectMs: int(env, 'IAM_DB_CONNECT_TIMEOUT_MS', 3000, 100, 600_000),
+      dbQueryMs: int(env, 'IAM_DB_QUERY_TIMEOUT_MS', 5000, 100, 3_600_000),
+      redisMs: int(env, 'IAM_REDIS_TIMEOUT_MS', 1000, 50, 600_000),
+      healthMs: int(env, 'IAM_HEALTH_TIMEOUT_MS', 2000, 50, 60_000),
+      shutdownMs: int(env, 'IAM_SHUTDOWN_TIMEOUT_MS', 15_000, 0, 600_000),
+    },
+    metrics: { token: metricsToken, port: metricsPort, host: env.METRICS_HOST || '127.0.0.1' },
     isProduction: env.NODE_ENV === 'production',
   };
 }
