@@ -9,7 +9,9 @@ const esc = (v: unknown): string => String(v ?? '').replace(/[&<>"'`=/]/g, (c) =
 
 /** Same-origin script that confirms the logout form (served by routes/oidc-pages.routes.ts). */
 export const LOGOUT_SCRIPT_PATH = '/api/oidc-pages/logout.js';
-export const LOGOUT_SCRIPT = `(function(){var f=document.getElementById('op.logoutForm');if(!f)return;var i=document.createElement('input');i.type='hidden';i.name='logout';i.value='yes';f.appendChild(i);f.submit();})();`;
+// presses the page's own "Yes" button, so the form carries logout=yes exactly once (adding a hidden
+// input as well made a later press of the button send the parameter twice: 400)
+export const LOGOUT_SCRIPT = `(function(){var b=document.getElementById('op.logoutYes');if(b)b.click();})();`;
 
 export const pageLanguage = (acceptLanguage: string | undefined): Language => negotiateLanguage(undefined, acceptLanguage);
 
@@ -48,7 +50,7 @@ export function logoutPage(lang: Language, form: string, host: string, autoConfi
     t('oidc.logout_title'),
     `<h1>${esc(t('oidc.logout_question'))}</h1>
 ${form}
-<button autofocus type="submit" form="op.logoutForm" value="yes" name="logout">${esc(t('oidc.logout_yes'))}</button>
+<button autofocus type="submit" form="op.logoutForm" value="yes" name="logout" id="op.logoutYes">${esc(t('oidc.logout_yes'))}</button>
 <button type="submit" form="op.logoutForm">${esc(t('oidc.logout_no'))}</button>`,
     autoConfirm ? LOGOUT_SCRIPT_PATH : undefined,
   );

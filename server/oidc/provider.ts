@@ -6,6 +6,7 @@ import { ADMIN_CLIENT, OIDC_SCOPES, PORTAL_CLIENT, accountTypeForClient, isServi
 import { nowIso } from '../db/index';
 import { getClientSecret } from '../services/admin/service-apps';
 import { errorPage, logoutPage, pageLanguage, postLogoutPage } from './pages';
+import { formActionCsp } from './csp';
 
 const epoch = (): number => Math.floor(Date.now() / 1000);
 
@@ -163,6 +164,7 @@ export async function createProvider(app: FastifyInstance): Promise<Provider> {
 
   const provider = new Provider(config.issuer, configuration);
   provider.proxy = true;
+  provider.use(formActionCsp);
 
   provider.on('grant.revoked', (_ctx: KoaContextWithOIDC, grantId: string) => {
     db.updateTable('auth_activities').set({ logged_out_at: nowIso() }).where('session_ref', '=', grantId).where('logged_out_at', 'is', null).execute().catch((err: unknown) => app.log.warn({ err }, 'sign-out record failed'));

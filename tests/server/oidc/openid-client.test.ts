@@ -70,7 +70,7 @@ describeEachDb(
       expect(scriptSrc).toBe('/api/oidc-pages/logout.js');
       const script = await fetch(`${appUrl}${scriptSrc}`);
       expect(script.headers.get('content-type')).toContain('javascript');
-      expect(await script.text()).toContain("op.logoutForm");
+      expect(await script.text()).toContain("op.logoutYes");
       const xsrf = /name="xsrf" value="([^"]+)"/.exec(html)?.[1];
       expect(xsrf).toBeTruthy();
       const confirm = await browser.go(`${appUrl}/oidc/session/end/confirm`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ xsrf: String(xsrf), logout: 'yes' }).toString() });
