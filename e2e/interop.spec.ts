@@ -1,0 +1,228 @@
+/**
+ * Interoperability proof (issue 11): stock OIDC relying parties, each on its own loopback origin, driven
+ * in Chromium through the product's sign-in: claims incl. `roles`, refresh, a user without the app's role
+ * (the product's "no access" page, the app receives access_denied) and RP-initiated sign-out.
+ *
+ *   product            http://127.0.0.1:<E2E_PORT>   (playwright.config.ts webServer)
+ *   openid-client 6    http://127.0.0.2:<free port>  Node web app, confidential, PKCE
+ *   oidc-client-ts     http://127.0.0.3:<free port>  browser-only SPA, public client, PKCE
+ *   authlib (Debian)   http://127.0.0.4:<free port>  Python web app, confidential, PKCE
+ *   mod_auth_openidc   http://127.0.0.5:<free port>  Debian Apache 2.4, confidential, PKCE
+ *
+ * Different hosts, not only ports: cookies ignore the port, and every party must keep its own.
+ * Apache and authlib come from Debian (.ci/run installs them); without them those tests fail, not skip.
+ */
+import { expect, test, type APIRequestContext, type Browser, type BrowserContext, type Page, type PlaywrightWorkerArgs } from '@playwright/test';
+import { fillCredentials, type NewUser } from './helpers';
+import { createFixture, registerApp, type InteropFixture } from './interop/fixture';
+import { freePort } from './interop/net';
+import { startApacheRp } from './interop/rp-apache';
+import { startAuthlibRp } from './interop/rp-authlib';
+import { startBrowserRp } from './interop/rp-browser';
+import { startOpenIdClientRp } from './interop/rp-openid-client';
+
+const SCOPE = process.env.RP_DEV_SCOPE ?? 'openid profile email roles offline_access';
+let f: InteropFixture;
+let issuer: string;
+let productOrigin: string;
+
+test.beforeAll(async ({ browser, playwright }, info) => {
+  const baseURL = info.project.use.baseURL!;
+  productOrigin = new URL(baseURL).origin;
+  const request = await playwright.request.newContext({ baseURL });
+  try {
+    f = await createFixture(browser, request);
+    const config = await request.get('/api/config');
+    issuer = ((await config.json()) as { data: { issuer: string } }).data.issuer;
+  } finally {
+    await request.dispose();
+  }
+});
+
+async function withRequest<T>(playwright: PlaywrightWorkerArgs['playwright'], fn: (r: APIRequestContext) => Promise<T>): Promise<T> {
+  const request = await playwright.request.newContext({ baseURL: productOrigin });
+  try {
+    return await fn(request);
+  } finally {
+    await request.dispose();
+  }
+}
+
+/**
+ * From the app's sign-in link through the product's login page back to the app: fills the credentials,
+ * answers a consent screen if the product shows one, and waits until the browser is on `rpOrigin` again.
+ */
+async function signInThroughProduct(page: Page, user: NewUser, rpOrigin: string): Promise<void> {
+  await expect(page).toHaveURL((u) => u.origin === productOrigin && /\/login$/.test(u.pathname) && u.searchParams.has('interaction'));
+  await fillCredentials(page, user.email, user.password);
+  await page.waitForURL((u) => u.origin === rpOrigin || u.searchParams.has('consent') || /\/consent/.test(u.pathname), { timeout: 15_000 });
+  if (new URL(page.url()).origin !== rpOrigin) {
+    await page.getByRole('button', { name: /allow|accept|continue|authori[sz]e/i }).first().click();
+    await page.waitForURL((u) => u.origin === rpOrigin, { timeout: 15_000 });
+  }
+}
+
+/** The denied user: the product's localized "no access" page, then the app receives access_denied. */
+async function deniedThroughProduct(page: Page, user: NewUser, rpOrigin: string): Promise<void> {
+  await expect(page).toHaveURL((u) => u.origin === productOrigin && u.searchParams.has('interaction'));
+  await fillCredentials(page, user.email, user.password);
+  // the product explains the refusal on its own origin before the app hears about it
+  await expect(page.getByRole('heading', { name: /no access|access denied/i })).toBeVisible();
+  const back = page.getByRole('link', { name: /back to|return to|continue/i }).or(page.getByRole('button', { name: /back to|return to|continue/i }));
+  await back.first().click();
+  await page.waitForURL((u) => u.origin === rpOrigin, { timeout: 15_000 });
+}
+
+async function claimsOf(page: Page, id: 'userinfo' | 'id-claims'): Promise<Record<string, unknown>> {
+  return JSON.parse((await page.locator(`#${id}`).textContent()) ?? 'null') as Record<string, unknown>;
+}
+
+/** The shared flow of the apps that render e2e/interop/page.ts's shape (openid-client, authlib, oidc-client-ts). */
+async function webAppFlow(browser: Browser, rpUrl: string): Promise<void> {
+  const rpOrigin = new URL(rpUrl).origin;
+  const context: BrowserContext = await browser.newContext();
+  const page = await context.newPage();
+  try {
+    await test.step('sign-in: claims incl. roles', async () => {
+      await page.goto(`${rpUrl}/login`);
+      await signInThroughProduct(page, f.allowed, rpOrigin);
+      await expect(page.locator('#state'), (await page.locator('main').textContent()) ?? '').toHaveText('signed-in');
+      const userinfo = await claimsOf(page, 'userinfo');
+      expect(userinfo).toMatchObject({ email: f.allowed.email, given_name: f.allowed.first, family_name: f.allowed.last });
+      expect(userinfo.roles).toEqual([f.role.name]);
+      const idClaims = await claimsOf(page, 'id-claims');
+      expect(idClaims.sub).toBe(userinfo.sub);
+    });
+
+    await test.step('refresh: new access token, UserInfo still answers', async () => {
+      const before = await page.locator('#at-hash').textContent();
+      await page.goto(`${rpUrl}/refresh`);
+      await expect(page.locator('#state'), (await page.locator('main').textContent()) ?? '').toHaveText('signed-in');
+      await expect(page.locator('#refreshes')).toHaveText('1');
+      expect(await page.locator('#at-hash').textContent()).not.toBe(before);
+      expect((await claimsOf(page, 'userinfo')).roles).toEqual([f.role.name]);
+    });
+
+    await test.step('RP-initiated sign-out lands back on the app', async () => {
+      await page.goto(`${rpUrl}/logout`);
+      await page.waitForURL((u) => u.origin === rpOrigin && u.pathname === '/', { timeout: 15_000 });
+      await expect(page.locator('#state')).toHaveText('signed-out');
+      // the product session is gone too: signing in again asks for the password
+      await page.goto(`${rpUrl}/login`);
+      await expect(page).toHaveURL((u) => u.origin === productOrigin && u.searchParams.has('interaction'));
+      await expect(page.getByLabel(/^password/i)).toBeVisible();
+    });
+  } finally {
+    await context.close();
+  }
+
+  const other = await browser.newContext();
+  try {
+    await test.step('denied user: no-access page, app receives access_denied', async () => {
+      const p = await other.newPage();
+      await p.goto(`${rpUrl}/login`);
+      await deniedThroughProduct(p, f.denied, rpOrigin);
+      await expect(p.locator('#state')).toHaveText('error');
+      await expect(p.locator('#error')).toContainText('access_denied');
+    });
+  } finally {
+    await other.close();
+  }
+}
+
+test('openid-client 6 (Node web app, confidential, PKCE)', async ({ browser, playwright }) => {
+  const host = '127.0.0.2';
+  const port = await freePort(host);
+  const app = await withRequest(playwright, (r) => registerApp(r, f, { name: 'rp-openid-client', origin: `http://${host}:${port}`, path: '/callback', clientType: 'confidential' }));
+  const rp = await startOpenIdClientRp({ issuer, host, port, clientId: app.clientId, clientSecret: app.clientSecret!, scope: SCOPE });
+  try {
+    await webAppFlow(browser, rp.url);
+  } finally {
+    await rp.close();
+  }
+});
+
+test('oidc-client-ts (browser SPA, public client, PKCE, CORS)', async ({ browser, playwright }) => {
+  const host = '127.0.0.3';
+  const port = await freePort(host);
+  const app = await withRequest(playwright, (r) => registerApp(r, f, { name: 'rp-oidc-client-ts', origin: `http://${host}:${port}`, path: '/callback', clientType: 'public' }));
+  const rp = await startBrowserRp({ issuer, host, port, clientId: app.clientId, scope: SCOPE });
+  try {
+    await webAppFlow(browser, rp.url);
+  } finally {
+    await rp.close();
+  }
+});
+
+test('authlib (Debian python3-authlib, confidential, PKCE)', async ({ browser, playwright }) => {
+  const host = '127.0.0.4';
+  const port = await freePort(host);
+  const app = await withRequest(playwright, (r) => registerApp(r, f, { name: 'rp-authlib', origin: `http://${host}:${port}`, path: '/callback', clientType: 'confidential' }));
+  const rp = await startAuthlibRp({ issuer, host, port, clientId: app.clientId, clientSecret: app.clientSecret!, scope: SCOPE });
+  try {
+    await webAppFlow(browser, rp.url);
+  } catch (err) {
+    throw new Error(`${(err as Error).message}\n--- authlib RP output ---\n${rp.output()}`);
+  } finally {
+    await rp.close();
+  }
+});
+
+test('mod_auth_openidc (Debian Apache 2.4, confidential, PKCE)', async ({ browser, playwright }) => {
+  const host = '127.0.0.5';
+  const port = await freePort(host);
+  const origin = `http://${host}:${port}`;
+  const app = await withRequest(playwright, (r) => registerApp(r, f, { name: 'rp-apache', origin, path: '/protected/redirect_uri', clientType: 'confidential' }));
+  const rp = await startApacheRp({ issuer, host, port, clientId: app.clientId, clientSecret: app.clientSecret!, role: f.role.name });
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    await test.step('sign-in: claims incl. roles as OIDC_CLAIM_* variables', async () => {
+      await page.goto(`${origin}/protected/`);
+      await signInThroughProduct(page, f.allowed, origin);
+      await expect(page.locator('#state'), (await page.locator('main').textContent()) ?? '').toHaveText('signed-in');
+      await expect(page.locator('#remote-user')).toHaveText(f.allowed.email);
+      await expect(page.locator('#roles')).toHaveText(f.role.name);
+      await expect(page.locator('#env')).toContainText(`OIDC_CLAIM_given_name=${f.allowed.first}`);
+    });
+
+    await test.step('refresh through the info hook', async () => {
+      const info = async (extra: string) => {
+        const res = await page.request.get(`${origin}/protected/redirect_uri?info=json${extra}`);
+        expect(res.ok(), await res.text()).toBeTruthy();
+        return (await res.json()) as { access_token?: string; refresh_token?: string };
+      };
+      const before = await info('');
+      expect(before.refresh_token, 'a refresh token was issued').toBeTruthy();
+      const after = await info('&access_token_refresh_interval=0');
+      expect(after.access_token).toBeTruthy();
+      expect(after.access_token).not.toBe(before.access_token);
+      expect(after.refresh_token).not.toBe(before.refresh_token);
+    });
+
+    await test.step('RP-initiated sign-out lands back on the app', async () => {
+      await page.goto(`${origin}/protected/redirect_uri?logout=${encodeURIComponent(`${origin}/`)}`);
+      await page.waitForURL((u) => u.origin === origin && u.pathname === '/', { timeout: 15_000 });
+      await expect(page.locator('#state')).toHaveText('signed-out');
+      await page.goto(`${origin}/protected/`);
+      await expect(page).toHaveURL((u) => u.origin === productOrigin && u.searchParams.has('interaction'));
+    });
+
+    await test.step('denied user: no-access page, app receives access_denied', async () => {
+      const other = await browser.newContext();
+      try {
+        const p = await other.newPage();
+        await p.goto(`${origin}/protected/`);
+        await deniedThroughProduct(p, f.denied, origin);
+        await expect(p.locator('body')).toContainText('access_denied');
+      } finally {
+        await other.close();
+      }
+    });
+  } catch (err) {
+    throw new Error(`${(err as Error).message}\n--- apache error log ---\n${rp.errorLog()}`);
+  } finally {
+    await context.close();
+    await rp.close();
+  }
+});
