@@ -104,7 +104,8 @@ async function webAppFlow(browser: Browser, rpUrl: string): Promise<void> {
     });
 
     await test.step('RP-initiated sign-out lands back on the app', async () => {
-      await page.goto(`${rpUrl}/logout`);
+      // the provider's sign-out page confirms itself (valid id_token_hint) and redirects back
+      await page.goto(`${rpUrl}/logout`, { waitUntil: 'commit' });
       await page.waitForURL((u) => u.origin === rpOrigin && u.pathname === '/', { timeout: 15_000 });
       await expect(page.locator('#state')).toHaveText('signed-out');
       // the product session is gone too: signing in again asks for the password
@@ -201,7 +202,7 @@ test('mod_auth_openidc (Debian Apache 2.4, confidential, PKCE)', async ({ browse
     });
 
     await test.step('RP-initiated sign-out lands back on the app', async () => {
-      await page.goto(`${origin}/protected/redirect_uri?logout=${encodeURIComponent(`${origin}/`)}`);
+      await page.goto(`${origin}/protected/redirect_uri?logout=${encodeURIComponent(`${origin}/`)}`, { waitUntil: 'commit' });
       await page.waitForURL((u) => u.origin === origin && u.pathname === '/', { timeout: 15_000 });
       await expect(page.locator('#state')).toHaveText('signed-out');
       await page.goto(`${origin}/protected/`);
