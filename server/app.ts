@@ -11,6 +11,7 @@ import i18n from './plugins/app/i18n';
 import errors from './plugins/app/errors';
 import auth from './plugins/app/auth';
 import inputGuard from './plugins/app/input-guard';
+import noStore from './plugins/app/no-store';
 import routes from './plugins/app/routes';
 import spa from './plugins/app/spa';
 import metrics, { requestIdOf } from './plugins/app/metrics';
@@ -55,6 +56,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(errors);
   await app.register(auth);
   await app.register(inputGuard);
+  await app.register(noStore);
 
   // external tier
   await app.register(security);

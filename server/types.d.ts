@@ -5,6 +5,10 @@ import type { Language } from './i18n/index';
 import type { AuthContext, BearerVerifier } from './plugins/app/auth';
 
 declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** accept technical users' API keys on this route (default: refused with 403 api_key_not_allowed) */
+    apiKey?: boolean;
+  }
   interface FastifyInstance {
     config: AppConfig;
     db: Db;

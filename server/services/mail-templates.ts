@@ -1,9 +1,9 @@
 import type { Language } from '../i18n/index';
 
-export type MailTemplate = 'invitation' | 'admin_invitation' | 'password_reset' | 'password_changed' | 'setup';
+export type MailTemplate = 'invitation' | 'admin_invitation' | 'password_reset' | 'password_changed' | 'setup' | 'api_key_generated' | 'api_key_revoked';
 
 interface Rendered { subject: string; text: string; html: string }
-type Params = { name?: string; link?: string; product?: string; expires_hours?: number };
+type Params = { name?: string; link?: string; product?: string; expires_hours?: number; key_prefix?: string };
 
 const T: Record<MailTemplate, Record<Language, { subject: string; intro: string; action?: string; outro: string }>> = {
   invitation: {
@@ -35,6 +35,18 @@ const T: Record<MailTemplate, Record<Language, { subject: string; intro: string;
     de: { subject: '{product} einrichten', intro: 'Legen Sie das erste Administratorkonto an.', action: 'Administrator anlegen', outro: 'Der Link funktioniert einmal und läuft in {expires_hours} Stunden ab.' },
     fr: { subject: 'Configurer {product}', intro: 'Créez le premier compte administrateur.', action: "Créer l'administrateur", outro: 'Le lien fonctionne une fois et expire dans {expires_hours} heures.' },
     it: { subject: 'Configura {product}', intro: 'Crea il primo account amministratore.', action: "Crea l'amministratore", outro: 'Il link funziona una sola volta e scade tra {expires_hours} ore.' },
+  },
+  api_key_generated: {
+    en: { subject: 'A new API key for your {product} account', intro: 'Hello {name}, an administrator generated a new API key (iam_{key_prefix}_…) for your account. Any previous key no longer works.', outro: 'If you did not expect this, contact your administrator at once.' },
+    de: { subject: 'Neuer API-Schlüssel für Ihr {product}-Konto', intro: 'Hallo {name}, ein Administrator hat einen neuen API-Schlüssel (iam_{key_prefix}_…) für Ihr Konto erzeugt. Ein früherer Schlüssel funktioniert nicht mehr.', outro: 'Falls Sie das nicht erwartet haben, wenden Sie sich sofort an Ihren Administrator.' },
+    fr: { subject: 'Nouvelle clé API pour votre compte {product}', intro: 'Bonjour {name}, un administrateur a généré une nouvelle clé API (iam_{key_prefix}_…) pour votre compte. Toute clé précédente ne fonctionne plus.', outro: "Si vous ne vous y attendiez pas, contactez immédiatement votre administrateur." },
+    it: { subject: 'Nuova chiave API per il tuo account {product}', intro: 'Ciao {name}, un amministratore ha generato una nuova chiave API (iam_{key_prefix}_…) per il tuo account. Qualsiasi chiave precedente non funziona più.', outro: "Se non te lo aspettavi, contatta subito l'amministratore." },
+  },
+  api_key_revoked: {
+    en: { subject: 'The API key of your {product} account was revoked', intro: 'Hello {name}, an administrator revoked the API key (iam_{key_prefix}_…) of your account. It no longer works.', outro: 'If you did not expect this, contact your administrator.' },
+    de: { subject: 'Der API-Schlüssel Ihres {product}-Kontos wurde widerrufen', intro: 'Hallo {name}, ein Administrator hat den API-Schlüssel (iam_{key_prefix}_…) Ihres Kontos widerrufen. Er funktioniert nicht mehr.', outro: 'Falls Sie das nicht erwartet haben, wenden Sie sich an Ihren Administrator.' },
+    fr: { subject: 'La clé API de votre compte {product} a été révoquée', intro: 'Bonjour {name}, un administrateur a révoqué la clé API (iam_{key_prefix}_…) de votre compte. Elle ne fonctionne plus.', outro: "Si vous ne vous y attendiez pas, contactez votre administrateur." },
+    it: { subject: 'La chiave API del tuo account {product} è stata revocata', intro: 'Ciao {name}, un amministratore ha revocato la chiave API (iam_{key_prefix}_…) del tuo account. Non funziona più.', outro: "Se non te lo aspettavi, contatta l'amministratore." },
   },
 };
 

@@ -11,7 +11,7 @@ export interface MailMessage {
   to: string;
   template: MailTemplate;
   locale: string;
-  params: { name?: string; link?: string; expires_hours?: number };
+  params: { name?: string; link?: string; expires_hours?: number; key_prefix?: string };
 }
 
 export interface Mailer {

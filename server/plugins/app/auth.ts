@@ -21,6 +21,15 @@ export function bearerToken(request: FastifyRequest): string | null {
   return m ? (m[1] ?? null) : null;
 }
 
+/**
+ * API keys (technical users) are accepted only on routes that opt in with `config: { apiKey: true }`:
+ * a key identifies a machine, it must never manage the account's security (2FA, password, profile,
+ * sessions) — refused with 403 `api_key_not_allowed` everywhere else.
+ */
+export function apiKeyAllowed(request: FastifyRequest): boolean {
+  return request.routeOptions.config?.apiKey === true;
+}
+
 /** Resolves the bearer once per request through the registered verifiers. */
 export async function resolveAuth(request: FastifyRequest): Promise<AuthContext | null> {
   if (request.auth) return request.auth;
@@ -30,6 +39,7 @@ export async function resolveAuth(request: FastifyRequest): Promise<AuthContext 
     const ctx = await verify(token, request);
     if (ctx) {
       if (ctx.account.status !== 'ACTIVE') throw new AppError(401, 'account_inactive');
+      if (ctx.via === 'api_key' && !apiKeyAllowed(request)) throw new AppError(403, 'api_key_not_allowed');
       request.auth = ctx;
       return ctx;
     }

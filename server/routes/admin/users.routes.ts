@@ -45,6 +45,11 @@ const userDetailSchema = accountSchema.extend({
     .object({ logged_in_at: z.string(), logged_out_at: z.string().nullable(), ip_address: z.string().nullable(), origin: z.string().nullable() })
     .nullable(),
   created_by_admin: z.object({ id: z.string(), email: z.string(), first_name: z.string(), last_name: z.string() }).nullable().optional(),
+  api_key: z.object({ prefix: z.string(), created_at: z.string() }).nullable().optional().describe('the current API key (technical users): its public prefix, never the key'),
+  api_key_events: z
+    .array(z.object({ id: z.string(), event: z.enum(['generated', 'revoked']), key_prefix: z.string().nullable(), actor_email: z.string().nullable(), created_at: z.string() }))
+    .optional()
+    .describe('API key generations and revocations, newest first (last 20)'),
 });
 
 const subscriptionsInput = z
@@ -140,7 +145,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
           phone: phoneSchema.nullish(),
           locale: localeEnum.optional(),
           status: z.enum(['ACTIVE', 'INACTIVE']).optional(),
-          technical: z.boolean().optional(),
+          technical: z.boolean().optional().describe('fixed at creation: a different value is 422 technical_immutable'),
           subscriptions: subscriptionsInput.optional(),
         }),
         response: { 200: z.object({ data: userDetailSchema }), ...errorResponses(401, 403, 404, 422) },

@@ -101,6 +101,8 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     '/user',
     {
       onRequest: requireUser,
+      // the one route a technical user's API key is for: who am I, with which subscriptions and roles
+      config: { apiKey: true },
       schema: {
         tags: ['authentication'],
         summary: 'The signed-in user, optionally with subscriptions, roles and service apps',

@@ -152,7 +152,7 @@ export async function requireUserAccount(db: Kysely<Database>, id: string): Prom
   return a;
 }
 
-export const USER_RELATIONS = ['role_subscriptions', 'role', 'subscription', 'user_authentication_activities', 'created_by_admin'] as const;
+export const USER_RELATIONS = ['role_subscriptions', 'role', 'subscription', 'user_authentication_activities', 'created_by_admin', 'api_key_events'] as const;
 export type UserRelation = (typeof USER_RELATIONS)[number];
 
 export interface RoleSubscriptionView {
@@ -199,6 +199,31 @@ export async function userDetail(app: FastifyInstance, id: string, relations: Se
   view.latest_activity = latest
     ? { logged_in_at: latest.logged_in_at, logged_out_at: latest.logged_out_at, ip_address: latest.ip_address, origin: latest.origin }
     : null;
+  view.api_key = a.api_key_hash ? { prefix: a.api_key_prefix ?? '', created_at: a.api_key_created_at ?? a.updated_at } : null;
+  if (relations.has('api_key_events')) {
+    // generation and revocation of this account's API key, from the audit trail (audit_log_target_idx)
+    const rows = await db
+      .selectFrom('audit_log')
+      .select(['id', 'action', 'actor_email', 'before', 'after', 'created_at'])
+      .where('target_type', '=', 'user')
+      .where('target_id', '=', id)
+      .where('action', 'in', ['user.api_key_generated', 'user.api_key_revoked'])
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(20)
+      .execute();
+    view.api_key_events = rows.map((r) => {
+      const generated = r.action === 'user.api_key_generated';
+      const data = JSON.parse((generated ? r.after : r.before) ?? '{}') as { key_prefix?: unknown };
+      return {
+        id: r.id,
+        event: generated ? ('generated' as const) : ('revoked' as const),
+        key_prefix: typeof data.key_prefix === 'string' ? data.key_prefix : null,
+        actor_email: r.actor_email,
+        created_at: r.created_at,
+      };
+    });
+  }
   if (relations.has('created_by_admin')) {
     view.created_by_admin = a.created_by
       ? ((await db.selectFrom('accounts').select(['id', 'email', 'first_name', 'last_name']).where('id', '=', a.created_by).executeTakeFirst()) ?? null)
@@ -312,7 +337,11 @@ export async function updateUser(request: FastifyRequest, id: string, input: Upd
   if (input.phone !== undefined) patch.phone = input.phone;
   if (input.locale !== undefined) patch.locale = input.locale;
   if (input.status !== undefined) patch.status = input.status;
-  if (input.technical !== undefined) patch.technical = input.technical ? 1 : 0;
+  // technical is fixed at creation: flipping it would turn an ordinary person's account into an API-key
+  // holder (a backdoor that skips their 2FA) or revive an old key; the same value is accepted as a no-op
+  if (input.technical !== undefined && (input.technical ? 1 : 0) !== Number(before.technical)) {
+    throw new AppError(422, 'validation_failed', { fields: { technical: ['technical_immutable'] } });
+  }
   const now = nowIso();
   await db.transaction().execute(async (trx) => {
     const beforeSubs = input.subscriptions ? await userRoleSubscriptions(trx, id) : undefined;
