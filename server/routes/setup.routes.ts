@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { emailSchema, personNameSchema } from '../../src/domain/formats';
-import { newPasswordSchema } from '../../src/domain/password-policy';
+import { newPasswordBody } from '../services/account-passwords';
 import { AppError } from '../errors';
 import { errorResponses } from '../lib/openapi';
 import { nowIso } from '../db/index';
@@ -50,10 +50,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['setup'],
         summary: 'Create the first super_admin with a one-time setup token',
-        body: z.intersection(
-          z.object({ token: z.string().min(1).max(200), email: emailSchema, first_name: personNameSchema, last_name: personNameSchema }),
-          newPasswordSchema,
-        ),
+        body: newPasswordBody({ token: z.string().min(1).max(200), email: emailSchema, first_name: personNameSchema, last_name: personNameSchema }),
         response: { 201: z.object({ data: z.object({ email: z.string() }) }), ...errorResponses(403, 409, 422) },
       },
     },

@@ -7,22 +7,31 @@ import { passwordSchema } from '../../src/domain/password-policy';
 import { revokeAccountGrants } from '../oidc/grants';
 import { hashPassword, verifyPassword } from './passwords';
 import { consumeToken } from './signed-links';
+import { isCommonPassword } from './common-passwords';
 import { recordSuccess, throttleKeys } from './throttle';
 
 /**
  * Setting passwords, shared by invitation, reset, expired-password, change-password and the admin
  * "set a user's password". Every path enforces the policy of src/domain/password-policy.ts through
- * `newPasswordFields` (zod: 422 with field codes) and `assertDiffersFromCurrent`.
+ * `newPasswordBody` (zod: 422 with field codes, including the server-only `password_common`) and `assertDiffersFromCurrent`.
  */
 
 /** Ids and keys from clients: no control characters (PostgreSQL refuses NUL in text; that must be a 422, not a 5xx). */
 // eslint-disable-next-line no-control-regex
 export const NO_CONTROL = /^[^\u0000-\u001f\u007f]+$/;
 
+/**
+ * The shared policy plus the server-only rule: not a common or breached password (422 `password_common`,
+ * server/services/common-passwords.ts; the list stays out of the SPA bundle).
+ */
+export const serverPasswordSchema = passwordSchema.superRefine((value, ctx) => {
+  if (value.length > 0 && isCommonPassword(value)) ctx.addIssue({ code: 'custom', message: 'password_common', params: { code: 'password_common' } });
+});
+
 /** `{password, password_confirmation}` fields plus `extra`, with the confirmation rule ('Passwords do not match'). */
 export function newPasswordBody<T extends z.ZodRawShape>(extra: T) {
   return z
-    .object({ ...extra, password: passwordSchema, password_confirmation: z.string().max(200) })
+    .object({ ...extra, password: serverPasswordSchema, password_confirmation: z.string().max(200) })
     .superRefine((v, ctx) => {
       const { password, password_confirmation } = v as { password: string; password_confirmation: string };
       if (password !== password_confirmation) {

@@ -4,6 +4,7 @@ import { nowIso } from '../db/index';
 import { passwordViolations } from '../../src/domain/password-policy';
 import { ConfigError } from '../config';
 import { hashPassword } from './passwords';
+import { isCommonPassword } from './common-passwords';
 import { accountRow } from './accounts';
 
 export const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
@@ -18,7 +19,7 @@ export async function bootstrapFirstAdmin(app: FastifyInstance): Promise<{ creat
   if (anyAdmin) return {};
   const { adminEmail, adminPassword } = app.config;
   if (adminEmail && adminPassword) {
-    const violations = passwordViolations(adminPassword);
+    const violations: string[] = [...passwordViolations(adminPassword), ...(isCommonPassword(adminPassword) ? ['password_common'] : [])];
     if (violations.length) throw new ConfigError('IAM_ADMIN_PASSWORD', `breaks the password policy (${violations.join(', ')})`);
     const now = nowIso();
     const row = accountRow({

@@ -7,6 +7,13 @@ export const PASSWORD_MAX_LENGTH_EXCLUSIVE = 50;
 export const MAX_IDENTICAL_RUN = 3;
 export const ALLOWED_SPECIALS = "@%+/'!#$^?:.(){}[]~`-_";
 
+/**
+ * One more rule is checked by the server only, so that its ~49 000-entry list stays out of the SPA bundle:
+ * `password_common` (a common or breached password, server/services/common-passwords.ts). The SPA shows it
+ * as the server's field error on `password`.
+ */
+export const SERVER_ONLY_PASSWORD_RULES = ['password_common'] as const;
+
 export type PasswordRule =
   | 'password_too_short'
   | 'password_too_long'

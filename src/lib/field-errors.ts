@@ -28,6 +28,7 @@ export type FieldErrorCode =
   | 'too_big'
   | 'password_mismatch'
   | 'password_same_as_current'
+  | 'password_common'
   | 'current_password_invalid'
   | 'otp_required'
   | 'otp_invalid'
@@ -48,6 +49,7 @@ const messages: Record<FieldErrorCode, MessageDescriptor> = {
   unknown_field: msg`{field} is not allowed`,
   password_mismatch: msg`Passwords do not match`,
   password_same_as_current: msg`The new password must differ from the current one`,
+  password_common: msg`is too common or appears in breached password lists; choose another one`,
   current_password_invalid: msg`Given password is invalid`,
   otp_required: msg`Please enter one time password`,
   otp_invalid: msg`One time password is invalid`,
