@@ -4,6 +4,8 @@ import type { Account, Database } from '../db/schema';
 export const PORTAL_CLIENT = 'portal';
 export const ADMIN_CLIENT = 'admin-console';
 export const FIRST_PARTY_CLIENTS = new Set([PORTAL_CLIENT, ADMIN_CLIENT]);
+/** Where the provider sends a consent prompt (first-party consent, server/oidc/consent.ts). */
+export const CONSENT_PATH = '/api/oidc-pages/consent';
 export const OIDC_SCOPES = ['openid', 'profile', 'email', 'offline_access'] as const;
 
 /** Which account type a client signs in: admin-console admins, everything else users. */

@@ -2,7 +2,7 @@ import Provider, { errors, type Account as OidcAccount, type ClientMetadata, typ
 import type { FastifyInstance } from 'fastify';
 import { createAdapterClass, cleanupExpired } from './adapter';
 import { loadCookieKeys, loadSigningKeys, SIGNING_ALG } from './keys';
-import { ADMIN_CLIENT, OIDC_SCOPES, PORTAL_CLIENT, accountTypeForClient, isServiceAppClient, mayUseClient } from './access';
+import { ADMIN_CLIENT, CONSENT_PATH, OIDC_SCOPES, PORTAL_CLIENT, accountTypeForClient, isServiceAppClient, mayUseClient } from './access';
 import { nowIso } from '../db/index';
 import { getClientSecret } from '../services/admin/service-apps';
 import { errorPage, logoutPage, pageLanguage, postLogoutPage } from './pages';
@@ -92,6 +92,8 @@ export async function createProvider(app: FastifyInstance): Promise<Provider> {
     interactions: {
       url: async (ctx, interaction) => {
         const clientId = String(interaction.params.client_id ?? '');
+        // signed in already, only the consent is missing: record it server-side (first-party consent)
+        if (interaction.prompt.name === 'consent') return `${config.appUrl}${CONSENT_PATH}/${interaction.uid}`;
         const page = clientId === ADMIN_CLIENT ? '/admin/login' : '/login';
         const qs = new URLSearchParams({ interaction: interaction.uid });
         if (isServiceAppClient(clientId)) qs.set('type', 'sso');
@@ -108,7 +110,9 @@ export async function createProvider(app: FastifyInstance): Promise<Provider> {
       if (!account || !(await mayUseClient(db, client.clientId, account))) {
         throw new errors.AccessDenied(account && account.type !== accountTypeForClient(client.clientId) ? 'account type not allowed for this client' : 'account not allowed for this client');
       }
-      const grantId = session.grantIdFor(client.clientId);
+      // a consent recorded in this interaction (server/oidc/consent.ts), else the session's grant for the client
+      const consented = (ctx.oidc.result as { consent?: { grantId?: unknown } } | undefined)?.consent?.grantId;
+      const grantId = typeof consented === 'string' ? consented : session.grantIdFor(client.clientId);
       let grant = grantId ? await ctx.oidc.provider.Grant.find(grantId) : undefined;
       if (!grant || grant.accountId !== accountId || grant.clientId !== client.clientId) {
         grant = new ctx.oidc.provider.Grant({ accountId, clientId: client.clientId });
