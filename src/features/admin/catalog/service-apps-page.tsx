@@ -20,6 +20,7 @@ import { FormField } from '../components/form';
 import { PlusIcon } from '../components/icons';
 import { Badge, Card, ConfirmDialog, DialogClose, DialogFooter, MultiSelect, QueryRows, raiseWhenOpen, SecretBox, TableFrame } from '../components/ui';
 import { RowActions } from './roles-page';
+import { ConnectIcon, ServiceAppIntegration } from './service-app-integration';
 
 const COLUMNS = 5;
 
@@ -31,6 +32,7 @@ export function ServiceAppsPage() {
   const [editing, setEditing] = useState<ServiceApp | 'new' | null>(null);
   const [toDelete, setToDelete] = useState<ServiceApp | null>(null);
   const [secret, setSecret] = useState<{ name: string; value: string } | null>(null);
+  const [connecting, setConnecting] = useState<ServiceApp | null>(null);
   const rows = apps.data?.data ?? [];
 
   return (
@@ -78,7 +80,12 @@ export function ServiceAppsPage() {
                       </div>
                     </Table.Cell>
                     <Table.Cell>
-                      <RowActions name={app.display_name} onEdit={() => setEditing(app)} onDelete={() => setToDelete(app)} />
+                      <div className={css({ display: 'flex', gap: '1', justifyContent: 'flex-end' })}>
+                        <Button variant="ghost" size="sm" aria-label={t`Connect ${app.display_name}`} title={t`Discovery URL and set-ups`} onClick={() => setConnecting(app)}>
+                          <ConnectIcon />
+                        </Button>
+                        <RowActions name={app.display_name} onEdit={() => setEditing(app)} onDelete={() => setToDelete(app)} />
+                      </div>
                     </Table.Cell>
                   </Table.Row>
                 )}
@@ -110,6 +117,21 @@ export function ServiceAppsPage() {
           {secret ? <SecretBox label={t`Client secret`} value={secret.value} /> : null}
           <DialogFooter>
             <Button onClick={() => setSecret(null)}>
+              <Trans>Done</Trans>
+            </Button>
+          </DialogFooter>
+        </Dialog.Panel>
+      </Dialog.Root>
+      <Dialog.Root open={connecting !== null} onOpenChange={(d) => !d.open && setConnecting(null)} lazyMount unmountOnExit>
+        <Dialog.Panel className={css({ maxWidth: '3xl' })}>
+          <Dialog.Title>{connecting ? t`Connect ${connecting.display_name}` : ''}</Dialog.Title>
+          <Dialog.Description>
+            <Trans>Give these values to the app's developers. Stock OpenID Connect software works with them unchanged.</Trans>
+          </Dialog.Description>
+          <DialogClose />
+          {connecting ? <ServiceAppIntegration app={connecting} /> : null}
+          <DialogFooter>
+            <Button onClick={() => setConnecting(null)}>
               <Trans>Done</Trans>
             </Button>
           </DialogFooter>

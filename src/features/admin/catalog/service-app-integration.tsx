@@ -1,0 +1,243 @@
+/**
+ * "Connect this app": what a service app's developers need to sign in with the product — the discovery
+ * URL, the client id, the exact redirect and post-logout URIs — and ready set-ups for stock OIDC software
+ * (the same ones docs/INTEGRATING.md explains and e2e/interop.spec.ts runs), each with a copy button.
+ */
+import { Trans, useLingui } from '@lingui/react/macro';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { SVGProps } from 'react';
+import { css } from 'styled-system/css';
+import { apiGet } from '../../../api';
+import * as Tabs from '../../../components/ui/tabs';
+import type { ServiceApp } from '../api/types';
+import { adminKeys } from '../api/keys';
+import { CopyButton } from '../components/ui';
+
+export const INTEGRATION_SCOPE = 'openid profile email roles offline_access';
+
+export interface IntegrationInput {
+  issuer: string;
+  clientId: string;
+  confidential: boolean;
+  /** The service app's URL and path: the redirect URI is url + path, compared exactly. */
+  url: string;
+  path: string;
+}
+
+export interface Integration {
+  discoveryUrl: string;
+  redirectUri: string;
+  postLogoutRedirectUri: string;
+  snippets: { id: 'env' | 'openid-client' | 'oidc-client-ts' | 'mod_auth_openidc' | 'authlib'; label: string; code: string }[];
+}
+
+/** The values and set-ups of one service app (pure: the component and its test share it). */
+export function integrationFor(i: IntegrationInput): Integration {
+  const base = i.url.replace(/\/+$/, '');
+  const redirectUri = `${base}${i.path}`;
+  const postLogoutRedirectUri = `${base}/`;
+  const discoveryUrl = `${i.issuer}/.well-known/openid-configuration`;
+  const env = [
+    `OIDC_ISSUER=${i.issuer}`,
+    `OIDC_DISCOVERY_URL=${discoveryUrl}`,
+    `OIDC_CLIENT_ID=${i.clientId}`,
+    ...(i.confidential ? ['OIDC_CLIENT_SECRET=<the secret shown once when the app was added>'] : []),
+    `OIDC_REDIRECT_URI=${redirectUri}`,
+    `OIDC_POST_LOGOUT_REDIRECT_URI=${postLogoutRedirectUri}`,
+    `OIDC_SCOPE="${INTEGRATION_SCOPE}"`,
+  ].join('\n');
+  const openidClient = `import * as client from 'openid-client'; // openid-client 6
+
+const config = await client.discovery(
+  new URL('${i.issuer}'),
+  '${i.clientId}',
+  undefined,
+  ${i.confidential ? 'client.ClientSecretBasic(process.env.OIDC_CLIENT_SECRET)' : 'client.None()'},
+);
+
+// sign-in: keep code_verifier, state and nonce in the user's session
+const code_verifier = client.randomPKCECodeVerifier();
+const state = client.randomState();
+const nonce = client.randomNonce();
+const authUrl = client.buildAuthorizationUrl(config, {
+  redirect_uri: '${redirectUri}',
+  scope: '${INTEGRATION_SCOPE}',
+  prompt: 'consent', // needed with offline_access (refresh token)
+  code_challenge: await client.calculatePKCECodeChallenge(code_verifier),
+  code_challenge_method: 'S256',
+  state,
+  nonce,
+});
+
+// callback (${redirectUri})
+const tokens = await client.authorizationCodeGrant(config, currentUrl, {
+  pkceCodeVerifier: code_verifier, expectedState: state, expectedNonce: nonce,
+});
+const roles = tokens.claims().roles; // e.g. ['APP_USER']
+
+// refresh, sign-out
+const fresh = await client.refreshTokenGrant(config, tokens.refresh_token);
+const logoutUrl = client.buildEndSessionUrl(config, {
+  id_token_hint: tokens.id_token,
+  post_logout_redirect_uri: '${postLogoutRedirectUri}',
+});`;
+  const oidcClientTs = `import { UserManager } from 'oidc-client-ts';
+
+const mgr = new UserManager({
+  authority: '${i.issuer}',
+  client_id: '${i.clientId}',
+  redirect_uri: '${redirectUri}',
+  post_logout_redirect_uri: '${postLogoutRedirectUri}',
+  response_type: 'code', // PKCE S256 is automatic
+  scope: '${INTEGRATION_SCOPE}',
+  prompt: 'consent',
+});
+
+await mgr.signinRedirect();                 // sign-in
+const user = await mgr.signinRedirectCallback(); // on ${redirectUri}
+await mgr.signinSilent();                   // refresh (uses the refresh token)
+await mgr.signoutRedirect();                // sign-out`;
+  const apache = `# a2enmod auth_openidc
+OIDCProviderMetadataURL ${discoveryUrl}
+OIDCClientID ${i.clientId}
+${i.confidential ? 'OIDCClientSecret <client secret>\nOIDCProviderTokenEndpointAuth client_secret_basic' : 'OIDCProviderTokenEndpointAuth none'}
+OIDCRedirectURI ${redirectUri}
+OIDCCryptoPassphrase <a long random value>
+OIDCScope "${INTEGRATION_SCOPE}"
+OIDCAuthRequestParams prompt=consent
+OIDCPKCEMethod S256
+OIDCRemoteUserClaim email
+
+<Location />
+  AuthType openid-connect
+  Require valid-user
+  # Require claim roles:APP_USER
+</Location>
+# sign-out: ${redirectUri}?logout=${encodeURIComponent(postLogoutRedirectUri)}`;
+  const authlib = `from authlib.integrations.requests_client import OAuth2Session
+import requests
+
+meta = requests.get('${discoveryUrl}').json()
+oauth = OAuth2Session(
+    '${i.clientId}', ${i.confidential ? 'CLIENT_SECRET' : 'None'},
+    scope='${INTEGRATION_SCOPE}',
+    redirect_uri='${redirectUri}',
+    token_endpoint_auth_method='${i.confidential ? 'client_secret_basic' : 'none'}',
+    code_challenge_method='S256',
+)
+# sign-in: keep code_verifier, state and nonce in the user's session
+uri, state = oauth.create_authorization_url(
+    meta['authorization_endpoint'], code_verifier=code_verifier, nonce=nonce, prompt='consent')
+# callback
+token = oauth.fetch_token(meta['token_endpoint'],
+                          authorization_response=callback_url, code_verifier=code_verifier)
+userinfo = oauth.get(meta['userinfo_endpoint']).json()   # includes roles
+# refresh
+token = oauth.refresh_token(meta['token_endpoint'], refresh_token=token['refresh_token'])
+# sign-out: redirect to meta['end_session_endpoint'] with id_token_hint and
+# post_logout_redirect_uri=${postLogoutRedirectUri}`;
+  return {
+    discoveryUrl,
+    redirectUri,
+    postLogoutRedirectUri,
+    snippets: [
+      { id: 'env', label: 'Environment', code: env },
+      { id: 'openid-client', label: 'openid-client (Node)', code: openidClient },
+      { id: 'oidc-client-ts', label: 'oidc-client-ts (browser)', code: oidcClientTs },
+      { id: 'mod_auth_openidc', label: 'Apache mod_auth_openidc', code: apache },
+      { id: 'authlib', label: 'authlib (Python)', code: authlib },
+    ],
+  };
+}
+
+/** The product's issuer from `GET /api/config`. */
+export function issuerQueryOptions() {
+  return queryOptions({
+    queryKey: [...adminKeys.config(), 'issuer'] as const,
+    queryFn: ({ signal }) => apiGet<{ data: { issuer: string } }>('/api/config', { signal }).then((r) => r.data.issuer),
+    staleTime: 5 * 60_000,
+  });
+}
+
+export const ConnectIcon = (p: SVGProps<SVGSVGElement>) => (
+  <svg xmlns="http://www.w3.org/2000/svg" width="16" height="16" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true" focusable="false" {...p}>
+    <path d="m16 18 6-6-6-6M8 6l-6 6 6 6" />
+  </svg>
+);
+
+const codeBox = css({
+  fontFamily: 'mono',
+  fontSize: 'xs',
+  bg: 'bg.subtle',
+  px: '3',
+  py: '2',
+  borderRadius: 'md',
+  borderWidth: '1px',
+  borderColor: 'border.default',
+  wordBreak: 'break-all',
+  flex: '1',
+  minWidth: '0',
+});
+
+function Value({ label, value, testId }: { label: string; value: string; testId: string }) {
+  return (
+    <div role="group" aria-labelledby={`${testId}-label`} className={css({ display: 'flex', flexDirection: 'column', gap: '1' })}>
+      <span id={`${testId}-label`} className={css({ fontSize: 'sm', fontWeight: 'medium' })}>
+        {label}
+      </span>
+      <div className={css({ display: 'flex', gap: '2', alignItems: 'center' })}>
+        <code data-testid={testId} className={codeBox}>
+          {value}
+        </code>
+        <CopyButton value={value} />
+      </div>
+    </div>
+  );
+}
+
+export function ServiceAppIntegration({ app }: { app: ServiceApp }) {
+  const { t } = useLingui();
+  const issuer = useQuery(issuerQueryOptions());
+  if (issuer.isPending) return <p className={css({ color: 'fg.muted', fontSize: 'sm' })}>{t`Loading…`}</p>;
+  if (issuer.isError) return <p role="alert">{t`Error ocurred, please try again`}</p>;
+  const info = integrationFor({ issuer: issuer.data, clientId: app.name, confidential: app.client_type === 'confidential', url: app.url, path: app.path });
+  return (
+    <div className={css({ display: 'flex', flexDirection: 'column', gap: '4', minWidth: '0' })} data-testid="service-app-integration">
+      <Value label={t`Discovery URL`} value={info.discoveryUrl} testId="discovery-url" />
+      <Value label={t`Client ID`} value={app.name} testId="client-id" />
+      <Value label={t`Redirect URI`} value={info.redirectUri} testId="redirect-uri" />
+      <Value label={t`Post-logout redirect URI`} value={info.postLogoutRedirectUri} testId="post-logout-uri" />
+      <p className={css({ fontSize: 'xs', color: 'fg.muted' })}>
+        <Trans>
+          Redirect URIs are compared exactly: scheme, host, port and path must match character for character. Every sign-in uses PKCE (S256). The roles claim lists the
+          person's roles that this app allows.
+        </Trans>{' '}
+        {app.client_type === 'confidential' ? <Trans>The client secret was shown once when the app was added; regenerate it by editing the app if it is lost.</Trans> : null}
+      </p>
+      <Tabs.Root defaultValue="env" lazyMount>
+        <Tabs.List aria-label={t`Ready set-ups`}>
+          {info.snippets.map((s) => (
+            <Tabs.Trigger key={s.id} value={s.id}>
+              {s.id === 'env' ? t`Environment` : s.label}
+            </Tabs.Trigger>
+          ))}
+        </Tabs.List>
+        {info.snippets.map((s) => (
+          <Tabs.Content key={s.id} value={s.id}>
+            <div className={css({ display: 'flex', flexDirection: 'column', gap: '2' })}>
+              <pre data-testid={`snippet-${s.id}`} className={css({ fontFamily: 'mono', fontSize: 'xs', bg: 'bg.subtle', p: '3', borderRadius: 'md', borderWidth: '1px', borderColor: 'border.default', overflowX: 'auto', maxHeight: '72', whiteSpace: 'pre' })}>
+                {s.code}
+              </pre>
+              <div className={css({ display: 'flex', justifyContent: 'space-between', alignItems: 'center', gap: '2', flexWrap: 'wrap' })}>
+                <span className={css({ fontSize: 'xs', color: 'fg.muted' })}>
+                  <Trans>More in docs/INTEGRATING.md.</Trans>
+                </span>
+                <CopyButton value={s.code} label={t`Copy set-up`} />
+              </div>
+            </div>
+          </Tabs.Content>
+        ))}
+      </Tabs.Root>
+    </div>
+  );
+}
