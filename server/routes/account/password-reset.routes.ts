@@ -79,10 +79,13 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         const account = await findAccountByEmail(app.db.kysely, type, email);
         const eligible = account && account.status === 'ACTIVE' && account.auth_type === 'CREDENTIALS' && !account.technical;
         if (eligible) {
-          // in the background: the answer must not take longer for known e-mails
-          void sendPasswordReset(app, account).catch((err: unknown) =>
-            app.log.error({ err: err instanceof Error ? err.message : String(err) }, 'password reset mail failed'),
-          );
+          // in the background, after the answer is on its way: the answer must not take longer for known
+          // e-mails (started inline, the token insert, signing and mail rendering ran before the reply on SQLite)
+          setImmediate(() => {
+            sendPasswordReset(app, account).catch((err: unknown) =>
+              app.log.error({ err: err instanceof Error ? err.message : String(err) }, 'password reset mail failed'),
+            );
+          });
         } else if (revealUnknownEmail()) {
           throw new AppError(404, 'email_not_found');
         }
