@@ -63,6 +63,18 @@ export interface UserDetail extends Account {
   user_authentication_activities?: Activity[];
   latest_activity: Omit<Activity, 'id' | 'client_id'> | null;
   created_by_admin?: { id: string; email: string; first_name: string; last_name: string } | null;
+  /** the current API key of a technical user: its public prefix, never the key */
+  api_key?: { prefix: string; created_at: string } | null;
+  /** API key generations and revocations, newest first */
+  api_key_events?: ApiKeyEvent[];
+}
+
+export interface ApiKeyEvent {
+  id: string;
+  event: 'generated' | 'revoked';
+  key_prefix: string | null;
+  actor_email: string | null;
+  created_at: string;
 }
 
 export interface Role {

@@ -3,7 +3,7 @@ import { apiBlob, apiDelete, apiGet, apiPatch, apiPost } from '../../../api';
 import { adminKeys, compactQuery } from './keys';
 import type { Account, AccountStatus, AuthType, ImportJob, ImportReport, ListResponse, UserDetail } from './types';
 
-export const USER_RELATIONS = 'role_subscriptions,role,subscription,user_authentication_activities,created_by_admin';
+export const USER_RELATIONS = 'role_subscriptions,role,subscription,user_authentication_activities,created_by_admin,api_key_events';
 
 export interface UserFilters {
   page: number;
@@ -106,6 +106,15 @@ export function useGenerateApiKey() {
       apiPost<{ data: { api_key: string } | string }>(`/api/admin/users/${encodeURIComponent(id)}/token-generate`).then((r) =>
         typeof r.data === 'string' ? r.data : r.data.api_key,
       ),
+    onSuccess: (_data, id) => qc.invalidateQueries({ queryKey: adminKeys.user(id) }),
+  });
+}
+
+/** `DELETE /api/admin/users/{id}/token`: the key stops working at once (`revoked: false` when there was none). */
+export function useRevokeApiKey() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => apiDelete<{ data: { id: string; revoked: boolean } }>(`/api/admin/users/${encodeURIComponent(id)}/token`).then((r) => r.data),
     onSuccess: (_data, id) => qc.invalidateQueries({ queryKey: adminKeys.user(id) }),
   });
 }
