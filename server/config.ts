@@ -34,6 +34,12 @@ export interface AppConfig {
   logLevel: (typeof logLevels)[number];
   /** Sign-in and token lifetimes (IAM_REFRESH_IDLE_SECONDS, IAM_REFRESH_ABSOLUTE_SECONDS, IAM_ACCESS_TOKEN_TTL_SECONDS, IAM_PASSWORD_MAX_AGE_DAYS). */
   auth: { refreshIdleSeconds: number; refreshAbsoluteSeconds: number; accessTokenTtlSeconds: number; passwordMaxAgeDays: number };
+  /**
+   * Signing-key rollover (IAM_KEYS_POLL_SECONDS, IAM_JWKS_MAX_AGE_SECONDS, IAM_KEYS_PREPUBLISH_SECONDS): every instance
+   * re-reads `signing_keys` each `pollSeconds`; /oidc/jwks may be cached `jwksMaxAgeSeconds`; `keys:rotate` publishes the
+   * next key `prepublishSeconds` (at least jwksMaxAge + 3 polls) before any instance signs with it.
+   */
+  keys: { pollSeconds: number; jwksMaxAgeSeconds: number; prepublishSeconds: number };
   /** Directory of the built SPA. */
   distDir: string;
   /** Dependency timeouts (docs/OPERATIONS.md): IAM_DB_POOL_SIZE, IAM_DB_CONNECT_TIMEOUT_MS, IAM_DB_QUERY_TIMEOUT_MS, IAM_REDIS_TIMEOUT_MS, IAM_HEALTH_TIMEOUT_MS, IAM_SHUTDOWN_TIMEOUT_MS. */
@@ -128,6 +134,11 @@ export function loadConfig(env: Env = process.env): AppConfig {
     }
     ssoProviders = parsed.data;
   }
+  const pollSeconds = int(env, 'IAM_KEYS_POLL_SECONDS', 30, 1, 300);
+  const jwksMaxAgeSeconds = int(env, 'IAM_JWKS_MAX_AGE_SECONDS', 600, 0, 86400);
+  // every instance publishes a new key within 3 polls (its stale-snapshot bound), relying parties within their cache age after that
+  const minPrepublish = jwksMaxAgeSeconds + 3 * pollSeconds;
+  const prepublishSeconds = int(env, 'IAM_KEYS_PREPUBLISH_SECONDS', Math.max(3600, minPrepublish), minPrepublish, 30 * 86400);
   const logLevel = (env.LOG_LEVEL || 'info') as AppConfig['logLevel'];
   if (!logLevels.includes(logLevel)) {
     throw new ConfigError('LOG_LEVEL', `must be one of ${logLevels.join(', ')}, got "${logLevel}"`);
@@ -156,6 +167,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       accessTokenTtlSeconds: int(env, 'IAM_ACCESS_TOKEN_TTL_SECONDS', 600, 30, 86400),
       passwordMaxAgeDays: int(env, 'IAM_PASSWORD_MAX_AGE_DAYS', 0, 0, 3650),
     },
+    keys: { pollSeconds, jwksMaxAgeSeconds, prepublishSeconds },
     distDir: path.resolve(env.IAM_DIST_DIR || './dist'),
     timeouts: {
       dbPoolSize: int(env, 'IAM_DB_POOL_SIZE', 10, 1, 1000),

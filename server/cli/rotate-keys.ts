@@ -1,15 +1,29 @@
 import path from 'node:path';
 import { loadConfig } from '../config';
 import { createDb, migrateToLatest } from '../db/index';
-import { rotateSigningKeys } from '../oidc/keys';
+import { keyPolicy, scheduleRotation } from '../oidc/keys';
 
-/** `npm run keys:rotate`: new active signing key; the previous one stays published until its tokens expire. */
+/**
+ * `npm run keys:rotate`: publishes a new signing key now and schedules it to sign from now +
+ * IAM_KEYS_PREPUBLISH_SECONDS (default 1 h, at least IAM_JWKS_MAX_AGE_SECONDS + 3 × IAM_KEYS_POLL_SECONDS).
+ * Running instances publish it in /oidc/jwks within one poll, switch to it within one poll after that time, and
+ * keep publishing the old key (as `previous`) until every token it signed has expired. No restart needed.
+ */
 const config = loadConfig();
+const policy = keyPolicy(config);
 const db = createDb({ databaseUrl: config.databaseUrl, sqliteFile: path.join(config.dataDir, 'iam.sqlite') });
 try {
   await migrateToLatest(db);
-  const { kid, retired } = await rotateSigningKeys(db.kysely);
-  console.log(`New active signing key ${kid}.${retired.length ? ` Retired: ${retired.join(', ')}.` : ''} Restart the server instances to sign with it.`);
+  const r = await scheduleRotation(db, policy);
+  if (r.alreadyScheduled) {
+    console.log(`Signing key ${r.kid} is already scheduled to become active at ${r.activatesAt}; nothing changed.`);
+  } else {
+    console.log(
+      `Published signing key ${r.kid}. Every running instance publishes it within ${policy.pollSeconds} s and signs with it from ${r.activatesAt} ` +
+        `(switching within ${policy.pollSeconds} s of that, no restart needed). The current key stays published for ${policy.retentionSeconds} s after that.`,
+    );
+  }
+  if (r.retired.length) console.log(`Retired (no longer published): ${r.retired.join(', ')}.`);
 } finally {
   await db.close();
 }

@@ -152,9 +152,14 @@ export interface SigningKeysTable {
   alg: string;
   private_jwk: string;
   public_jwk: string;
-  status: 'active' | 'previous' | 'retired';
+  /** next (published, not signing yet) → active (the one signing key) → previous (published, verifies) → retired */
+  status: 'next' | 'active' | 'previous' | 'retired';
   created_at: string;
+  /** next: when it becomes active; active/previous: when it did */
+  activates_at: string | null;
+  /** when it stopped signing (became previous) */
   rotated_at: string | null;
+  retired_at: string | null;
 }
 
 /** Single-use tokens: invitation, password reset, setup link, expired-password reset. */

@@ -1,36 +1,83 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
-import { createLocalJWKSet, errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
-import type { Db } from '../db/index';
+import type { JWTPayload } from 'jose';
 import type { AuthContext } from '../plugins/app/auth';
 import { AppError } from '../errors';
 import { createProvider } from './provider';
-import { grantAlive, serviceAppClient } from './adapter';
-import { loadPublicKeys, SIGNING_ALG } from './keys';
+import { cleanupExpired, grantAlive, serviceAppClient } from './adapter';
+import { KeyRing, keyPolicy, SIGNING_ALG } from './keys';
 import { FIRST_PARTY_CLIENTS } from './access';
 
-const providers = new WeakMap<FastifyInstance['config'], Promise<Provider>>();
+interface OidcRuntime {
+  ring: KeyRing;
+  current?: { version: string; provider: Promise<Provider> };
+}
+const runtimes = new WeakMap<FastifyInstance['config'], Promise<OidcRuntime>>();
 
-/** The app's OIDC provider (one per database handle, created on first use). */
-export function getProvider(app: FastifyInstance): Promise<Provider> {
-  // one provider per app instance (its config object), so a restarted app on the same database reloads keys
-  let p = providers.get(app.config);
-  if (!p) {
-    p = createProvider(app);
-    providers.set(app.config, p);
-    p.catch(() => providers.delete(app.config));
+/**
+ * The app's signing keys (one ring per app instance, i.e. per config object, so a second app on the same database
+ * has its own): loaded on first use, then polled every IAM_KEYS_POLL_SECONDS until the app closes.
+ */
+function runtime(app: FastifyInstance): Promise<OidcRuntime> {
+  let rt = runtimes.get(app.config);
+  if (!rt) {
+    rt = (async () => {
+      const ring = new KeyRing(app.db, keyPolicy(app.config), {
+        // build the new provider right away, so the first request after a rotation step does not wait for it
+        change: () => void getProvider(app).catch((err: unknown) => app.log.warn({ err }, 'oidc provider rebuild failed')),
+        error: (err) => app.log.warn({ err }, 'signing key refresh failed'),
+      });
+      await ring.refresh();
+      ring.start();
+      const cleanup = setInterval(() => {
+        cleanupExpired(app.db.kysely).catch((err: unknown) => app.log.warn({ err }, 'oidc cleanup failed'));
+      }, 10 * 60 * 1000);
+      cleanup.unref();
+      app.addHook('onClose', async () => {
+        ring.stop();
+        clearInterval(cleanup);
+      });
+      return { ring };
+    })();
+    runtimes.set(app.config, rt);
+    rt.catch(() => runtimes.delete(app.config));
   }
-  return p;
+  return rt;
 }
 
-/** Our JWKS, read from signing_keys and cached briefly so keys rotated by another instance are seen. */
-const jwksCache = new WeakMap<Db, { at: number; set: ReturnType<typeof createLocalJWKSet> }>();
-async function jwks(db: Db, force = false) {
-  const hit = jwksCache.get(db);
-  if (hit && !force && Date.now() - hit.at < 60_000) return hit.set;
-  const set = createLocalJWKSet({ keys: await loadPublicKeys(db.kysely) });
-  jwksCache.set(db, { at: Date.now(), set });
-  return set;
+/** This instance's key ring (tests drive its clock and refresh). */
+export async function keyRing(app: FastifyInstance): Promise<KeyRing> {
+  return (await runtime(app)).ring;
+}
+
+/** The key ring, reloaded first when its snapshot is older than 3 polls (503 when the database is down). */
+async function freshRing(rt: OidcRuntime): Promise<KeyRing> {
+  try {
+    await rt.ring.ensureFresh();
+  } catch (err) {
+    throw new AppError(503, 'database_unavailable', { cause: err });
+  }
+  return rt.ring;
+}
+
+/**
+ * The app's OIDC provider for its current signing keys. oidc-provider reads its keys only at construction, so a
+ * new provider is built when the key set changes (a next key published, promoted, a previous one retired); every
+ * caller asks for it per request. A key set older than 3 polls is reloaded first (503 when the database is down),
+ * so no instance signs with a key that may have been retired meanwhile.
+ */
+export async function getProvider(app: FastifyInstance): Promise<Provider> {
+  const rt = await runtime(app);
+  const version = (await freshRing(rt)).version;
+  if (rt.current?.version !== version) {
+    const provider = createProvider(app, { keys: rt.ring.signingJwks() }, rt.ring.policy.jwksMaxAgeSeconds);
+    const entry = { version, provider };
+    rt.current = entry;
+    provider.catch(() => {
+      if (rt.current === entry) rt.current = undefined;
+    });
+  }
+  return rt.current.provider;
 }
 
 export interface AccessTokenClaims extends JWTPayload {
@@ -62,15 +109,10 @@ async function knownClient(app: FastifyInstance, clientId: string, audience: Tok
  */
 export async function verifyAccessToken(app: FastifyInstance, token: string, audience: TokenAudience = 'api'): Promise<{ claims: AccessTokenClaims } | null> {
   if (token.split('.').length !== 3) return null;
+  const ring = await freshRing(await runtime(app));
   let payload: JWTPayload;
   try {
-    const opts = { issuer: app.config.issuer, algorithms: [SIGNING_ALG], typ: 'at+jwt', clockTolerance: 5 };
-    try {
-      ({ payload } = await jwtVerify(token, await jwks(app.db), opts));
-    } catch (err) {
-      if (!(err instanceof joseErrors.JWKSNoMatchingKey)) throw err;
-      ({ payload } = await jwtVerify(token, await jwks(app.db, true), opts));
-    }
+    ({ payload } = await ring.verify(token, { issuer: app.config.issuer, algorithms: [SIGNING_ALG], typ: 'at+jwt', clockTolerance: 5 }));
   } catch {
     throw new AppError(401, 'invalid_token');
   }

@@ -1,7 +1,7 @@
-import Provider, { errors, type Account as OidcAccount, type ClientMetadata, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+import Provider, { errors, type Account as OidcAccount, type ClientMetadata, type Configuration, type JWKS, type KoaContextWithOIDC } from 'oidc-provider';
 import type { FastifyInstance } from 'fastify';
-import { createAdapterClass, cleanupExpired } from './adapter';
-import { loadCookieKeys, loadSigningKeys, SIGNING_ALG } from './keys';
+import { createAdapterClass } from './adapter';
+import { ID_TOKEN_TTL_SECONDS, loadCookieKeys, SIGNING_ALG } from './keys';
 import { ADMIN_CLIENT, CONSENT_PATH, OIDC_SCOPES, PORTAL_CLIENT, accountTypeForClient, isServiceAppClient, mayUseClient } from './access';
 import { nowIso } from '../db/index';
 import { getClientSecret } from '../services/admin/service-apps';
@@ -28,7 +28,12 @@ function firstPartyClient(clientId: string, redirect: string): ClientMetadata {
 /** Remaining seconds of an absolute lifetime that started at `start` (epoch seconds), at least 1. */
 const remaining = (absolute: number, start: number | undefined): number => Math.max(1, absolute - (epoch() - (start ?? epoch())));
 
-export async function createProvider(app: FastifyInstance): Promise<Provider> {
+/**
+ * A provider signing with `jwks.keys[0]` (the active key) and verifying with all of them (next, previous).
+ * oidc-provider takes its keys only at construction, so server/oidc/index.ts builds a new provider whenever the
+ * key set changes (all state lives in the database, so nothing is lost).
+ */
+export async function createProvider(app: FastifyInstance, jwks: JWKS, jwksMaxAgeSeconds: number): Promise<Provider> {
   const { config } = app;
   const db = app.db.kysely;
   const { refreshIdleSeconds, refreshAbsoluteSeconds, accessTokenTtlSeconds } = config.auth;
@@ -39,7 +44,7 @@ export async function createProvider(app: FastifyInstance): Promise<Provider> {
     adapter: createAdapterClass(db, (stored) => getClientSecret(app, { client_secret: stored })),
     clients: [firstPartyClient(PORTAL_CLIENT, `${config.appUrl}/login`), firstPartyClient(ADMIN_CLIENT, `${config.appUrl}/admin/login`)],
     clientDefaults: { grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], id_token_signed_response_alg: SIGNING_ALG, token_endpoint_auth_method: 'none' },
-    jwks: { keys: await loadSigningKeys(db) },
+    jwks,
     cookies: {
       keys: await loadCookieKeys(db),
       long: { signed: true, httpOnly: true, sameSite: 'lax', secure },
@@ -153,7 +158,7 @@ export async function createProvider(app: FastifyInstance): Promise<Provider> {
     ttl: {
       AccessToken: accessTokenTtlSeconds,
       AuthorizationCode: 60,
-      IdToken: 3600,
+      IdToken: ID_TOKEN_TTL_SECONDS,
       Interaction: 3600,
       Session: refreshAbsoluteSeconds,
       Grant: (_ctx, grant) => remaining(refreshAbsoluteSeconds, grant.iat),
@@ -169,16 +174,15 @@ export async function createProvider(app: FastifyInstance): Promise<Provider> {
   const provider = new Provider(config.issuer, configuration);
   provider.proxy = true;
   provider.use(formActionCsp);
+  // relying parties may cache the JWKS this long; keys:rotate publishes a next key longer than that before it signs
+  provider.use(async (ctx, next) => {
+    await next();
+    if (ctx.path === '/jwks' && ctx.status === 200) ctx.set('cache-control', `public, max-age=${jwksMaxAgeSeconds}`);
+  });
 
   provider.on('grant.revoked', (_ctx: KoaContextWithOIDC, grantId: string) => {
     db.updateTable('auth_activities').set({ logged_out_at: nowIso() }).where('session_ref', '=', grantId).where('logged_out_at', 'is', null).execute().catch((err: unknown) => app.log.warn({ err }, 'sign-out record failed'));
   });
   provider.on('server_error', (_ctx: KoaContextWithOIDC, err: Error) => app.log.error({ err }, 'oidc server_error'));
-
-  const timer = setInterval(() => {
-    cleanupExpired(db).catch((err: unknown) => app.log.warn({ err }, 'oidc cleanup failed'));
-  }, 10 * 60 * 1000);
-  timer.unref();
-  app.addHook('onClose', async () => clearInterval(timer));
   return provider;
 }

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { IncomingMessage } from 'node:http';
+import type Provider from 'oidc-provider';
 import { z } from 'zod';
 import { accessTokenVerifier, getProvider, verifyAccessToken } from '../oidc/index';
 import { AppError } from '../errors';
@@ -15,8 +16,14 @@ export const prefix = '/oidc';
  * APP_URL (forwarded headers are set from it), so every URL the provider prints matches the issuer.
  */
 const routes: FastifyPluginAsyncZod = async (app) => {
-  const provider = await getProvider(app);
-  const callback = provider.callback();
+  // the provider is rebuilt when the signing keys change (server/oidc/index.ts): look it up per request
+  await getProvider(app);
+  const callbacks = new WeakMap<Provider, ReturnType<Provider['callback']>>();
+  const callbackOf = (provider: Provider) => {
+    let cb = callbacks.get(provider);
+    if (!cb) callbacks.set(provider, (cb = provider.callback()));
+    return cb;
+  };
   const origin = new URL(app.config.appUrl);
   app.bearerVerifiers.unshift(accessTokenVerifier(app));
 
@@ -24,7 +31,8 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (_req, _payload, done) => done(null, undefined));
 
-  const handoff = (request: FastifyRequest, reply: FastifyReply) => {
+  const handoff = async (request: FastifyRequest, reply: FastifyReply) => {
+    const callback = callbackOf(await getProvider(app));
     reply.hijack();
     const raw = request.raw as IncomingMessage & { originalUrl?: string };
     for (const [k, v] of Object.entries(reply.getHeaders())) if (v !== undefined) reply.raw.setHeader(k, v);

@@ -1,0 +1,176 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { connect } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance, InjectOptions } from 'fastify';
+import { loadConfig, type AppConfig } from '../../server/config';
+import { buildApp } from '../../server/app';
+import { createDb, migrateToLatest, type Db } from '../../server/db/index';
+import type { DbKind, TestApp } from './app';
+import { freePort } from './http';
+
+/** One app instance of a cluster: a TestApp (usable with tests/helpers/auth.ts) that also listens on loopback. */
+export interface ClusterNode extends TestApp {
+  index: number;
+  /** http://127.0.0.1:<port> of this instance's listening server */
+  url: string;
+}
+
+export interface Cluster {
+  kind: DbKind;
+  /** the shared configuration (each instance has its own copy, as separate processes would) */
+  config: AppConfig;
+  nodes: ClusterNode[];
+  /** A TestApp whose `app.inject` sends each request to the next instance, round-robin (like a load balancer). */
+  spread: TestApp;
+  /** Real HTTP to the next instance, round-robin; `path` starts with '/'. */
+  fetch(path: string, init?: RequestInit): Promise<Response>;
+  /** the cluster's private Redis (REDIS_URL of every instance), when started with one */
+  redisUrl: string | undefined;
+  /** PostgreSQL schema shared by the instances */
+  schema: string | undefined;
+  close(): Promise<void>;
+}
+
+export interface ClusterOptions {
+  /** number of instances (default 3) */
+  size?: number;
+  /** 'postgres' (default; needs TEST_DATABASE_URL) or 'sqlite' (instances share one SQLite file) */
+  kind?: DbKind;
+  /** configuration variables for every instance */
+  env?: Record<string, string>;
+  /** start a private redis-server on a free loopback port and give it to every instance as REDIS_URL (default true) */
+  redis?: boolean;
+  /** connections per instance pool (default 4) */
+  poolSize?: number;
+}
+
+async function waitForPort(port: number, timeoutMs: number): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const ok = await new Promise<boolean>((resolve) => {
+      const s = connect(port, '127.0.0.1');
+      s.once('connect', () => {
+        s.destroy();
+        resolve(true);
+      });
+      s.once('error', () => resolve(false));
+    });
+    if (ok) return;
+    if (Date.now() > until) throw new Error(`nothing listens on 127.0.0.1:${port}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+async function startRedis(): Promise<{ url: string; proc: ChildProcess }> {
+  const port = await freePort();
+  const proc = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  await waitForPort(port, 10_000);
+  return { url: `redis://127.0.0.1:${port}`, proc };
+}
+
+/**
+ * Starts `size` real app instances (buildApp, listening on port 0) CONCURRENTLY on one database — one PostgreSQL
+ * schema (each instance with its own pool) or one SQLite file (each with its own connection) — and, by default, one
+ * private Redis. Migrations run once before the instances start. All instances share APP_URL (they stand behind one
+ * load balancer), so tokens and cookies from one are presented to another.
+ */
+export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> {
+  const size = opts.size ?? 3;
+  const kind = opts.kind ?? 'postgres';
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'iam-cluster-'));
+  const redis = opts.redis === false ? undefined : await startRedis();
+  const pgUrl = process.env.TEST_DATABASE_URL;
+  if (kind === 'postgres' && !pgUrl) throw new Error('TEST_DATABASE_URL is not set');
+  const schema = kind === 'postgres' ? `iam_c_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}` : undefined;
+  const config = loadConfig({
+    IAM_DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    APP_URL: 'http://localhost:3000',
+    IAM_DIST_DIR: path.join(dataDir, 'no-dist'),
+    ...(redis ? { REDIS_URL: redis.url } : {}),
+    ...(kind === 'postgres' && pgUrl ? { DATABASE_URL: pgUrl } : {}),
+    ...opts.env,
+  });
+  const openDb = (poolSize: number): Db =>
+    kind === 'postgres' ? createDb({ databaseUrl: pgUrl, pgSchema: schema, poolSize }) : createDb({ sqliteFile: path.join(dataDir, 'iam.sqlite') });
+
+  if (kind === 'postgres') {
+    const admin = createDb({ databaseUrl: pgUrl, poolSize: 1 });
+    await admin.kysely.schema.createSchema(schema ?? '').execute();
+    await admin.close();
+  }
+  const migrator = openDb(1);
+  await migrateToLatest(migrator);
+  await migrator.close();
+
+  const started = await Promise.allSettled(
+    Array.from({ length: size }, async (_, index): Promise<ClusterNode> => {
+      const db = openDb(opts.poolSize ?? 4);
+      // its own config object: per-instance state (provider, key ring, Redis client) is keyed by it
+      const own: AppConfig = { ...config, keys: { ...config.keys }, auth: { ...config.auth } };
+      const app = await buildApp({ config: own, db, logger: false, migrate: false });
+      await app.listen({ port: 0, host: '127.0.0.1' });
+      const { port } = app.server.address() as AddressInfo;
+      return {
+        index,
+        url: `http://127.0.0.1:${port}`,
+        app,
+        db,
+        config: own,
+        kind,
+        dataDir,
+        async close() {
+          await app.close();
+          await db.close();
+        },
+      };
+    }),
+  );
+  const nodes = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
+
+  const cleanup = async () => {
+    for (const n of nodes) await n.close().catch(() => undefined);
+    if (kind === 'postgres') {
+      const admin = createDb({ databaseUrl: pgUrl, poolSize: 1 });
+      await admin.kysely.schema.dropSchema(schema ?? '').ifExists().cascade().execute();
+      await admin.close();
+    }
+    redis?.proc.kill();
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  const failed = started.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+  if (failed) {
+    await cleanup();
+    throw failed.reason instanceof Error ? failed.reason : new Error(String(failed.reason));
+  }
+
+  let turn = 0;
+  const nextNode = (): ClusterNode => {
+    const node = nodes[turn++ % nodes.length];
+    if (!node) throw new Error('empty cluster');
+    return node;
+  };
+  const first = nodes[0];
+  if (!first) throw new Error('empty cluster');
+  const roundRobinInject = ((injectOpts: InjectOptions | string) => nextNode().app.inject(injectOpts)) as FastifyInstance['inject'];
+  const spreadApp = new Proxy(first.app, {
+    get(target, prop, receiver) {
+      if (prop === 'inject') return roundRobinInject;
+      return Reflect.get(target, prop, receiver) as unknown;
+    },
+  });
+  return {
+    kind,
+    config,
+    nodes,
+    spread: { ...first, app: spreadApp, close: async () => undefined },
+    fetch: (p, init) => fetch(`${nextNode().url}${p}`, { redirect: 'manual', ...init }),
+    redisUrl: redis?.url,
+    schema,
+    close: cleanup,
+  };
+}
