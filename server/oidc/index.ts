@@ -7,6 +7,7 @@ import { createProvider } from './provider';
 import { cleanupExpired, grantAlive, serviceAppClient } from './adapter';
 import { KeyRing, keyPolicy, SIGNING_ALG } from './keys';
 import { FIRST_PARTY_CLIENTS } from './access';
+import { setKeysInUse } from '../lib/metrics';
 
 interface OidcRuntime {
   ring: KeyRing;
@@ -24,10 +25,14 @@ function runtime(app: FastifyInstance): Promise<OidcRuntime> {
     rt = (async () => {
       const ring = new KeyRing(app.db, keyPolicy(app.config), {
         // build the new provider right away, so the first request after a rotation step does not wait for it
-        change: () => void getProvider(app).catch((err: unknown) => app.log.warn({ err }, 'oidc provider rebuild failed')),
+        change: (r) => {
+          setKeysInUse(r.keys.map((k) => k.kid));
+          void getProvider(app).catch((err: unknown) => app.log.warn({ err }, 'oidc provider rebuild failed'));
+        },
         error: (err) => app.log.warn({ err }, 'signing key refresh failed'),
       });
       await ring.refresh();
+      setKeysInUse(ring.keys.map((k) => k.kid));
       ring.start();
       const cleanup = setInterval(() => {
         cleanupExpired(app.db.kysely).catch((err: unknown) => app.log.warn({ err }, 'oidc cleanup failed'));
