@@ -73,6 +73,17 @@ async function deniedThroughProduct(page: Page, user: NewUser, rpOrigin: string)
   await page.waitForURL((u) => u.origin === rpOrigin, { timeout: 15_000 });
 }
 
+const bodyText = (page: Page): Promise<string> => page.locator('body').innerText({ timeout: 1_000 }).catch(() => '(no body)');
+
+/** The app's `#state`; on failure the message carries the page's text (the app's error, Apache's 403...). */
+async function expectState(page: Page, state: 'signed-in' | 'signed-out' | 'error'): Promise<void> {
+  try {
+    await expect(page.locator('#state')).toHaveText(state);
+  } catch (err) {
+    throw new Error(`${(err as Error).message}\n--- ${page.url()} ---\n${await bodyText(page)}`);
+  }
+}
+
 async function claimsOf(page: Page, id: 'userinfo' | 'id-claims'): Promise<Record<string, unknown>> {
   return JSON.parse((await page.locator(`#${id}`).textContent()) ?? 'null') as Record<string, unknown>;
 }
@@ -86,7 +97,7 @@ async function webAppFlow(browser: Browser, rpUrl: string): Promise<void> {
     await test.step('sign-in: claims incl. roles', async () => {
       await page.goto(`${rpUrl}/login`);
       await signInThroughProduct(page, f.allowed, rpOrigin);
-      await expect(page.locator('#state'), (await page.locator('main').textContent()) ?? '').toHaveText('signed-in');
+      await expectState(page, 'signed-in');
       const userinfo = await claimsOf(page, 'userinfo');
       expect(userinfo).toMatchObject({ email: f.allowed.email, given_name: f.allowed.first, family_name: f.allowed.last });
       expect(userinfo.roles).toEqual([f.role.name]);
@@ -97,7 +108,7 @@ async function webAppFlow(browser: Browser, rpUrl: string): Promise<void> {
     await test.step('refresh: new access token, UserInfo still answers', async () => {
       const before = await page.locator('#at-hash').textContent();
       await page.goto(`${rpUrl}/refresh`);
-      await expect(page.locator('#state'), (await page.locator('main').textContent()) ?? '').toHaveText('signed-in');
+      await expectState(page, 'signed-in');
       await expect(page.locator('#refreshes')).toHaveText('1');
       expect(await page.locator('#at-hash').textContent()).not.toBe(before);
       expect((await claimsOf(page, 'userinfo')).roles).toEqual([f.role.name]);
@@ -107,7 +118,7 @@ async function webAppFlow(browser: Browser, rpUrl: string): Promise<void> {
       // the provider's sign-out page confirms itself (valid id_token_hint) and redirects back
       await page.goto(`${rpUrl}/logout`, { waitUntil: 'commit' });
       await page.waitForURL((u) => u.origin === rpOrigin && u.pathname === '/', { timeout: 15_000 });
-      await expect(page.locator('#state')).toHaveText('signed-out');
+      await expectState(page, 'signed-out');
       // the product session is gone too: signing in again asks for the password
       await page.goto(`${rpUrl}/login`);
       await expect(page).toHaveURL((u) => u.origin === productOrigin && u.searchParams.has('interaction'));
@@ -123,7 +134,7 @@ async function webAppFlow(browser: Browser, rpUrl: string): Promise<void> {
       const p = await other.newPage();
       await p.goto(`${rpUrl}/login`);
       await deniedThroughProduct(p, f.denied, rpOrigin);
-      await expect(p.locator('#state')).toHaveText('error');
+      await expectState(p, 'error');
       await expect(p.locator('#error')).toContainText('access_denied');
     });
   } finally {
@@ -181,7 +192,7 @@ test('mod_auth_openidc (Debian Apache 2.4, confidential, PKCE)', async ({ browse
     await test.step('sign-in: claims incl. roles as OIDC_CLAIM_* variables', async () => {
       await page.goto(`${origin}/protected/`);
       await signInThroughProduct(page, f.allowed, origin);
-      await expect(page.locator('#state'), (await page.locator('main').textContent()) ?? '').toHaveText('signed-in');
+      await expectState(page, 'signed-in');
       await expect(page.locator('#remote-user')).toHaveText(f.allowed.email);
       await expect(page.locator('#roles')).toHaveText(f.role.name);
       await expect(page.locator('#env')).toContainText(`OIDC_CLAIM_given_name=${f.allowed.first}`);
@@ -204,7 +215,7 @@ test('mod_auth_openidc (Debian Apache 2.4, confidential, PKCE)', async ({ browse
     await test.step('RP-initiated sign-out lands back on the app', async () => {
       await page.goto(`${origin}/protected/redirect_uri?logout=${encodeURIComponent(`${origin}/`)}`, { waitUntil: 'commit' });
       await page.waitForURL((u) => u.origin === origin && u.pathname === '/', { timeout: 15_000 });
-      await expect(page.locator('#state')).toHaveText('signed-out');
+      await expectState(page, 'signed-out');
       await page.goto(`${origin}/protected/`);
       await expect(page).toHaveURL((u) => u.origin === productOrigin && u.searchParams.has('interaction'));
     });
