@@ -1,7 +1,8 @@
 /**
  * Login statechart (DESIGN §6 steps 2–5): credentials → complete | two-factor
  * (authenticator OTP, SMS code with resend cooldown, recovery code) |
- * password expired. Without an `interaction` uid (user opened /login
+ * password expired. With 2FA on, the server answers `password_expired` only
+ * after the second factor, so every second-factor step can end there too. Without an `interaction` uid (user opened /login
  * directly) it first starts the authorization (injected `startAuthorization`,
  * normally `startAuthorization()` from ssoCallback.machine).
  *
@@ -51,6 +52,9 @@ export interface ResendInput { admin: boolean; interaction: string }
 export interface StartAuthorizationInput { admin: boolean }
 
 type Complete = { status: 'complete'; redirect_to: string };
+type PasswordExpired = { status: 'password_expired'; reset_token: string };
+/** The answer to a second factor: signed in, or the password must be changed first. */
+export type SecondFactorResult = Complete | PasswordExpired;
 
 export function createLoginActors(deps: { http: Http; startAuthorization: (input: StartAuthorizationInput) => Promise<void> }) {
   const post = <T,>(url: string, body: Record<string, unknown>) => deps.http<{ data: T }>(url, { method: 'POST', body }).then((r) => r.data);
@@ -59,20 +63,37 @@ export function createLoginActors(deps: { http: Http; startAuthorization: (input
     submitCredentials: fromPromise<LoginResult, CredentialsInput>(({ input }) =>
       post<LoginResult>(input.admin ? '/api/admin/login' : '/api/login', { email: input.email, password: input.password, interaction: input.interaction }),
     ),
-    verifyOtp: fromPromise<Complete, CodeInput>(({ input }) =>
-      post<Complete>(input.admin ? '/api/admin/2fa/validate-otp' : '/api/2fa/google/validate-otp', { one_time_password: input.code, interaction: input.interaction }),
+    verifyOtp: fromPromise<SecondFactorResult, CodeInput>(({ input }) =>
+      post<SecondFactorResult>(input.admin ? '/api/admin/2fa/validate-otp' : '/api/2fa/google/validate-otp', { one_time_password: input.code, interaction: input.interaction }),
     ),
-    verifySmsCode: fromPromise<Complete, CodeInput>(({ input }) =>
-      post<Complete>('/api/2fa/sms/verify', { one_time_password: input.code, interaction: input.interaction }),
+    verifySmsCode: fromPromise<SecondFactorResult, CodeInput>(({ input }) =>
+      post<SecondFactorResult>('/api/2fa/sms/verify', { one_time_password: input.code, interaction: input.interaction }),
     ),
     resendSmsCode: fromPromise<void, ResendInput>(async ({ input }) => {
       await post<unknown>('/api/2fa/sms/resend', { interaction: input.interaction });
     }),
-    verifyRecoveryCode: fromPromise<Complete, RecoveryInput>(({ input }) =>
-      post<Complete>('/api/2fa/validate-recovery-code', { recovery_code: input.recoveryCode, interaction: input.interaction }),
+    verifyRecoveryCode: fromPromise<SecondFactorResult, RecoveryInput>(({ input }) =>
+      post<SecondFactorResult>('/api/2fa/validate-recovery-code', { recovery_code: input.recoveryCode, interaction: input.interaction }),
     ),
   };
 }
+
+/** Where a second factor's answer leads: the redirect, or the expired-password page (old password, 2FA passed). */
+const secondFactorDone = [
+  {
+    guard: { type: 'isComplete', params: ({ event }: { event: { output: SecondFactorResult } }) => ({ result: event.output }) },
+    target: '#login.leaving',
+    actions: [
+      { type: 'setRedirect', params: ({ event }: { event: { output: SecondFactorResult } }) => ({ url: event.output.status === 'complete' ? event.output.redirect_to : '' }) },
+      { type: 'redirect', params: ({ event }: { event: { output: SecondFactorResult } }) => ({ url: event.output.status === 'complete' ? event.output.redirect_to : '' }) },
+    ],
+  },
+  {
+    guard: { type: 'isPasswordExpired', params: ({ event }: { event: { output: SecondFactorResult } }) => ({ result: event.output }) },
+    target: '#login.passwordExpired',
+    actions: { type: 'setPasswordExpired', params: ({ event }: { event: { output: SecondFactorResult } }) => ({ resetToken: event.output.status === 'password_expired' ? event.output.reset_token : '' }) },
+  },
+] as const;
 
 export const loginMachine = setup({
   types: {
@@ -84,10 +105,10 @@ export const loginMachine = setup({
   actors: {
     startAuthorization: fromPromise<void, StartAuthorizationInput>(async () => notProvided('startAuthorization')),
     submitCredentials: fromPromise<LoginResult, CredentialsInput>(async () => notProvided('submitCredentials')),
-    verifyOtp: fromPromise<Complete, CodeInput>(async () => notProvided('verifyOtp')),
-    verifySmsCode: fromPromise<Complete, CodeInput>(async () => notProvided('verifySmsCode')),
+    verifyOtp: fromPromise<SecondFactorResult, CodeInput>(async () => notProvided('verifyOtp')),
+    verifySmsCode: fromPromise<SecondFactorResult, CodeInput>(async () => notProvided('verifySmsCode')),
     resendSmsCode: fromPromise<void, ResendInput>(async () => notProvided('resendSmsCode')),
-    verifyRecoveryCode: fromPromise<Complete, RecoveryInput>(async () => notProvided('verifyRecoveryCode')),
+    verifyRecoveryCode: fromPromise<SecondFactorResult, RecoveryInput>(async () => notProvided('verifyRecoveryCode')),
   },
   actions: {
     redirect: (_, _params: { url: string }) => notProvided('redirect'),
@@ -101,9 +122,9 @@ export const loginMachine = setup({
   guards: {
     hasInteraction: ({ context }) => Boolean(context.interaction),
     isSms: ({ context }) => context.method === 'SMS',
-    isComplete: (_, params: { result: LoginResult }) => params.result.status === 'complete',
+    isComplete: (_, params: { result: LoginResult | SecondFactorResult }) => params.result.status === 'complete',
     isTwoFactorRequired: (_, params: { result: LoginResult }) => params.result.status === 'two_factor_required',
-    isPasswordExpired: (_, params: { result: LoginResult }) => params.result.status === 'password_expired',
+    isPasswordExpired: (_, params: { result: LoginResult | SecondFactorResult }) => params.result.status === 'password_expired',
   },
   delays: {
     smsResendCooldown: SMS_RESEND_COOLDOWN_MS,
@@ -189,13 +210,7 @@ export const loginMachine = setup({
                 id: 'verifyOtp',
                 src: 'verifyOtp',
                 input: ({ context, event }) => ({ admin: context.admin, code: event.type === 'SUBMIT_CODE' ? event.code : '', interaction: context.interaction ?? '' }),
-                onDone: {
-                  target: '#login.leaving',
-                  actions: [
-                    { type: 'setRedirect', params: ({ event }) => ({ url: event.output.redirect_to }) },
-                    { type: 'redirect', params: ({ event }) => ({ url: event.output.redirect_to }) },
-                  ],
-                },
+                onDone: secondFactorDone,
                 onError: { target: 'entering', actions: { type: 'setError', params: ({ event }) => ({ error: event.error, invalid: 'invalid_otp' as const }) } },
               },
             },
@@ -231,13 +246,7 @@ export const loginMachine = setup({
                 id: 'verifySmsCode',
                 src: 'verifySmsCode',
                 input: ({ context, event }) => ({ admin: context.admin, code: event.type === 'SUBMIT_CODE' ? event.code : '', interaction: context.interaction ?? '' }),
-                onDone: {
-                  target: '#login.leaving',
-                  actions: [
-                    { type: 'setRedirect', params: ({ event }) => ({ url: event.output.redirect_to }) },
-                    { type: 'redirect', params: ({ event }) => ({ url: event.output.redirect_to }) },
-                  ],
-                },
+                onDone: secondFactorDone,
                 onError: { target: 'ready', actions: { type: 'setError', params: ({ event }) => ({ error: event.error, invalid: 'invalid_otp' as const }) } },
               },
             },
@@ -259,13 +268,7 @@ export const loginMachine = setup({
                   recoveryCode: event.type === 'SUBMIT_RECOVERY_CODE' ? event.recoveryCode : '',
                   interaction: context.interaction ?? '',
                 }),
-                onDone: {
-                  target: '#login.leaving',
-                  actions: [
-                    { type: 'setRedirect', params: ({ event }) => ({ url: event.output.redirect_to }) },
-                    { type: 'redirect', params: ({ event }) => ({ url: event.output.redirect_to }) },
-                  ],
-                },
+                onDone: secondFactorDone,
                 onError: { target: 'entering', actions: { type: 'setError', params: ({ event }) => ({ error: event.error, invalid: 'invalid_recovery_code' as const }) } },
               },
             },

@@ -16,6 +16,8 @@ export const loginErrors = {
 };
 
 const complete = { status: 'complete', redirect_to: REDIRECT_TO } as const;
+/** With 2FA on, an old password is reported only after the second factor. */
+const expired = { status: 'password_expired', reset_token: 'reset-token-1' } as const;
 
 function events(snapshot: AnyMachineSnapshot): EventObject[] {
   const value = stateKey(snapshot.value);
@@ -35,7 +37,7 @@ function events(snapshot: AnyMachineSnapshot): EventObject[] {
       doneEvent('submitCredentials', complete),
       doneEvent('submitCredentials', { status: 'two_factor_required', method: 'GOOGLE' }),
       doneEvent('submitCredentials', { status: 'two_factor_required', method: 'SMS' }),
-      doneEvent('submitCredentials', { status: 'password_expired', reset_token: 'reset-token-1' }),
+      doneEvent('submitCredentials', expired),
       errorEvent('submitCredentials', loginErrors.unauthorized),
       errorEvent('submitCredentials', loginErrors.unprocessable),
       errorEvent('submitCredentials', loginErrors.throttled),
@@ -45,15 +47,15 @@ function events(snapshot: AnyMachineSnapshot): EventObject[] {
     );
   }
   if (value === 'twoFactor.otp.verifying') {
-    out.push(doneEvent('verifyOtp', complete), errorEvent('verifyOtp', loginErrors.unprocessable), errorEvent('verifyOtp', loginErrors.throttled));
+    out.push(doneEvent('verifyOtp', complete), doneEvent('verifyOtp', expired), errorEvent('verifyOtp', loginErrors.unprocessable), errorEvent('verifyOtp', loginErrors.throttled));
   }
   if (value === 'twoFactor.sms.verifying') {
-    out.push(doneEvent('verifySmsCode', complete), errorEvent('verifySmsCode', loginErrors.unprocessable), errorEvent('verifySmsCode', loginErrors.network));
+    out.push(doneEvent('verifySmsCode', complete), doneEvent('verifySmsCode', expired), errorEvent('verifySmsCode', loginErrors.unprocessable), errorEvent('verifySmsCode', loginErrors.network));
   }
   if (value === 'twoFactor.sms.resending') out.push(doneEvent('resendSmsCode', undefined), errorEvent('resendSmsCode', loginErrors.throttled));
   if (value === 'twoFactor.sms.cooldown') out.push(afterEvent('smsResendCooldown', 'login.twoFactor.sms.cooldown'));
   if (value === 'twoFactor.recovery.verifying') {
-    out.push(doneEvent('verifyRecoveryCode', complete), errorEvent('verifyRecoveryCode', loginErrors.unprocessable));
+    out.push(doneEvent('verifyRecoveryCode', complete), doneEvent('verifyRecoveryCode', expired), errorEvent('verifyRecoveryCode', loginErrors.unprocessable));
   }
   return out;
 }

@@ -25,6 +25,8 @@ export interface AppConfig {
   dataDir: string;
   databaseUrl: string | undefined;
   redisUrl: string | undefined;
+  /** Prefix of every key this app writes to Redis (IAM_REDIS_PREFIX, default `iam:`), so several deployments or test runs can share one Redis. */
+  redisKeyPrefix?: string;
   adminEmail: string | undefined;
   adminPassword: string | undefined;
   smtpUrl: string | undefined;
@@ -91,6 +93,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
   const dataDir = path.resolve(env.IAM_DATA_DIR || './data');
   const databaseUrl = url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']);
   const redisUrl = url(env, 'REDIS_URL', ['redis:', 'rediss:']);
+  const redisKeyPrefix = env.IAM_REDIS_PREFIX ?? 'iam:';
+  if (!/^[A-Za-z0-9:_.-]{0,64}$/.test(redisKeyPrefix)) throw new ConfigError('IAM_REDIS_PREFIX', `must be up to 64 of A-Z a-z 0-9 : _ . -, got "${redisKeyPrefix}"`);
   const smtpUrl = url(env, 'SMTP_URL', ['smtp:', 'smtps:']);
   const adminEmail = env.IAM_ADMIN_EMAIL || undefined;
   const adminPassword = env.IAM_ADMIN_PASSWORD || undefined;
@@ -154,6 +158,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     dataDir,
     databaseUrl,
     redisUrl,
+    redisKeyPrefix,
     adminEmail,
     adminPassword,
     smtpUrl,

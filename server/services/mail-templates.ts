@@ -1,6 +1,6 @@
 import type { Language } from '../i18n/index';
 
-export type MailTemplate = 'invitation' | 'admin_invitation' | 'password_reset' | 'password_changed' | 'setup' | 'api_key_generated' | 'api_key_revoked';
+export type MailTemplate = 'invitation' | 'admin_invitation' | 'password_reset' | 'password_changed' | 'account_inactive_sign_in' | 'setup' | 'api_key_generated' | 'api_key_revoked';
 
 interface Rendered { subject: string; text: string; html: string }
 type Params = { name?: string; link?: string; product?: string; expires_hours?: number; key_prefix?: string };
@@ -29,6 +29,12 @@ const T: Record<MailTemplate, Record<Language, { subject: string; intro: string;
     de: { subject: 'Ihr Passwort für {product} wurde geändert', intro: 'Hallo {name}, Ihr Passwort wurde soeben geändert.', outro: 'Falls Sie das nicht waren, wenden Sie sich sofort an Ihren Administrator.' },
     fr: { subject: 'Votre mot de passe {product} a été modifié', intro: 'Bonjour {name}, votre mot de passe vient d’être modifié.', outro: "Si ce n'était pas vous, contactez immédiatement votre administrateur." },
     it: { subject: 'La password di {product} è stata modificata', intro: 'Ciao {name}, la tua password è stata appena modificata.', outro: "Se non sei stato tu, contatta subito l'amministratore." },
+  },
+  account_inactive_sign_in: {
+    en: { subject: 'Sign-in to {product} refused: your account is inactive', intro: 'Hello {name}, someone just signed in to your account with the right password, but the account is inactive, so the sign-in page answered that the credentials are not valid.', outro: 'If it was you, ask your administrator to reactivate the account. If it was not you, change your password once the account is active again.' },
+    de: { subject: 'Anmeldung bei {product} abgelehnt: Ihr Konto ist inaktiv', intro: 'Hallo {name}, soeben hat sich jemand mit dem richtigen Passwort bei Ihrem Konto angemeldet. Das Konto ist jedoch inaktiv, daher meldete die Anmeldeseite ungültige Zugangsdaten.', outro: 'Wenn Sie das waren, bitten Sie Ihren Administrator, das Konto wieder zu aktivieren. Wenn nicht, ändern Sie Ihr Passwort, sobald das Konto wieder aktiv ist.' },
+    fr: { subject: 'Connexion à {product} refusée : votre compte est inactif', intro: "Bonjour {name}, quelqu'un vient de se connecter à votre compte avec le bon mot de passe, mais le compte est inactif : la page de connexion a donc répondu que les identifiants ne sont pas valides.", outro: "Si c'était vous, demandez à votre administrateur de réactiver le compte. Sinon, changez votre mot de passe dès que le compte sera de nouveau actif." },
+    it: { subject: 'Accesso a {product} rifiutato: il tuo account non è attivo', intro: "Ciao {name}, qualcuno ha appena effettuato l'accesso al tuo account con la password corretta, ma l'account non è attivo, quindi la pagina di accesso ha risposto che le credenziali non sono valide.", outro: "Se eri tu, chiedi all'amministratore di riattivare l'account. Se non eri tu, cambia la password appena l'account sarà di nuovo attivo." },
   },
   setup: {
     en: { subject: 'Set up {product}', intro: 'Create the first administrator account.', action: 'Create the administrator', outro: 'The link works once and expires in {expires_hours} hours.' },

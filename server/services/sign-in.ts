@@ -7,6 +7,9 @@ import { AppError } from '../errors';
 import { getProvider } from '../oidc/index';
 import { accountTypeForClient, mayUseClient } from '../oidc/access';
 import { revokeGrantRows } from '../oidc/adapter';
+import { displayName } from './account-passwords';
+import { issueToken } from './signed-links';
+import { hitRateLimit } from './throttle';
 
 const epoch = (): number => Math.floor(Date.now() / 1000);
 /** How long a passed password step waits for its second factor. */
@@ -130,4 +133,39 @@ export function passwordExpired(app: FastifyInstance, account: Account): boolean
   const days = app.config.auth.passwordMaxAgeDays;
   if (!days) return false;
   return Date.parse(account.password_changed_at) + days * 86_400_000 <= Date.now();
+}
+
+const EXPIRED_PASSWORD_TOKEN_TTL_MS = 30 * 60_000;
+
+export interface PasswordExpired {
+  status: 'password_expired';
+  reset_token: string;
+}
+
+/**
+ * The expired-password answer: a 30-minute single-use token for POST /api/reset-password {reset_token}.
+ * Given only once every factor of the account has passed (password, and the second factor when enabled).
+ */
+export async function passwordExpiredAnswer(app: FastifyInstance, account: Account): Promise<PasswordExpired> {
+  const { token } = await issueToken(app.db.kysely, account.id, 'expired_password', EXPIRED_PASSWORD_TOKEN_TTL_MS);
+  return { status: 'password_expired', reset_token: token };
+}
+
+/** At most one "inactive account" mail per account and hour. */
+const INACTIVE_MAIL_PER_HOUR = 1;
+
+/**
+ * An inactive account without a second factor was given the right password. The sign-in answers exactly as
+ * for a wrong password (401 invalid_credentials, the attempt counts as a failure) so the answer reveals neither
+ * the password nor the inactive state; the owner learns why by mail (at most one an hour). Runs in the
+ * background: the answer must not take longer than for a wrong password.
+ */
+export function notifyInactiveSignIn(app: FastifyInstance, account: Account): void {
+  void (async () => {
+    await hitRateLimit(app, `inactive-mail:${account.id}`, INACTIVE_MAIL_PER_HOUR, 3600_000);
+    await app.mailer.send({ to: account.email, template: 'account_inactive_sign_in', locale: account.locale, params: { name: displayName(account) } });
+  })().catch((err: unknown) => {
+    if (err instanceof AppError && err.status === 429) return;
+    app.log.error({ err: err instanceof Error ? err.message : String(err) }, 'inactive sign-in mail failed');
+  });
 }

@@ -15,6 +15,12 @@ import { AppError, tooManyRequests } from '../errors';
  *  - anything else: 10 within 15 minutes, locked 15 minutes.
  * Counting is one atomic statement per key (SQL upsert with RETURNING, or a Lua script on Redis when
  * REDIS_URL is set), so parallel failures are counted exactly and a locked key stops counting.
+ *
+ * Guarding a secret (password, second factor): `reserveAttempt` BEFORE the secret is evaluated. It takes one
+ * slot per key atomically (the slot that reaches the limit locks the key) or answers 429 without evaluating
+ * anything, so N parallel attempts evaluate at most the limit and the locked answer cannot depend on the
+ * secret. A failure keeps its slots (`fail`); a success (`succeed`) clears the account-like keys and gives
+ * the ip slot back.
  */
 export interface ThrottleRule {
   limit: number;
@@ -71,7 +77,9 @@ export interface LockInfo {
 // ---------------------------------------------------------------- Redis store
 
 const redisClients = new WeakMap<AppConfig, Redis>();
-const REDIS_PREFIX = 'iam:rc:';
+/** Hash of a counter in Redis: `<IAM_REDIS_PREFIX>rc:<key>` (`iam:rc:<key>` by default). */
+const redisKey = (app: FastifyInstance, key: string) => `${app.config.redisKeyPrefix ?? 'iam:'}rc:${key}`;
+const escapeGlob = (s: string) => s.replace(/[*?[\]\\]/g, '\\$&');
 
 function redisOf(app: FastifyInstance): Redis | null {
   const url = app.config.redisUrl;
@@ -111,6 +119,34 @@ redis.call('PEXPIREAT', KEYS[1], math.max(reset_at, locked_until))
 return {count, locked_until}
 `;
 
+// KEYS[1]; ARGV now, limit, windowMs, lockMs. Takes a slot unless the key is locked: {1, count, locked_until}
+// when taken (the slot reaching the limit locks the key), {0, count, locked_until} when refused. Mirrors takeSlot's SQL.
+const RESERVE_LUA = `
+local now = tonumber(ARGV[1]); local limit = tonumber(ARGV[2]); local win = tonumber(ARGV[3]); local lock = tonumber(ARGV[4])
+local h = redis.call('HMGET', KEYS[1], 'count', 'reset_at', 'locked_until')
+local count = tonumber(h[1]); local reset_at = tonumber(h[2]); local locked_until = tonumber(h[3]) or 0
+if count and locked_until > now then return {0, count, locked_until} end
+if (not count) or reset_at <= now or locked_until ~= 0 then
+  count = 1; reset_at = now + win; locked_until = 0
+else
+  count = count + 1
+end
+if count >= limit then locked_until = now + lock end
+redis.call('HSET', KEYS[1], 'count', count, 'reset_at', reset_at, 'locked_until', locked_until)
+redis.call('PEXPIREAT', KEYS[1], math.max(reset_at, locked_until))
+return {1, count, locked_until}
+`;
+
+// KEYS[1]; ARGV limit. Gives one slot back; below the limit the key is no longer locked.
+const RELEASE_LUA = `
+local limit = tonumber(ARGV[1])
+local count = tonumber(redis.call('HGET', KEYS[1], 'count'))
+if not count then return 0 end
+if count > 0 then count = count - 1 end
+if count < limit then redis.call('HSET', KEYS[1], 'count', count, 'locked_until', 0) else redis.call('HSET', KEYS[1], 'count', count) end
+return 1
+`;
+
 // KEYS[1]; ARGV now, windowMs. Fixed-window counter.
 const HIT_LUA = `
 local now = tonumber(ARGV[1]); local win = tonumber(ARGV[2])
@@ -136,7 +172,7 @@ async function lockedUntilOf(app: FastifyInstance, keys: string[]): Promise<{ ke
   if (redis) {
     const out: { key: string; until: number }[] = [];
     for (const key of keys) {
-      const v = await redis.hget(REDIS_PREFIX + key, 'locked_until');
+      const v = await redis.hget(redisKey(app, key), 'locked_until');
       const until = Number(v ?? 0);
       if (until > now) out.push({ key, until });
     }
@@ -170,7 +206,7 @@ export async function recordFailure(app: FastifyInstance, keys: string[]): Promi
     const now = Date.now();
     const redis = redisOf(app);
     if (redis) {
-      const [count, lockedUntil] = (await redis.eval(FAILURE_LUA, 1, REDIS_PREFIX + key, now, limit, windowMs, lockMs)) as [number, number];
+      const [count, lockedUntil] = (await redis.eval(FAILURE_LUA, 1, redisKey(app, key), now, limit, windowMs, lockMs)) as [number, number];
       out.push({ key, count: Number(count), lockedUntil: Number(lockedUntil) });
       continue;
     }
@@ -199,6 +235,121 @@ export async function recordFailure(app: FastifyInstance, keys: string[]): Promi
   return out;
 }
 
+/** Takes one slot on `key`; null when the key is locked (nothing counted). */
+async function takeSlot(app: FastifyInstance, key: string): Promise<{ count: number; lockedUntil: number } | null> {
+  const { limit, windowMs, lockMs } = ruleFor(key);
+  const now = Date.now();
+  const redis = redisOf(app);
+  if (redis) {
+    const [taken, count, lockedUntil] = (await redis.eval(RESERVE_LUA, 1, redisKey(app, key), now, limit, windowMs, lockMs)) as [number, number, number];
+    return Number(taken) === 1 ? { count: Number(count), lockedUntil: Number(lockedUntil) } : null;
+  }
+  const firstLock = limit <= 1 ? now + lockMs : 0;
+  // the WHERE of DO UPDATE refuses a locked key: then no row comes back (SQLite and PostgreSQL alike)
+  const res = await sql<{ count: number; locked_until: number }>`
+    insert into rate_counters (key, count, reset_at, locked_until)
+    values (${key}, 1, cast(${now + windowMs} as bigint), cast(${firstLock} as bigint))
+    on conflict (key) do update set
+      count = case
+        when rate_counters.reset_at <= cast(${now} as bigint) or rate_counters.locked_until <> 0 then 1
+        else rate_counters.count + 1 end,
+      reset_at = case
+        when rate_counters.reset_at <= cast(${now} as bigint) or rate_counters.locked_until <> 0 then cast(${now + windowMs} as bigint)
+        else rate_counters.reset_at end,
+      locked_until = case
+        when rate_counters.reset_at <= cast(${now} as bigint) or rate_counters.locked_until <> 0 then cast(${firstLock} as bigint)
+        when rate_counters.count + 1 >= ${limit} then cast(${now + lockMs} as bigint)
+        else cast(0 as bigint) end
+    where rate_counters.locked_until <= cast(${now} as bigint)
+    returning count, locked_until`.execute(app.db.kysely);
+  const row = res.rows[0];
+  return row ? { count: Number(row.count), lockedUntil: Number(row.locked_until) } : null;
+}
+
+/** Gives one slot of `key` back (an attempt that was not evaluated, or an ip slot after a success). */
+async function releaseSlot(app: FastifyInstance, key: string): Promise<void> {
+  const { limit } = ruleFor(key);
+  const redis = redisOf(app);
+  if (redis) {
+    await redis.eval(RELEASE_LUA, 1, redisKey(app, key), limit);
+    return;
+  }
+  await sql`
+    update rate_counters set
+      count = case when count > 0 then count - 1 else 0 end,
+      locked_until = case when count - 1 < ${limit} then cast(0 as bigint) else locked_until end
+    where key = ${key}`.execute(app.db.kysely);
+}
+
+/** Slots held by one attempt at a secret, taken by `reserveAttempt`. */
+export interface AttemptReservation {
+  readonly keys: readonly string[];
+  /** The secret was wrong: the slots stay counted (the one that reached the limit has locked its key). */
+  fail(): Promise<void>;
+  /** The secret was right: account-like keys are cleared, the ip slot is given back. */
+  succeed(): Promise<void>;
+  /** The secret was not evaluated after all: every slot is given back. */
+  release(): Promise<void>;
+}
+
+/**
+ * Reserves one slot per key for an attempt at a secret, BEFORE the secret is evaluated. Keys are taken in
+ * order; when one is locked the slots already taken are given back and the attempt gets the locked answer
+ * (429 `account_locked`, or `too_many_requests` for an ip key, with retry-after) without evaluating anything.
+ * At most `limit` attempts per key are therefore ever evaluated within a window, however many run in
+ * parallel and on however many instances (the counters live in the shared database or Redis).
+ */
+export async function reserveAttempt(app: FastifyInstance, keys: string[]): Promise<AttemptReservation> {
+  const unique = [...new Set(keys)];
+  const taken: string[] = [];
+  for (const key of unique) {
+    if (await takeSlot(app, key)) {
+      taken.push(key);
+      continue;
+    }
+    for (const k of taken) await releaseSlot(app, k);
+    const locked = await lockedUntilOf(app, [key]);
+    throw lockedError(key, locked[0]?.until ?? Date.now() + 1000, Date.now());
+  }
+  let settled = false;
+  const once = async (fn: () => Promise<void>) => {
+    if (settled) return;
+    settled = true;
+    await fn();
+  };
+  return {
+    keys: taken,
+    fail: () => once(async () => undefined),
+    succeed: () =>
+      once(async () => {
+        for (const key of taken) {
+          if (key.startsWith('ip:')) await releaseSlot(app, key);
+          else await clearLock(app, key);
+        }
+      }),
+    release: () =>
+      once(async () => {
+        for (const key of taken) await releaseSlot(app, key);
+      }),
+  };
+}
+
+/**
+ * Runs `check` (the evaluation of a secret) under a reservation on `keys`: 429 without calling it when a key
+ * is locked; false or a throw keeps the slots (fails closed), true clears them (`succeed`).
+ */
+export async function checkWithLockout(app: FastifyInstance, keys: string[], check: () => Promise<boolean>): Promise<boolean> {
+  const slot = await reserveAttempt(app, keys);
+  let ok = false;
+  try {
+    ok = await check();
+  } finally {
+    if (ok) await slot.succeed();
+    else await slot.fail();
+  }
+  return ok;
+}
+
 /** After a success: clears the failure counters of the account-like keys (`account:`, `email:`, `otp:`); ip counters stay. */
 export async function recordSuccess(app: FastifyInstance, keys: string[]): Promise<void> {
   const toClear = keys.filter((k) => !k.startsWith('ip:'));
@@ -213,11 +364,11 @@ export async function listLocks(app: FastifyInstance, prefix?: string): Promise<
   if (redis) {
     let cursor = '0';
     do {
-      const [next, found] = await redis.scan(cursor, 'MATCH', `${REDIS_PREFIX}${(prefix ?? '').replace(/[*?[\]\\]/g, '\\$&')}*`, 'COUNT', 500);
+      const [next, found] = await redis.scan(cursor, 'MATCH', `${escapeGlob(redisKey(app, prefix ?? ''))}*`, 'COUNT', 500);
       cursor = next;
       for (const full of found) {
         const [count, until] = await redis.hmget(full, 'count', 'locked_until');
-        rows.push({ key: full.slice(REDIS_PREFIX.length), count: Number(count ?? 0), locked_until: Number(until ?? 0) });
+        rows.push({ key: full.slice(redisKey(app, '').length), count: Number(count ?? 0), locked_until: Number(until ?? 0) });
       }
     } while (cursor !== '0');
   } else {
@@ -239,7 +390,7 @@ export async function listLocks(app: FastifyInstance, prefix?: string): Promise<
 /** Removes a key's counter and lock. Returns whether it existed. */
 export async function clearLock(app: FastifyInstance, key: string): Promise<boolean> {
   const redis = redisOf(app);
-  if (redis) return (await redis.del(REDIS_PREFIX + key)) > 0;
+  if (redis) return (await redis.del(redisKey(app, key))) > 0;
   const r = await app.db.kysely.deleteFrom('rate_counters').where('key', '=', key).executeTakeFirst();
   return Number(r.numDeletedRows) > 0;
 }
@@ -254,7 +405,7 @@ export async function hitRateLimit(app: FastifyInstance, key: string, limit: num
   let count: number;
   let resetAt: number;
   if (redis) {
-    const [c, r] = (await redis.eval(HIT_LUA, 1, REDIS_PREFIX + 'rate:' + key, now, windowMs)) as [number, number];
+    const [c, r] = (await redis.eval(HIT_LUA, 1, redisKey(app, 'rate:' + key), now, windowMs)) as [number, number];
     count = Number(c);
     resetAt = Number(r);
   } else {

@@ -2,24 +2,24 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { fromPromise } from 'xstate';
-import { loginMachine, type LoginResult, type ResendInput, type StartAuthorizationInput } from '../../machines/login.machine';
+import { loginMachine, type LoginResult, type ResendInput, type SecondFactorResult, type StartAuthorizationInput } from '../../machines/login.machine';
 import { ApiError } from '../../src/api/errors';
 import { LoginScreen } from '../../src/features/account/login/login-screen';
+import { readResetToken } from '../../src/features/account/login/login-search';
 import { renderWithRouter } from './render';
 
-type Complete = { status: 'complete'; redirect_to: string };
-
-function fakeLogin(opts: { login: () => Promise<LoginResult>; otp?: () => Promise<Complete>; recovery?: () => Promise<Complete> }) {
+function fakeLogin(opts: { login: () => Promise<LoginResult>; otp?: () => Promise<SecondFactorResult>; recovery?: () => Promise<SecondFactorResult> }) {
   const redirect = vi.fn();
   const submitCredentials = vi.fn(opts.login);
-  const verifyOtp = vi.fn(opts.otp ?? (async () => ({ status: 'complete' as const, redirect_to: '/oidc/done' })));
-  const verifyRecoveryCode = vi.fn(opts.recovery ?? (async () => ({ status: 'complete' as const, redirect_to: '/oidc/done' })));
+  const complete = async (): Promise<SecondFactorResult> => ({ status: 'complete', redirect_to: '/oidc/done' });
+  const verifyOtp = vi.fn(opts.otp ?? complete);
+  const verifyRecoveryCode = vi.fn(opts.recovery ?? complete);
   const machine = loginMachine.provide({
     actors: {
       startAuthorization: fromPromise<void, StartAuthorizationInput>(async () => {}),
       submitCredentials: fromPromise(() => submitCredentials()),
       verifyOtp: fromPromise(() => verifyOtp()),
-      verifySmsCode: fromPromise(async () => ({ status: 'complete' as const, redirect_to: '/oidc/done' })),
+      verifySmsCode: fromPromise(complete),
       resendSmsCode: fromPromise<void, ResendInput>(async () => {}),
       verifyRecoveryCode: fromPromise(() => verifyRecoveryCode()),
     },
@@ -111,6 +111,22 @@ describe('login screen', () => {
     await user.paste('654321');
     if (fake.verifyOtp.mock.calls.length < 2) await user.click(screen.getByRole('button', { name: 'Verify' }));
     await waitFor(() => expect(fake.redirect).toHaveBeenCalledWith('/oidc/after-2fa'));
+  });
+
+  it('an old password with 2FA on: after the code the answer is password_expired and the screen goes to /expired-password', async () => {
+    const fake = fakeLogin({
+      login: async () => ({ status: 'two_factor_required', method: 'GOOGLE' }),
+      otp: async () => ({ status: 'password_expired', reset_token: 'reset-after-2fa' }),
+    });
+    const { router } = await renderLogin(fake.machine);
+    const user = await signIn();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Two-factor verification' })).toBeInTheDocument();
+    await user.click(screen.getAllByRole('textbox')[0]!);
+    await user.paste('654321');
+    if (fake.verifyOtp.mock.calls.length < 1) await user.click(screen.getByRole('button', { name: 'Verify' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/expired-password'));
+    expect(readResetToken()).toEqual({ token: 'reset-after-2fa', admin: false });
+    expect(fake.redirect).not.toHaveBeenCalled();
   });
 
   it('switches to a recovery code and back', async () => {

@@ -9,7 +9,7 @@ import { errorResponses } from '../../lib/openapi';
 import { requireAdmin, requireUser } from '../../plugins/app/auth';
 import { assertDiffersFromCurrent, newPasswordBody, notifyPasswordChanged, setAccountPassword } from '../../services/account-passwords';
 import { verifyPassword } from '../../services/passwords';
-import { assertNotLocked, recordFailure, recordSuccess, throttleKeys } from '../../services/throttle';
+import { checkWithLockout, throttleKeys } from '../../services/throttle';
 
 const tags = ['password'];
 const changeBody = newPasswordBody({ current_password: z.string().min(1).max(200) });
@@ -39,14 +39,12 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         const { account, grantId } = authOf(request);
         const { current_password, password } = request.body;
         // guessing the current password with a stolen session counts like failed sign-ins
-        const keys = [throttleKeys.account(account.id)];
-        await assertNotLocked(app, keys);
+        // (the slot is reserved before the password is checked: parallel guesses evaluate at most the limit)
         const fresh = await app.db.kysely.selectFrom('accounts').selectAll().where('id', '=', account.id).executeTakeFirstOrThrow();
-        if (!fresh.password_hash || !(await verifyPassword(fresh.password_hash, current_password))) {
-          await recordFailure(app, keys);
+        const hash = fresh.password_hash;
+        if (!(await checkWithLockout(app, [throttleKeys.account(account.id)], async () => Boolean(hash) && verifyPassword(hash ?? '', current_password)))) {
           throw new AppError(422, 'validation_failed', { fields: { current_password: ['given_password_invalid'] } });
         }
-        await recordSuccess(app, keys);
         if (current_password === password) throw new AppError(422, 'validation_failed', { fields: { password: ['password_same_as_current'] } });
         await setAccountPassword(app, fresh, password, { endSessions: { exceptGrantId: grantId } });
         await notifyPasswordChanged(app, fresh);

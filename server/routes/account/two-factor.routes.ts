@@ -6,7 +6,7 @@ import { AppError } from '../../errors';
 import { errorResponses } from '../../lib/openapi';
 import { requireAccount } from '../../plugins/app/auth';
 import { verifyPassword } from '../../services/passwords';
-import { assertNotLocked, recordFailure, recordSuccess, throttleKeys } from '../../services/throttle';
+import { checkWithLockout, throttleKeys } from '../../services/throttle';
 import {
   createTotpSecret,
   disableTwoFactor,
@@ -40,13 +40,8 @@ async function fresh(app: FastifyInstance, request: FastifyRequest): Promise<Acc
 
 /** Runs a second-factor check under the per-account otp lockout: wrong answers count, 5 lock for 15 minutes. */
 async function guarded(app: FastifyInstance, account: Account, check: () => Promise<boolean>, onWrong: () => AppError): Promise<void> {
-  const keys = [throttleKeys.otp(account.id)];
-  await assertNotLocked(app, keys);
-  if (!(await check())) {
-    await recordFailure(app, keys);
-    throw onWrong();
-  }
-  await recordSuccess(app, keys);
+  // the slot is reserved before the code is checked: parallel codes evaluate at most the limit
+  if (!(await checkWithLockout(app, [throttleKeys.otp(account.id)], check))) throw onWrong();
 }
 
 const routes: FastifyPluginAsyncZod = async (app) => {
@@ -151,12 +146,11 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       const password = request.body?.password;
       if (isTwoFactorEnabled(account)) {
         if (password) {
-          await guarded(
-            app,
-            account,
-            async () => Boolean(account.password_hash) && (await verifyPassword(account.password_hash ?? '', password)),
-            () => new AppError(422, 'validation_failed', { fields: { password: ['given_password_invalid'] } }),
-          );
+          // a locked second factor cannot be side-stepped with the password; a password guess also counts on the account key
+          const hash = account.password_hash;
+          if (!(await checkWithLockout(app, [throttleKeys.otp(account.id), throttleKeys.account(account.id)], async () => Boolean(hash) && (await verifyPassword(hash ?? '', password))))) {
+            throw new AppError(422, 'validation_failed', { fields: { password: ['given_password_invalid'] } });
+          }
         } else if (code) {
           await guarded(
             app,

@@ -7,64 +7,73 @@ import { errorResponses } from '../../lib/openapi';
 import { requireAccount, resolveAuth } from '../../plugins/app/auth';
 import { findAccountByEmail, normalizeEmail } from '../../services/accounts';
 import { verifyAgainstDummy, verifyPassword } from '../../services/passwords';
-import { assertNotLocked, recordFailure, recordSuccess, throttleKeys } from '../../services/throttle';
+import { reserveAttempt, throttleKeys } from '../../services/throttle';
 import { consumeRecoveryCode, isTwoFactorEnabled, sendEnrollmentSms, sendSmsCode, verifySmsCode, verifyTotp } from '../../services/two-factor';
-import { issueToken } from '../../services/signed-links';
 import {
   assertInteractionType,
   endGrant,
   finishSignIn,
   loadInteraction,
+  notifyInactiveSignIn,
   passwordExpired,
+  passwordExpiredAnswer,
   pendingOf,
   setPending,
   type LoadedInteraction,
   type PendingSignIn,
 } from '../../services/sign-in';
 
-const EXPIRED_PASSWORD_TOKEN_TTL_MS = 30 * 60_000;
-
 const interactionUid = z.string().trim().min(1).max(100).regex(/^[A-Za-z0-9_-]+$/);
 const loginBody = z.object({ email: z.string().trim().min(1).max(254), password: z.string().min(1).max(200), interaction: interactionUid });
+const passwordExpiredResult = z.object({ status: z.literal('password_expired'), reset_token: z.string() });
 const complete = z.object({ status: z.literal('complete'), redirect_to: z.string() });
 const loginResponse = z.object({
   data: z.union([
     complete,
     z.object({ status: z.literal('two_factor_required'), method: z.enum(['GOOGLE', 'SMS']) }),
-    z.object({ status: z.literal('password_expired'), reset_token: z.string() }),
+    passwordExpiredResult,
   ]),
 });
-const completeResponse = z.object({ data: complete });
+/** After the second factor: signed in, or (password too old) the token to set a new one first. */
+const secondFactorResponse = z.object({ data: z.union([complete, passwordExpiredResult]) });
 const otpBody = z.object({ one_time_password: z.string().max(20).optional(), interaction: interactionUid });
 
 const invalidCredentials = () => new AppError(401, 'invalid_credentials');
 const otpInvalid = () => new AppError(422, 'otp_invalid', { fields: { one_time_password: ['otp_invalid'] } });
 
+/**
+ * The password step. The attempt reserves its lockout slots (e-mail, account, ip) BEFORE the password is
+ * checked, so parallel guesses evaluate at most the limit and a locked answer is the same whatever the password.
+ * Order once the password is right: the second factor when enabled (the expired-password token and the inactive
+ * answer come only after it), else inactive accounts get the wrong-password answer (+ a mail to the owner),
+ * else the expired-password token, else the sign-in completes.
+ */
 async function passwordStep(app: FastifyInstance, request: FastifyRequest, type: AccountType, body: z.infer<typeof loginBody>) {
   const interaction = await loadInteraction(app, body.interaction);
   assertInteractionType(interaction, type);
-  const keys = [throttleKeys.email(type, normalizeEmail(body.email)), throttleKeys.ip(request.ip)];
-  await assertNotLocked(app, keys);
   const account = await findAccountByEmail(app.db.kysely, type, body.email);
+  const keys = [throttleKeys.email(type, normalizeEmail(body.email)), ...(account ? [throttleKeys.account(account.id)] : []), throttleKeys.ip(request.ip)];
+  const slot = await reserveAttempt(app, keys);
   // unknown accounts, accounts without a password and SSO accounts get the same answer in similar time
   const ok = account?.password_hash && account.auth_type === 'CREDENTIALS' ? await verifyPassword(account.password_hash, body.password) : await verifyAgainstDummy(body.password);
   if (!account || !ok) {
-    await recordFailure(app, account ? [...keys, throttleKeys.account(account.id)] : keys);
+    await slot.fail();
     throw invalidCredentials();
   }
-  await assertNotLocked(app, [throttleKeys.account(account.id)]);
-  await recordSuccess(app, [keys[0] as string]);
-  if (account.status !== 'ACTIVE') throw new AppError(403, 'account_inactive');
-  if (passwordExpired(app, account)) {
-    const { token } = await issueToken(app.db.kysely, account.id, 'expired_password', EXPIRED_PASSWORD_TOKEN_TTL_MS);
-    return { status: 'password_expired' as const, reset_token: token };
+  const method = isTwoFactorEnabled(account) ? account.two_factor_method : null;
+  if (account.status !== 'ACTIVE' && !method) {
+    // no oracle: the right password of an inactive account is answered and counted like a wrong one
+    await slot.fail();
+    notifyInactiveSignIn(app, account);
+    throw invalidCredentials();
   }
-  if (isTwoFactorEnabled(account) && (account.two_factor_method === 'GOOGLE' || account.two_factor_method === 'SMS')) {
-    const method = account.two_factor_method;
+  await slot.succeed();
+  if (method === 'GOOGLE' || method === 'SMS') {
     await setPending(interaction, { accountId: account.id, type, method, passwordAt: Math.floor(Date.now() / 1000), amr: ['pwd'] });
     if (method === 'SMS') await sendSmsCode(app, account, 'sms_login', interaction.uid);
     return { status: 'two_factor_required' as const, method };
   }
+  if (passwordExpired(app, account)) return passwordExpiredAnswer(app, account);
   return finishSignIn(app, request, interaction, account, ['pwd']);
 }
 
@@ -76,7 +85,8 @@ async function pendingStep(app: FastifyInstance, uid: string, opts: { type?: Acc
   if (opts.type && pending.type !== opts.type) throw new AppError(400, 'interaction_invalid');
   if (opts.method && pending.method !== opts.method) throw new AppError(400, 'two_factor_method_mismatch');
   const account = await app.db.kysely.selectFrom('accounts').selectAll().where('id', '=', pending.accountId).executeTakeFirst();
-  if (!account || account.status !== 'ACTIVE') throw new AppError(403, 'account_inactive');
+  if (!account) throw new AppError(400, 'interaction_expired');
+  // an inactive account is told so only after its second factor passed (secondFactor), never before
   return { interaction, pending, account };
 }
 
@@ -91,14 +101,17 @@ async function secondFactor(
 ) {
   if (!code || !code.trim()) throw new AppError(422, 'otp_required', { fields: { [field]: ['otp_required'] } });
   const { interaction, pending, account } = await pendingStep(app, uid, opts);
-  const keys = [throttleKeys.otp(account.id)];
-  await assertNotLocked(app, keys);
+  // the slot is reserved before the code is checked: parallel codes evaluate at most the limit
+  const slot = await reserveAttempt(app, [throttleKeys.otp(account.id), throttleKeys.ip(request.ip)]);
   if (!(await verify(account, code.trim(), interaction.uid))) {
-    await recordFailure(app, keys);
+    await slot.fail();
     if (field === 'recovery_code') throw new AppError(422, 'recovery_code_invalid', { fields: { recovery_code: ['recovery_code_invalid'] } });
     throw otpInvalid();
   }
-  await recordSuccess(app, keys);
+  await slot.succeed();
+  // every factor passed: now the account state may be told, and an old password must be changed first
+  if (account.status !== 'ACTIVE') throw new AppError(403, 'account_inactive');
+  if (passwordExpired(app, account)) return { data: await passwordExpiredAnswer(app, account) };
   return { data: await finishSignIn(app, request, interaction, account, [...pending.amr, field === 'recovery_code' ? 'kba' : 'otp']) };
 }
 
@@ -133,7 +146,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   for (const [url, type, method] of otpRoutes) {
     app.post(
       url,
-      { schema: { tags, summary: 'Second factor: authenticator app code during sign-in', body: otpBody, response: { 200: completeResponse, ...errorResponses(400, 403, 422, 429) } } },
+      { schema: { tags, summary: 'Second factor: authenticator app code during sign-in', body: otpBody, response: { 200: secondFactorResponse, ...errorResponses(400, 403, 422, 429) } } },
       async (request) =>
         secondFactor(app, request, request.body.interaction, request.body.one_time_password, 'one_time_password', { type, method: method ?? undefined }, async (account, code, uid) =>
           account.two_factor_method === 'SMS' ? verifySmsCode(app, account, 'sms_login', code, uid) : verifyTotp(app, account, code),
@@ -143,7 +156,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/2fa/sms/verify',
-    { schema: { tags, summary: 'Second factor: SMS code during sign-in', body: otpBody, response: { 200: completeResponse, ...errorResponses(400, 403, 422, 429) } } },
+    { schema: { tags, summary: 'Second factor: SMS code during sign-in', body: otpBody, response: { 200: secondFactorResponse, ...errorResponses(400, 403, 422, 429) } } },
     async (request) =>
       secondFactor(app, request, request.body.interaction, request.body.one_time_password, 'one_time_password', { method: 'SMS' }, (account, code, uid) => verifySmsCode(app, account, 'sms_login', code, uid)),
   );
@@ -155,7 +168,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: 'Second factor: a recovery code instead of the one-time password',
         body: z.object({ recovery_code: z.string().max(64).optional(), interaction: interactionUid }),
-        response: { 200: completeResponse, ...errorResponses(400, 403, 422, 429) },
+        response: { 200: secondFactorResponse, ...errorResponses(400, 403, 422, 429) },
       },
     },
     async (request) =>

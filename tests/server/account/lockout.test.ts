@@ -1,0 +1,63 @@
+import { afterEach, expect, it, vi } from 'vitest';
+import argon2 from 'argon2';
+import type { LightMyRequestResponse } from 'fastify';
+import { describeEachDb, type TestApp } from '../../helpers/app';
+import { createAccount, startAuthorize } from '../../helpers/auth';
+
+/**
+ * Lockout under parallel attempts (issue 9): an attempt reserves its slot before the secret is checked,
+ * so N parallel attempts evaluate at most the limit (5), and the locked answer is the same whatever the secret.
+ * "Evaluated" is counted by spying (call-through) on argon2.verify: every password check, real or dummy, runs it once.
+ */
+const PW = 'Correct-Horse-1!';
+let n = 0;
+const email = (p: string) => `${p}-${++n}-${Date.now()}@example.test`;
+let ipSeq = 0;
+/** A fresh client address per scenario, so the per-IP counter of one test does not leak into another. */
+const freshIp = () => `198.51.${Math.floor(++ipSeq / 250) % 250}.${(ipSeq % 250) + 1}`;
+
+/** The locked answer without the seconds that tick between two requests. */
+const lockedShape = (r: LightMyRequestResponse) => ({ status: r.statusCode, body: r.body.replace(/\d+/g, '#') });
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+async function login(t: TestApp, url: string, payload: Record<string, string>, ip: string) {
+  return t.app.inject({ method: 'POST', url, payload, remoteAddress: ip });
+}
+
+describeEachDb('lockout: password sign-in', (get) => {
+  for (const [url, type] of [
+    ['/api/login', 'user'],
+    ['/api/admin/login', 'admin'],
+  ] as const) {
+    it(`${url}: 50 parallel wrong passwords evaluate at most 5; the right one in the burst is answered like the wrong ones once locked`, async () => {
+      const t = get();
+      const acc = await createAccount(t, { type, email: email(type), password: PW });
+      const s = await startAuthorize(t, { client: type === 'admin' ? 'admin-console' : 'portal' });
+      const ip = freshIp();
+      const verify = vi.spyOn(argon2, 'verify');
+      const passwords = Array.from({ length: 50 }, (_, i) => (i === 30 ? PW : `Wrong-Horse-${i}!`));
+      const res = await Promise.all(passwords.map((password) => login(t, url, { email: acc.email, password, interaction: s.interaction ?? '' }, ip)));
+      expect(verify.mock.calls.length).toBeLessThanOrEqual(5);
+      const statuses = res.map((r) => r.statusCode);
+      expect(statuses.filter((c) => c !== 429).length).toBe(verify.mock.calls.length);
+      const locked = res.filter((r) => r.statusCode === 429);
+      expect(locked.length).toBeGreaterThanOrEqual(45);
+      const shapes = new Set(locked.map((r) => JSON.stringify(lockedShape(r))));
+      expect(shapes.size).toBe(1);
+      // the right password: evaluated (200) or the identical locked answer, never a different error
+      const right = res[30]!;
+      if (right.statusCode !== 200) expect(lockedShape(right)).toEqual(lockedShape(locked[0]!));
+      // after the burst: right and wrong get the same answer, and neither is evaluated
+      verify.mockClear();
+      const after = await Promise.all([PW, 'Wrong-Horse-x!'].map((password) => login(t, url, { email: acc.email, password, interaction: s.interaction ?? '' }, ip)));
+      if (right.statusCode !== 200) {
+        expect(verify).not.toHaveBeenCalled();
+        expect(lockedShape(after[0]!)).toEqual(lockedShape(after[1]!));
+        expect(after[0]!.json().error.code).toBe('account_locked');
+      }
+    });
+  }
+});
