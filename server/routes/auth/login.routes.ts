@@ -52,7 +52,9 @@ async function passwordStep(app: FastifyInstance, request: FastifyRequest, type:
   const interaction = await loadInteraction(app, body.interaction);
   assertInteractionType(interaction, type);
   const account = await findAccountByEmail(app.db.kysely, type, body.email);
-  const keys = [throttleKeys.email(type, normalizeEmail(body.email)), ...(account ? [throttleKeys.account(account.id)] : []), throttleKeys.ip(request.ip)];
+  const email = normalizeEmail(body.email);
+  // as many keys (and statements) for unknown e-mails as for accounts: no enumeration by time
+  const keys = [throttleKeys.email(type, email), throttleKeys.account(account?.id ?? `unknown:${type}:${email}`), throttleKeys.ip(request.ip)];
   const slot = await reserveAttempt(app, keys);
   // unknown accounts, accounts without a password and SSO accounts get the same answer in similar time
   const ok = account?.password_hash && account.auth_type === 'CREDENTIALS' ? await verifyPassword(account.password_hash, body.password) : await verifyAgainstDummy(body.password);
