@@ -1,4 +1,4 @@
-import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyReply } from 'fastify';
 import { serializerCompiler, validatorCompiler, jsonSchemaTransform, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -16,6 +16,7 @@ import routes from './plugins/app/routes';
 import spa from './plugins/app/spa';
 import metrics, { requestIdOf } from './plugins/app/metrics';
 import { randomUUID } from 'node:crypto';
+import { negotiateLanguage, translate } from './i18n/index';
 
 export interface BuildOptions {
   config: AppConfig;
@@ -37,6 +38,15 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     requestIdHeader: false,
     genReqId: (req) => requestIdOf(req.headers, randomUUID),
     logController: new LogController({ disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace' }),
+    // URLs the router refuses before any hook runs (bad percent-encoding, a path parameter over maxParamLength)
+    // answer in the common error shape too, localized from the headers
+    frameworkErrors: (err, request, reply) => {
+      const status = err.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 414 : 400;
+      const code = status === 414 ? 'uri_too_long' : 'bad_request';
+      const header = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
+      const lang = negotiateLanguage(header(request.headers.locale), header(request.headers['accept-language']));
+      return (reply as FastifyReply).status(status).type('application/json; charset=utf-8').send({ error: { code, message: translate(lang, code) } });
+    },
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
