@@ -89,7 +89,7 @@ async function claimsOf(page: Page, id: 'userinfo' | 'id-claims'): Promise<Recor
 }
 
 /** The shared flow of the apps that render e2e/interop/page.ts's shape (openid-client, authlib, oidc-client-ts). */
-async function webAppFlow(browser: Browser, rpUrl: string): Promise<void> {
+async function webAppFlow(browser: Browser, rpUrl: string, o: { probeAfterSignOut?: boolean } = {}): Promise<void> {
   const rpOrigin = new URL(rpUrl).origin;
   const context: BrowserContext = await browser.newContext();
   const page = await context.newPage();
@@ -119,6 +119,11 @@ async function webAppFlow(browser: Browser, rpUrl: string): Promise<void> {
       await page.goto(`${rpUrl}/logout`, { waitUntil: 'commit' });
       await page.waitForURL((u) => u.origin === rpOrigin && u.pathname === '/', { timeout: 15_000 });
       await expectState(page, 'signed-out');
+      if (o.probeAfterSignOut) {
+        // the refresh token of the ended session no longer works
+        await page.goto(`${rpUrl}/probe`);
+        await expect(page.locator('#probe')).toHaveText('invalid_grant');
+      }
       // the product session is gone too: signing in again asks for the password
       await page.goto(`${rpUrl}/login`);
       await expect(page).toHaveURL((u) => u.origin === productOrigin && u.searchParams.has('interaction'));
@@ -148,7 +153,7 @@ test('openid-client 6 (Node web app, confidential, PKCE)', async ({ browser, pla
   const app = await withRequest(playwright, (r) => registerApp(r, f, { name: 'rp-openid-client', origin: `http://${host}:${port}`, path: '/callback', clientType: 'confidential' }));
   const rp = await startOpenIdClientRp({ issuer, host, port, clientId: app.clientId, clientSecret: app.clientSecret!, scope: SCOPE });
   try {
-    await webAppFlow(browser, rp.url);
+    await webAppFlow(browser, rp.url, { probeAfterSignOut: true });
   } finally {
     await rp.close();
   }

@@ -44,6 +44,8 @@ export async function startOpenIdClientRp(o: RpOptions): Promise<RunningRp> {
   });
   const sessions = new Map<string, Session>();
   const title = 'openid-client RP';
+  // the refresh token of the last session signed out here, kept only to show that sign-out ended it (GET /probe)
+  let endedRefreshToken: string | undefined;
 
   const server: Server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', base);
@@ -106,9 +108,18 @@ export async function startOpenIdClientRp(o: RpOptions): Promise<RunningRp> {
       }
       if (url.pathname === '/logout') {
         const idToken = session?.tokens?.idToken;
+        endedRefreshToken = session?.tokens?.refresh;
         if (sid) sessions.delete(sid);
         const end = client.buildEndSessionUrl(config, { post_logout_redirect_uri: `${base}/`, ...(idToken ? { id_token_hint: idToken } : {}) });
         return redirect(end.href, { 'set-cookie': 'rp_sid=; Path=/; Max-Age=0' });
+      }
+      if (url.pathname === '/probe') {
+        if (!endedRefreshToken) return send(400, '<p id="probe">no ended session</p>');
+        const outcome = await client.refreshTokenGrant(config, endedRefreshToken).then(
+          () => 'refreshed',
+          (err: unknown) => (err instanceof client.ResponseBodyError ? err.error : String(err)),
+        );
+        return send(200, `<!DOCTYPE html><html lang="en"><head><title>${title}</title></head><body><p id="probe">${outcome}</p></body></html>`);
       }
       if (url.pathname === '/') {
         if (session?.error) return send(200, rpPage({ title, state: 'error', error: session.error }));
