@@ -4,7 +4,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import path from 'node:path';
 import type { AppConfig } from './config';
-import { createDb, migrateToLatest, type Db } from './db/index';
+import { createDb, migrateToLatest, type Db, type DbLogger, type DbOptions } from './db/index';
 import { createMailer, type Mailer } from './services/mail';
 import security from './plugins/external/security';
 import i18n from './plugins/app/i18n';
@@ -26,6 +26,18 @@ export interface BuildOptions {
   logger?: boolean;
   /** Run migrations on start (default true). */
   migrate?: boolean;
+}
+
+/** Database options from the configuration (timeouts, pool size), logging to `log`. */
+export function dbOptionsOf(config: AppConfig, log?: DbLogger): DbOptions {
+  return {
+    databaseUrl: config.databaseUrl,
+    sqliteFile: path.join(config.dataDir, 'iam.sqlite'),
+    poolSize: config.timeouts.dbPoolSize,
+    connectTimeoutMs: config.timeouts.dbConnectMs,
+    queryTimeoutMs: config.timeouts.dbQueryMs,
+    ...(log ? { log } : {}),
+  };
 }
 
 export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
@@ -52,9 +64,21 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   app.setSerializerCompiler(serializerCompiler);
 
   // app tier: config, database, mail, i18n, errors, auth
-  const db = opts.db ?? createDb({ databaseUrl: config.databaseUrl, sqliteFile: path.join(config.dataDir, 'iam.sqlite') });
-  if (opts.migrate !== false) await migrateToLatest(db);
+  const db = opts.db ?? createDb(dbOptionsOf(config, app.log));
+  if (opts.migrate !== false) {
+    if (opts.db || db.dialect === 'sqlite') await migrateToLatest(db);
+    else {
+      // migrations may run longer than a request's statement timeout: their own connection without one
+      const migrationDb = createDb({ ...dbOptionsOf(config, app.log), poolSize: 1, queryTimeoutMs: 24 * 3600_000 });
+      try {
+        await migrateToLatest(migrationDb);
+      } finally {
+        await migrationDb.close();
+      }
+    }
+  }
   app.decorate('config', config);
+  app.decorate('lifecycle', { draining: false });
   app.decorate('db', db);
   app.decorate('mailer', opts.mailer ?? createMailer(config, app.log));
   app.addHook('onClose', async () => {

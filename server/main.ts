@@ -1,6 +1,50 @@
-import { loadConfig, ConfigError } from './config';
+import { setTimeout as sleep } from 'node:timers/promises';
+import pg from 'pg';
+import pino from 'pino';
+import { loadConfig, ConfigError, type AppConfig } from './config';
 import { buildApp } from './app';
 import { bootstrapFirstAdmin } from './services/bootstrap';
+
+/** host:port/database of a PostgreSQL URL, without credentials, for log lines. */
+function describeDatabase(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.hostname}:${u.port || 5432}${u.pathname}`;
+  } catch {
+    return 'PostgreSQL';
+  }
+}
+
+/**
+ * Waits until PostgreSQL answers (DATABASE_URL set): one attempt per 1, 2, 4, 8, then every 10 seconds, each
+ * with a log line naming the database and the error, until it answers or the process is told to stop.
+ */
+async function waitForDatabase(config: AppConfig, log: pino.Logger, stop: AbortSignal): Promise<boolean> {
+  const url = config.databaseUrl;
+  if (!url) return true;
+  const started = Date.now();
+  for (let attempt = 1; !stop.aborted; attempt++) {
+    const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: config.timeouts.dbConnectMs, query_timeout: config.timeouts.dbConnectMs });
+    client.on('error', () => {});
+    try {
+      await client.connect();
+      await client.query('select 1');
+      if (attempt > 1) log.info({ database: describeDatabase(url), waitedMs: Date.now() - started }, 'database reachable; starting');
+      return true;
+    } catch (err) {
+      const delay = Math.min(1000 * 2 ** (attempt - 1), 10_000);
+      const reason = err instanceof Error ? [(err as { code?: string }).code, err.message].filter(Boolean).join(' ') : String(err);
+      log.warn(
+        { database: describeDatabase(url), attempt, retryInMs: delay, err: reason },
+        `database ${describeDatabase(url)} not reachable (${reason}); retrying in ${delay / 1000} s`,
+      );
+      await sleep(delay, undefined, { signal: stop }).catch(() => {});
+    } finally {
+      await client.end().catch(() => {});
+    }
+  }
+  return false;
+}
 
 async function main(): Promise<void> {
   let config;
@@ -13,6 +57,23 @@ async function main(): Promise<void> {
     }
     throw e;
   }
+  const log = pino({ level: config.logLevel });
+
+  // a stop signal while still starting ends the wait; once serving, it drains (below)
+  const stopping = new AbortController();
+  const serving: { shutdown?: (signal: string) => void } = {};
+  const onSignal = (signal: string) => {
+    if (serving.shutdown) serving.shutdown(signal);
+    else {
+      log.info({ signal }, 'stopped while starting');
+      stopping.abort();
+    }
+  };
+  process.on('SIGTERM', () => onSignal('SIGTERM'));
+  process.on('SIGINT', () => onSignal('SIGINT'));
+
+  if (!(await waitForDatabase(config, log, stopping.signal))) process.exit(0);
+
   const app = await buildApp({ config });
   try {
     await bootstrapFirstAdmin(app);
@@ -24,26 +85,44 @@ async function main(): Promise<void> {
     }
     throw e;
   }
+
   let closing = false;
   const shutdown = (signal: string) => {
     if (closing) return;
     closing = true;
-    app.log.info({ signal }, 'shutting down');
-    const force = setTimeout(() => process.exit(1), 10_000);
+    // readiness answers 503 from now on; close() stops accepting connections, waits for the requests in
+    // flight, and runs the onClose hooks (import jobs release their leases, pools close)
+    app.lifecycle.draining = true;
+    app.log.info({ signal }, 'shutting down: draining requests in flight');
+    const force = setTimeout(() => {
+      app.log.error({ timeoutMs: config.timeouts.shutdownMs }, 'shutdown took too long; exiting');
+      process.exit(1);
+    }, config.timeouts.shutdownMs);
     force.unref();
+    // keep-alive connections that finish their request while draining are closed right away
+    const idleSweep = setInterval(() => app.server.closeIdleConnections(), 100);
+    idleSweep.unref();
     app.close().then(
-      () => process.exit(0),
-      (err) => {
+      () => {
+        app.log.info('shut down');
+        process.exit(0);
+      },
+      (err: unknown) => {
         app.log.error({ err }, 'error during shutdown');
         process.exit(1);
       },
     );
   };
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
-  process.on('SIGINT', () => shutdown('SIGINT'));
+  serving.shutdown = shutdown;
+  if (stopping.signal.aborted) return shutdown('SIGTERM');
   await app.listen({ port: config.port, host: config.host });
   app.log.info(`IAM listening on ${config.appUrl} (${app.db.dialect})`);
 }
+
+// last line of defence: a stray rejection is logged, not fatal (connection errors are handled where they occur)
+process.on('unhandledRejection', (reason) => {
+  console.error(JSON.stringify({ level: 50, time: Date.now(), msg: 'unhandled rejection', err: reason instanceof Error ? reason.message : String(reason) }));
+});
 
 main().catch((err) => {
   console.error(err instanceof Error ? err.message : err);

@@ -15,6 +15,8 @@ declare module 'fastify' {
     mailer: Mailer;
     /** Verifiers tried in order for `Authorization: Bearer` (access tokens, API keys). */
     bearerVerifiers: BearerVerifier[];
+    /** `draining` is set when shutdown starts: readiness answers 503, background jobs stop and release their leases. */
+    lifecycle: { draining: boolean };
   }
   interface FastifyRequest {
     lang: Language;

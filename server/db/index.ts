@@ -2,9 +2,11 @@ import { mkdirSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Migration, type MigrationProvider } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Migration, type MigrationProvider, type PostgresPool, type PostgresPoolClient } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema';
+import { DependencyUnavailableError, databaseFailureOf } from '../errors';
+import { dbErrors, poolAcquire, watchPool } from '../lib/metrics';
 
 export type Dialect = 'sqlite' | 'postgres';
 export interface Db {
@@ -12,11 +14,18 @@ export interface Db {
   dialect: Dialect;
   /** PostgreSQL schema when not the default one */
   schema?: string;
+  /** PostgreSQL: false while the database is known unreachable (requests fail fast, a probe watches for its return). */
+  available(): boolean;
   close(): Promise<void>;
 }
 
 // int8 (bigint) columns hold epoch values well inside Number's safe range
 pg.types.setTypeParser(20, (v: string) => Number(v));
+
+export interface DbLogger {
+  warn(obj: object, msg: string): void;
+  info(obj: object, msg: string): void;
+}
 
 export interface DbOptions {
   databaseUrl?: string | undefined;
@@ -25,29 +34,180 @@ export interface DbOptions {
   /** PostgreSQL schema to use (tests run each in their own) */
   pgSchema?: string;
   poolSize?: number;
+  /** Getting a connection (from the pool or a new one) gives up after this (IAM_DB_CONNECT_TIMEOUT_MS, default 3000). */
+  connectTimeoutMs?: number;
+  /** Statement timeout on PostgreSQL, busy timeout on SQLite (IAM_DB_QUERY_TIMEOUT_MS, default 5000). */
+  queryTimeoutMs?: number;
+  /** Pauses between availability probes while the database is down (default 1000). */
+  probeIntervalMs?: number;
+  log?: DbLogger;
+}
+
+const consoleLog: DbLogger = {
+  warn: (obj, msg) => console.warn(msg, JSON.stringify(obj)),
+  info: (obj, msg) => console.info(msg, JSON.stringify(obj)),
+};
+
+const errText = (err: unknown): string => (err instanceof Error ? [(err as { code?: string }).code, err.message].filter(Boolean).join(' ') : String(err));
+
+/**
+ * PostgreSQL pool that never takes the process down and never hangs:
+ *  - every client has an `error` listener (a terminated backend emits one even while checked out);
+ *  - connects and pool waits give up after `connectTimeoutMs`; statements after `queryTimeoutMs` on the server
+ *    (statement_timeout) and, as a backstop when the server does not answer at all, 1 s later on the client;
+ *  - a client that saw a connection-level error or a read timeout is destroyed on release, not reused;
+ *  - when the database is unreachable (refused, connect timeout, no answer) the pool fails fast with
+ *    `DependencyUnavailableError(circuit_open)` and a separate probe connection checks every second until it answers.
+ * Connection-level errors come out as `DependencyUnavailableError`, which the error handler answers with 503.
+ */
+function guardedPool(opts: DbOptions & { databaseUrl: string }): { pool: PostgresPool; available: () => boolean; end: () => Promise<void> } {
+  const log = opts.log ?? consoleLog;
+  const connectTimeoutMs = opts.connectTimeoutMs ?? 3000;
+  const queryTimeoutMs = opts.queryTimeoutMs ?? 5000;
+  const probeIntervalMs = opts.probeIntervalMs ?? 1000;
+  const options = [
+    opts.pgSchema ? `-c search_path=${opts.pgSchema}` : '',
+    `-c statement_timeout=${queryTimeoutMs}`,
+    `-c idle_in_transaction_session_timeout=${Math.max(queryTimeoutMs * 2, 10_000)}`,
+  ].filter(Boolean).join(' ');
+  const clientConfig = {
+    connectionString: opts.databaseUrl,
+    options,
+    connectionTimeoutMillis: connectTimeoutMs,
+    query_timeout: queryTimeoutMs + 1000,
+    keepAlive: true,
+  };
+  const max = opts.poolSize ?? 10;
+  const pool = new pg.Pool({ ...clientConfig, max });
+  pool.on('error', (err) => {
+    // an idle client lost its connection (backend terminated, server restarted): the pool drops it
+    dbErrors.inc({ kind: 'idle_client' });
+    log.warn({ err: errText(err) }, 'database connection lost (idle); it will be replaced');
+  });
+  pool.on('connect', (client) => {
+    // checked-out clients emit `error` too; without a listener that would end the process
+    client.on('error', (err) => {
+      dbErrors.inc({ kind: 'client' });
+      log.warn({ err: errText(err) }, 'database connection lost');
+    });
+  });
+  const unwatch = watchPool(() => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max }));
+
+  let down = false;
+  let downSince = 0;
+  let ended = false;
+  let probeTimer: NodeJS.Timeout | undefined;
+  const probe = async (): Promise<void> => {
+    const c = new pg.Client({ ...clientConfig, query_timeout: connectTimeoutMs });
+    c.on('error', () => {});
+    try {
+      await c.connect();
+      await c.query('select 1');
+      down = false;
+      log.info({ downMs: Date.now() - downSince }, 'database reachable again');
+    } catch {
+      /* still down */
+    } finally {
+      await c.end().catch(() => {});
+    }
+  };
+  const scheduleProbe = () => {
+    if (ended || probeTimer) return;
+    probeTimer = setTimeout(() => {
+      probe().finally(() => {
+        probeTimer = undefined;
+        if (down) scheduleProbe();
+      });
+    }, probeIntervalMs);
+    probeTimer.unref();
+  };
+  const trip = (err: unknown) => {
+    if (down || ended) return;
+    down = true;
+    downSince = Date.now();
+    log.warn({ err: errText(err) }, 'database unreachable; answering 503 at once until it is back');
+    scheduleProbe();
+  };
+  const fail = (err: unknown): never => {
+    const kind = databaseFailureOf(err);
+    if (!kind) throw err;
+    dbErrors.inc({ kind });
+    if (kind === 'unreachable') trip(err);
+    throw new DependencyUnavailableError('database', kind, err);
+  };
+
+  const wrappers = new WeakMap<pg.PoolClient, PostgresPoolClient>();
+  const broken = new WeakSet<pg.PoolClient>();
+  const wrap = (client: pg.PoolClient): PostgresPoolClient => {
+    let w = wrappers.get(client);
+    if (w) return w;
+    const query = ((text: unknown, params?: readonly unknown[]) => {
+      if (typeof text !== 'string') return client.query(text as pg.Submittable); // cursor (streaming)
+      if (broken.has(client)) return Promise.reject(new DependencyUnavailableError('database', 'terminated'));
+      return client.query(text, params as unknown[]).catch((err: unknown) => {
+        if (databaseFailureOf(err) && databaseFailureOf(err) !== 'busy') broken.add(client);
+        return fail(err);
+      });
+    }) as PostgresPoolClient['query'];
+    w = { query, release: () => client.release(broken.has(client) ? true : undefined) };
+    wrappers.set(client, w);
+    return w;
+  };
+
+  return {
+    available: () => !down,
+    pool: {
+      async connect() {
+        if (down) {
+          poolAcquire.observe({ result: 'unavailable' }, 0);
+          throw new DependencyUnavailableError('database', 'circuit_open');
+        }
+        const t0 = performance.now();
+        try {
+          const client = await pool.connect();
+          poolAcquire.observe({ result: 'ok' }, (performance.now() - t0) / 1000);
+          return wrap(client);
+        } catch (err) {
+          poolAcquire.observe({ result: databaseFailureOf(err) === 'busy' ? 'timeout' : 'error' }, (performance.now() - t0) / 1000);
+          return fail(err);
+        }
+      },
+      end: () => pool.end(),
+    },
+    async end() {
+      ended = true;
+      if (probeTimer) clearTimeout(probeTimer);
+      unwatch();
+    },
+  };
 }
 
 export function createDb(opts: DbOptions): Db {
   if (opts.databaseUrl) {
     const schema = opts.pgSchema;
-    const pool = new pg.Pool({
-      connectionString: opts.databaseUrl,
-      max: opts.poolSize ?? 10,
-      ...(schema ? { options: `-c search_path=${schema}` } : {}),
-    });
-    const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return { kysely, dialect: 'postgres', schema, close: () => kysely.destroy() };
+    const guarded = guardedPool({ ...opts, databaseUrl: opts.databaseUrl });
+    const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool: guarded.pool }) });
+    return {
+      kysely,
+      dialect: 'postgres',
+      schema,
+      available: guarded.available,
+      close: async () => {
+        await guarded.end();
+        await kysely.destroy();
+      },
+    };
   }
   const file = opts.sqliteFile ?? ':memory:';
   if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true });
   const sqlite = new SQLite(file);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('foreign_keys = ON');
-  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma(`busy_timeout = ${opts.queryTimeoutMs ?? 5000}`);
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('cache_size = -65536'); // 64 MiB page cache: list, search and import stay in memory
   const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
-  return { kysely, dialect: 'sqlite', close: () => kysely.destroy() };
+  return { kysely, dialect: 'sqlite', available: () => true, close: () => kysely.destroy() };
 }
 
 export const migrationFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
@@ -76,6 +236,25 @@ export async function migrateToLatest(db: Db): Promise<string[]> {
 
 export async function pingDb(db: Db): Promise<void> {
   await sql`select 1`.execute(db.kysely);
+}
+
+/** pingDb with a deadline: rejects with DependencyUnavailableError when the database does not answer in time. */
+export async function pingDbWithin(db: Db, ms: number): Promise<void> {
+  if (!db.available()) throw new DependencyUnavailableError('database', 'circuit_open');
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([
+      pingDb(db),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new DependencyUnavailableError('database', 'unreachable')), ms);
+      }),
+    ]);
+  } catch (err) {
+    if (databaseFailureOf(err)) throw err instanceof DependencyUnavailableError ? err : new DependencyUnavailableError('database', databaseFailureOf(err) ?? 'unreachable', err);
+    throw err;
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** Current time as the ISO string stored in timestamp columns. */

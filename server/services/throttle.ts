@@ -1,8 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { sql } from 'kysely';
 import type { AppConfig } from '../config';
 import { AppError, tooManyRequests } from '../errors';
+import { createRedis } from '../lib/redis';
 
 /**
  * Failure counting and lockout (brute-force protection), and simple rate limits.
@@ -86,8 +87,8 @@ function redisOf(app: FastifyInstance): Redis | null {
   if (!url) return null;
   let client = redisClients.get(app.config);
   if (!client) {
-    client = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 2, enableOfflineQueue: true });
-    client.on('error', (err: Error) => app.log.warn({ err: err.message }, 'redis error'));
+    // fails fast while Redis is unreachable; the error handler answers 503 (server/lib/redis.ts)
+    client = createRedis(url, 'throttle', { log: app.log, timeoutMs: app.config.timeouts.redisMs });
     redisClients.set(app.config, client);
   }
   return client;

@@ -2,7 +2,8 @@ import fp from 'fastify-plugin';
 import { randomUUID } from 'node:crypto';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { AppError, type FieldErrors } from '../../errors';
+import { AppError, DependencyUnavailableError, databaseFailureOf, isRedisUnavailable, type Dependency, type FieldErrors } from '../../errors';
+import { dependencyUnavailable } from '../../lib/metrics';
 import { collectFieldErrors, issueToFieldIssues, type FieldIssue } from '../../lib/validation';
 import { nowIso } from '../../db/index';
 
@@ -33,6 +34,20 @@ async function recordServerError(req: FastifyRequest, code: string, status: numb
   }
 }
 
+/** The dependency (database, Redis) an error says is unreachable or too slow, following `cause`; null otherwise. */
+export function unavailableDependency(err: unknown): Dependency | null {
+  for (let e: unknown = err, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
+    if (e instanceof DependencyUnavailableError) return e.dependency;
+    if (databaseFailureOf(e)) return 'database';
+    if (isRedisUnavailable(e)) return 'redis';
+    if (e instanceof AppError && e.status < 500) return null;
+  }
+  return null;
+}
+
+/** Seconds a client should wait before retrying while a dependency is down. */
+const RETRY_AFTER_SECONDS = 5;
+
 /** The one error handler: every failure becomes `{error:{code,message,fields}}`, localized. */
 export default fp(async (app) => {
   app.setErrorHandler(async (err: FastifyError | AppError, req: FastifyRequest, reply: FastifyReply) => {
@@ -40,6 +55,18 @@ export default fp(async (app) => {
       if (headers) reply.headers(headers);
       return reply.status(status).type('application/json; charset=utf-8').send(body);
     };
+
+    // database or Redis unreachable/too slow: a fast 503 the client can retry, nothing about the cause, not logged to the database
+    const dependency = unavailableDependency(err);
+    if (dependency && !(err instanceof AppError && err.status === 503)) {
+      dependencyUnavailable.inc({ dependency });
+      req.log.warn({ dependency, err: err.cause instanceof Error ? err.cause.message : err.message }, 'dependency unavailable');
+      return send(
+        503,
+        { error: { code: 'service_unavailable', message: req.t('service_unavailable'), request_id: String(req.id) } },
+        { 'retry-after': String(RETRY_AFTER_SECONDS), 'cache-control': 'no-store' },
+      );
+    }
 
     if (err instanceof AppError) {
       let extra: Partial<ErrorBody['error']> = {};
@@ -49,7 +76,8 @@ export default fp(async (app) => {
         );
         extra = collectFieldErrors(issues, req.lang);
       }
-      if (err.status >= 500) {
+      if (err.status === 503) req.log.warn({ code: err.code }, 'service unavailable');
+      else if (err.status >= 500) {
         req.log.error({ err: err.cause ?? err }, err.code);
         await recordServerError(req, err.code, err.status, err.code);
       }

@@ -36,6 +36,11 @@ export default fp(async (app) => {
     });
   });
 
+  // while draining (shutdown), answers close their connection so the instance can stop
+  app.addHook('onSend', async (_req, reply) => {
+    if (app.lifecycle.draining) reply.header('connection', 'close');
+  });
+
   const { token, port, host } = app.config.metrics;
   if (token) {
     const want = digest(`Bearer ${token}`);

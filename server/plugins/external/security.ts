@@ -3,7 +3,7 @@ import helmet from '@fastify/helmet';
 import cookie from '@fastify/cookie';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
-import { Redis } from 'ioredis';
+import { closeRedis, createRedis } from '../../lib/redis';
 
 /** External tier: secure headers with a strict CSP, cookies, a global per-IP rate limit, multipart. */
 export default fp(async (app) => {
@@ -30,13 +30,15 @@ export default fp(async (app) => {
   });
   await app.register(cookie);
   await app.register(multipart, { limits: { fileSize: 5 * 1024 * 1024, files: 1, fields: 20, fieldSize: 64 * 1024 } });
-  const redis = app.config.redisUrl ? new Redis(app.config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 1 }) : undefined;
-  if (redis) app.addHook('onClose', async () => void redis.quit());
+  const redis = app.config.redisUrl ? createRedis(app.config.redisUrl, 'rate_limit', { log: app.log, timeoutMs: app.config.timeouts.redisMs }) : undefined;
+  if (redis) app.addHook('onClose', async () => closeRedis(redis));
   await app.register(rateLimit, {
     global: true,
     max: Number(process.env.IAM_RATE_LIMIT_PER_MINUTE || 600),
     timeWindow: '1 minute',
-    ...(redis ? { redis, nameSpace: 'iam-rl:' } : {}),
+    // while Redis is unreachable the global per-IP limit is skipped (fail open): sign-in throttling and
+    // lockouts (server/services/throttle.ts) still fail closed with 503, everything else keeps working
+    ...(redis ? { redis, nameSpace: 'iam-rl:', skipOnError: true } : {}),
     allowList: (req) => !req.url.startsWith('/api') && !req.url.startsWith('/oidc'),
   });
 });
