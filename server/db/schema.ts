@@ -86,6 +86,10 @@ export interface ServiceAppsTable {
   client_type: 'public' | 'confidential';
   /** confidential clients: the secret, encrypted or hashed by the provider integration */
   client_secret: string | null;
+  /** 1: PKCE required (always enforced for public apps); 0: a confidential app may omit it */
+  pkce_required: Generated<number>;
+  /** 1: a confidential app may use the client_credentials grant */
+  client_credentials: Generated<number>;
   created_at: string;
   updated_at: string;
 }

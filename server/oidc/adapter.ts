@@ -1,6 +1,9 @@
 import { errors, type Adapter, type AdapterPayload } from 'oidc-provider';
 import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema';
+import type { Database, ServiceApp } from '../db/schema';
+
+/** Client metadata (extraClientMetadata) carrying a service app's PKCE setting to the provider. */
+export const PKCE_METADATA = 'iam_pkce_required';
 
 const epoch = (): number => Math.floor(Date.now() / 1000);
 
@@ -11,14 +14,45 @@ function str(v: unknown): string | null {
   return typeof v === 'string' && v.length > 0 ? v : null;
 }
 
-/** Builds the OIDC client metadata of a service app (client_id = name, redirect URI = url + path). */
 export type SecretReader = (stored: string) => Promise<string | null>;
 
+type AppSettingsRow = Pick<ServiceApp, 'url' | 'path' | 'client_type' | 'pkce_required' | 'client_credentials'>;
+
+/** Redirect URIs of a service app: redirect = url + path; after logout also the bare url. */
+export function serviceAppRedirects(app: Pick<ServiceApp, 'url' | 'path'>): { redirect_uri: string; post_logout_redirect_uris: string[] } {
+  const base = app.url.replace(/\/+$/, '');
+  const redirect = `${base}${app.path}`;
+  return { redirect_uri: redirect, post_logout_redirect_uris: [...new Set([redirect, base, `${base}/`])] };
+}
+
+/** Grant types of a service app: code + refresh, and client_credentials when a confidential app has it on. */
+export function serviceAppGrantTypes(app: Pick<AppSettingsRow, 'client_type' | 'client_credentials'>): string[] {
+  return ['authorization_code', 'refresh_token', ...(app.client_type === 'confidential' && app.client_credentials === 1 ? ['client_credentials'] : [])];
+}
+
+/** Whether the app must send PKCE: always for public apps, by the app's setting for confidential ones. */
+export const serviceAppPkceRequired = (app: Pick<AppSettingsRow, 'client_type' | 'pkce_required'>): boolean => app.client_type === 'public' || app.pkce_required !== 0;
+
+/**
+ * What an administrator configures in the app's OIDC software (shown on the admin service-app page).
+ * `issuer` is the provider's issuer; discovery is at issuer + /.well-known/openid-configuration.
+ */
+export function serviceAppOidcSettings(issuer: string, app: AppSettingsRow) {
+  return {
+    issuer,
+    discovery_url: `${issuer}/.well-known/openid-configuration`,
+    ...serviceAppRedirects(app),
+    token_endpoint_auth_method: app.client_type === 'confidential' ? ('client_secret_basic' as const) : ('none' as const),
+    grant_types: serviceAppGrantTypes(app),
+    pkce_required: serviceAppPkceRequired(app),
+  };
+}
+
+/** Builds the OIDC client metadata of a service app (client_id = name, redirect URI = url + path). */
 export async function serviceAppClient(db: Kysely<Database>, clientId: string, readSecret: SecretReader = async (v) => v): Promise<AdapterPayload | undefined> {
   const app = await db.selectFrom('service_apps').selectAll().where('name', '=', clientId).executeTakeFirst();
   if (!app) return undefined;
-  const base = app.url.replace(/\/+$/, '');
-  const redirect = `${base}${app.path}`;
+  const { redirect_uri, post_logout_redirect_uris } = serviceAppRedirects(app);
   const secret = app.client_type === 'confidential' && app.client_secret ? await readSecret(app.client_secret) : null;
   const confidential = app.client_type === 'confidential';
   // a confidential app whose secret is missing or unreadable is unusable, never downgraded to public
@@ -26,10 +60,11 @@ export async function serviceAppClient(db: Kysely<Database>, clientId: string, r
   return {
     client_id: app.name,
     client_name: app.display_name,
-    redirect_uris: [redirect],
-    post_logout_redirect_uris: [...new Set([redirect, base, `${base}/`])],
-    grant_types: ['authorization_code', 'refresh_token'],
+    redirect_uris: [redirect_uri],
+    post_logout_redirect_uris,
+    grant_types: serviceAppGrantTypes(app),
     response_types: ['code'],
+    [PKCE_METADATA]: serviceAppPkceRequired(app),
     ...(confidential
       ? { token_endpoint_auth_method: 'client_secret_basic', client_secret: secret ?? undefined }
       : { token_endpoint_auth_method: 'none' }),

@@ -1,6 +1,6 @@
 import Provider, { errors, type Account as OidcAccount, type ClientMetadata, type Configuration, type JWKS, type KoaContextWithOIDC } from 'oidc-provider';
 import type { FastifyInstance } from 'fastify';
-import { createAdapterClass } from './adapter';
+import { createAdapterClass, PKCE_METADATA } from './adapter';
 import { ID_TOKEN_TTL_SECONDS, loadCookieKeys, SIGNING_ALG } from './keys';
 import { ADMIN_CLIENT, CONSENT_PATH, OIDC_SCOPES, PORTAL_CLIENT, accountTypeForClient, isServiceAppClient, mayUseClient } from './access';
 import { nowIso } from '../db/index';
@@ -57,11 +57,15 @@ export async function createProvider(app: FastifyInstance, jwks: JWKS, jwksMaxAg
       email: ['email', 'email_verified'],
     },
     responseTypes: ['code'],
-    pkce: { required: () => true },
+    // public clients always; confidential service apps by their per-app setting (default on)
+    pkce: { required: (_ctx, client) => client.clientAuthMethod === 'none' || client.metadata()[PKCE_METADATA] !== false },
+    extraClientMetadata: { properties: [PKCE_METADATA] },
     clientAuthMethods: ['none', 'client_secret_basic', 'client_secret_post'],
     features: {
       devInteractions: { enabled: false },
       revocation: { enabled: true },
+      // machine-to-machine: only for confidential service apps that have the grant type switched on
+      clientCredentials: { enabled: true },
       userinfo: { enabled: true },
       rpInitiatedLogout: {
         enabled: true,
@@ -80,8 +84,12 @@ export async function createProvider(app: FastifyInstance, jwks: JWKS, jwksMaxAg
         enabled: true,
         defaultResource: async () => resource,
         useGrantedResource: async () => true,
-        getResourceServerInfo: async (_ctx, indicator, client) => {
+        getResourceServerInfo: async (ctx, indicator, client) => {
           if (indicator !== resource) throw new errors.InvalidTarget();
+          // a client_credentials token names no person: no user scopes, audience = the app itself
+          if (ctx.oidc.route === 'token' && ctx.oidc.params?.grant_type === 'client_credentials') {
+            return { scope: '', audience: client.clientId, accessTokenFormat: 'jwt', accessTokenTTL: accessTokenTtlSeconds, jwt: { sign: { alg: SIGNING_ALG } } };
+          }
           return {
             scope: OIDC_SCOPES.join(' '),
             audience: client.clientId,

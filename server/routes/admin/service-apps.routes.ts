@@ -4,7 +4,8 @@ import { requireAdmin } from '../../plugins/app/auth';
 import { errorResponses } from '../../lib/openapi';
 import { servicePathSchema, serviceUrlSchema } from '../../../src/domain/formats';
 import { idParams, listMeta, pageQuery } from '../../services/admin/schemas';
-import { createServiceApp, deleteServiceApp, listServiceApps, requireServiceApp, updateServiceApp } from '../../services/admin/service-apps';
+import { createServiceApp, deleteServiceApp, listServiceApps, requireServiceApp, updateServiceApp, type ServiceAppView } from '../../services/admin/service-apps';
+import { serviceAppOidcSettings } from '../../oidc/adapter';
 
 const serviceAppSchema = z.object({
   id: z.string(),
@@ -13,7 +14,18 @@ const serviceAppSchema = z.object({
   url: z.string(),
   path: z.string(),
   client_type: z.enum(['public', 'confidential']),
+  pkce_required: z.boolean().describe('PKCE required (always true for public apps)'),
+  client_credentials: z.boolean().describe('the app may use the client_credentials grant (confidential apps)'),
   roles: z.array(z.object({ id: z.string(), name: z.string() })),
+  oidc: z.object({
+    issuer: z.string(),
+    discovery_url: z.string().describe('OpenID Connect discovery document of the provider'),
+    redirect_uri: z.string().describe('the only registered redirect URI (url + path)'),
+    post_logout_redirect_uris: z.array(z.string()),
+    token_endpoint_auth_method: z.enum(['none', 'client_secret_basic']),
+    grant_types: z.array(z.string()),
+    pkce_required: z.boolean(),
+  }).describe('what to configure in the app\'s OIDC software'),
   created_at: z.string(),
   updated_at: z.string(),
 });
@@ -21,9 +33,12 @@ const withSecret = serviceAppSchema.extend({ client_secret: z.string().nullable(
 const clientId = z.string().trim().min(2).max(64).regex(/^[a-z0-9][a-z0-9-]*$/).describe('OIDC client_id: lowercase letters, digits, "-"; not portal/admin-console');
 const displayName = z.string().trim().min(1).max(100);
 const roleIds = z.array(z.string().min(1).max(64)).max(500);
+const pkceRequired = z.boolean().describe('confidential apps only: false lets the app omit PKCE (software that cannot send it); public apps always need PKCE');
+const clientCredentials = z.boolean().describe('confidential apps only: allow the client_credentials grant (machine to machine)');
 
 /** Service apps (OIDC clients): super_admin only. */
 const routes: FastifyPluginAsyncZod = async (app) => {
+  const withOidc = <T extends ServiceAppView>(v: T) => ({ ...v, oidc: serviceAppOidcSettings(app.config.issuer, { ...v, pkce_required: v.pkce_required ? 1 : 0, client_credentials: v.client_credentials ? 1 : 0 }) });
   const guard = { onRequest: requireAdmin('super_admin') };
   const sec = [{ bearer: [] }];
   const tags = ['admin: service apps'];
@@ -37,22 +52,22 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     },
   }, async (req) => {
     const { rows, total } = await listServiceApps(app.db.kysely, req.query.search, req.query.page, req.query.size);
-    return { data: rows, meta: { page: req.query.page, size: req.query.size, total } };
+    return { data: rows.map(withOidc), meta: { page: req.query.page, size: req.query.size, total } };
   });
 
   app.get('/admin/service-apps/:id', {
     ...guard,
     schema: { tags, summary: 'One service app', security: sec, params: idParams, response: { 200: z.object({ data: serviceAppSchema }), ...errorResponses(401, 403, 404) } },
-  }, async (req) => ({ data: await requireServiceApp(app.db.kysely, req.params.id) }));
+  }, async (req) => ({ data: withOidc(await requireServiceApp(app.db.kysely, req.params.id)) }));
 
   app.post('/admin/service-apps', {
     ...guard,
     schema: {
       tags, summary: 'Create a service app (confidential: client_secret returned once)', security: sec,
-      body: z.object({ name: clientId, display_name: displayName, url: serviceUrlSchema, path: servicePathSchema, role_ids: roleIds.default([]), client_type: z.enum(['public', 'confidential']).optional() }),
+      body: z.object({ name: clientId, display_name: displayName, url: serviceUrlSchema, path: servicePathSchema, role_ids: roleIds.default([]), client_type: z.enum(['public', 'confidential']).optional(), pkce_required: pkceRequired.optional(), client_credentials: clientCredentials.optional() }),
       response: { 201: z.object({ data: withSecret }), ...errorResponses(401, 403, 409, 422) },
     },
-  }, async (req, reply) => reply.status(201).send({ data: await createServiceApp(req, req.body) }));
+  }, async (req, reply) => reply.status(201).send({ data: withOidc(await createServiceApp(req, req.body)) }));
 
   app.patch('/admin/service-apps/:id', {
     ...guard,
@@ -61,10 +76,11 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       body: z.object({
         name: clientId.optional(), display_name: displayName.optional(), url: serviceUrlSchema.optional(), path: servicePathSchema.optional(),
         role_ids: roleIds.optional(), client_type: z.enum(['public', 'confidential']).optional(), regenerate_secret: z.boolean().optional(),
+        pkce_required: pkceRequired.optional(), client_credentials: clientCredentials.optional(),
       }),
       response: { 200: z.object({ data: withSecret }), ...errorResponses(401, 403, 404, 409, 422) },
     },
-  }, async (req) => ({ data: await updateServiceApp(req, req.params.id, req.body) }));
+  }, async (req) => ({ data: withOidc(await updateServiceApp(req, req.params.id, req.body)) }));
 
   app.delete('/admin/service-apps/:id', {
     ...guard,

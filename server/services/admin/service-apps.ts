@@ -53,6 +53,10 @@ export interface ServiceAppView {
   url: string;
   path: string;
   client_type: 'public' | 'confidential';
+  /** PKCE required for this app (public apps: always true) */
+  pkce_required: boolean;
+  /** the app may use the client_credentials grant (confidential apps only) */
+  client_credentials: boolean;
   roles: { id: string; name: string }[];
   created_at: string;
   updated_at: string;
@@ -75,6 +79,8 @@ export async function serviceAppViews(db: Kysely<Database>, ids: string[]): Prom
     url: a.url,
     path: a.path,
     client_type: a.client_type,
+    pkce_required: a.client_type === 'public' || a.pkce_required !== 0,
+    client_credentials: a.client_type === 'confidential' && a.client_credentials === 1,
     roles: roles.filter((r) => r.service_app_id === a.id).map((r) => ({ id: r.id, name: r.name })),
     created_at: a.created_at,
     updated_at: a.updated_at,
@@ -105,6 +111,26 @@ export interface ServiceAppInput {
   path: string;
   role_ids: string[];
   client_type?: 'public' | 'confidential' | undefined;
+  pkce_required?: boolean | undefined;
+  client_credentials?: boolean | undefined;
+}
+
+const confidentialOnly = (field: 'pkce_required' | 'client_credentials') => new AppError(422, 'validation_failed', { fields: { [field]: ['confidential_only'] } });
+
+/**
+ * The per-app OIDC flags for `clientType`: a public app always needs PKCE and cannot use
+ * client_credentials; asking for either explicitly is a 422, a change to public resets them.
+ */
+function oidcFlags(clientType: 'public' | 'confidential', input: Pick<ServiceAppInput, 'pkce_required' | 'client_credentials'>, before?: { pkce_required: boolean; client_credentials: boolean }) {
+  if (clientType === 'public') {
+    if (input.pkce_required === false) throw confidentialOnly('pkce_required');
+    if (input.client_credentials === true) throw confidentialOnly('client_credentials');
+    return { pkce_required: 1, client_credentials: 0 };
+  }
+  return {
+    pkce_required: (input.pkce_required ?? before?.pkce_required ?? true) ? 1 : 0,
+    client_credentials: (input.client_credentials ?? before?.client_credentials ?? false) ? 1 : 0,
+  };
 }
 
 export async function createServiceApp(request: FastifyRequest, input: ServiceAppInput): Promise<ServiceAppView & { client_secret: string | null }> {
@@ -112,6 +138,7 @@ export async function createServiceApp(request: FastifyRequest, input: ServiceAp
   if (RESERVED_CLIENT_IDS.includes(input.name)) throw new AppError(422, 'validation_failed', { fields: { name: ['name_reserved'] } });
   await checkRoleIds(db, input.role_ids);
   const clientType = input.client_type ?? 'public';
+  const flags = oidcFlags(clientType, input);
   const secret = clientType === 'confidential' ? newSecret() : null;
   const now = nowIso();
   const row = {
@@ -122,6 +149,7 @@ export async function createServiceApp(request: FastifyRequest, input: ServiceAp
     path: input.path,
     client_type: clientType,
     client_secret: secret ? await encryptSecret(db, secret) : null,
+    ...flags,
     created_at: now,
     updated_at: now,
   };
@@ -154,9 +182,10 @@ export async function updateServiceApp(
       const before = await requireServiceApp(trx, id);
       if (input.name && input.name !== before.name && (await trx.selectFrom('service_apps').select('id').where('name', '=', input.name).executeTakeFirst())) throw nameTaken();
       const clientType = input.client_type ?? before.client_type;
-      const patch: Record<string, string | null> = {};
+      const patch: Record<string, string | number | null> = {};
       for (const k of ['name', 'display_name', 'url', 'path'] as const) if (input[k] !== undefined) patch[k] = input[k] ?? null;
       patch.client_type = clientType;
+      Object.assign(patch, oidcFlags(clientType, input, before));
       if (clientType === 'public') patch.client_secret = null;
       else if (before.client_type === 'public' || input.regenerate_secret) {
         secret = newSecret();

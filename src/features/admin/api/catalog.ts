@@ -55,6 +55,10 @@ export interface ServiceAppInput {
   path: string;
   role_ids: string[];
   client_type: 'public' | 'confidential';
+  /** confidential apps only (public apps always need PKCE) */
+  pkce_required?: boolean;
+  /** confidential apps only */
+  client_credentials?: boolean;
 }
 
 function useCrud<Input extends object, Out>(base: string, invalidate: readonly (readonly string[])[]) {

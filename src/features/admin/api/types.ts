@@ -105,7 +105,21 @@ export interface ServiceApp {
   url: string;
   path: string;
   client_type: ClientType;
+  /** PKCE required (always true for public apps) */
+  pkce_required: boolean;
+  /** the app may use the client_credentials grant (confidential apps) */
+  client_credentials: boolean;
   roles: NamedRef[];
+  /** what to configure in the app's OIDC software */
+  oidc: {
+    issuer: string;
+    discovery_url: string;
+    redirect_uri: string;
+    post_logout_redirect_uris: string[];
+    token_endpoint_auth_method: 'none' | 'client_secret_basic';
+    grant_types: string[];
+    pkce_required: boolean;
+  };
   created_at: string;
   updated_at: string;
   client_secret?: string | null;

@@ -10,6 +10,7 @@ import { PageHeading } from '../../../components/page-heading';
 import { Button } from '../../../components/ui/button';
 import * as Dialog from '../../../components/ui/dialog';
 import { SimpleSelect } from '../../../components/ui/select';
+import { Switch } from '../../../components/ui/switch';
 import * as Table from '../../../components/ui/table';
 import { SERVICE_PATH_RE } from '../../../domain/formats';
 import { applyServerFieldErrors } from '../../../lib/field-errors';
@@ -166,6 +167,8 @@ const schema = z.object({
   path: z.string().trim().min(1, { error: 'required' }).regex(SERVICE_PATH_RE, { error: 'invalid' }),
   role_ids: z.array(z.string()),
   client_type: z.enum(['public', 'confidential']),
+  pkce_required: z.boolean(),
+  client_credentials: z.boolean(),
 });
 type Values = z.infer<typeof schema>;
 
@@ -174,7 +177,7 @@ function ServiceAppForm({ app, onDone }: { app: ServiceApp | null; onDone: (save
   const notify = useNotify();
   const roles = useQuery(rolesQueryOptions());
   const { create, update } = useServiceAppMutations();
-  const { register, control, handleSubmit, setError, formState } = useForm<Values>({
+  const { register, control, handleSubmit, setError, formState, watch } = useForm<Values>({
     resolver: zodResolver(schema),
     defaultValues: {
       name: app?.name ?? '',
@@ -183,10 +186,16 @@ function ServiceAppForm({ app, onDone }: { app: ServiceApp | null; onDone: (save
       path: app?.path ?? '/',
       role_ids: app?.roles.map((r) => r.id) ?? [],
       client_type: app?.client_type ?? 'public',
+      pkce_required: app?.pkce_required ?? true,
+      client_credentials: app?.client_credentials ?? false,
     },
   });
+  const confidential = watch('client_type') === 'confidential';
   const submit = handleSubmit((values) =>
-    (app ? update.mutateAsync({ id: app.id, input: values }) : create.mutateAsync(values))
+    // the per-app OIDC settings exist for confidential apps only; a public app always needs PKCE
+    ((input) => (app ? update.mutateAsync({ id: app.id, input }) : create.mutateAsync(input)))(
+      values.client_type === 'confidential' ? values : { ...values, pkce_required: true, client_credentials: false },
+    )
       .then((saved) => {
         notify.success(app ? t`Service app updated` : t`Service app added`, saved.display_name);
         onDone(saved);
@@ -196,7 +205,7 @@ function ServiceAppForm({ app, onDone }: { app: ServiceApp | null; onDone: (save
           setError('name', { type: 'server', message: 'invalid' });
           return;
         }
-        if (!applyServerFieldErrors(error, setError, ['name', 'display_name', 'url', 'path', 'role_ids', 'client_type'])) notify.error(error);
+        if (!applyServerFieldErrors(error, setError, ['name', 'display_name', 'url', 'path', 'role_ids', 'client_type', 'pkce_required', 'client_credentials'])) notify.error(error);
       }),
   );
   return (
@@ -226,6 +235,20 @@ function ServiceAppForm({ app, onDone }: { app: ServiceApp | null; onDone: (save
           />
         )}
       />
+      {confidential ? (
+        <div className={css({ display: 'flex', flexDirection: 'column', gap: '2' })}>
+          <Controller
+            control={control}
+            name="pkce_required"
+            render={({ field }) => <Switch label={t`Require PKCE (turn off only for software that cannot send it)`} checked={field.value} onCheckedChange={(d) => field.onChange(d.checked)} />}
+          />
+          <Controller
+            control={control}
+            name="client_credentials"
+            render={({ field }) => <Switch label={t`Allow the client credentials grant (machine-to-machine access)`} checked={field.value} onCheckedChange={(d) => field.onChange(d.checked)} />}
+          />
+        </div>
+      ) : null}
       <Controller
         control={control}
         name="role_ids"
