@@ -5,14 +5,29 @@ import type { FastifyInstance } from 'fastify';
 import { ACCOUNT_VIEW_COLUMNS } from './schemas';
 import { accountWhere, type UserFilters } from './users';
 
-/** Cells a spreadsheet would run as a formula get a leading apostrophe (CSV/formula injection). */
-const FORMULA_START = /^[=+\-@\t\r]/;
+/**
+ * CSV/formula injection (OWASP "CSV Injection", ASVS 5.0 V1.2.10): a spreadsheet runs a cell that starts with
+ * = + - @ TAB CR or NUL. Checking only the start of the value is not enough: a spreadsheet opened with another
+ * locale's list separator (, ; TAB |), or a reader that splits lines naively, starts a new cell after any
+ * separator or line break inside the value ("a;=1+1"), possibly after spaces or a quote. So a `'` goes before
+ * every trigger character that could begin a cell: at the start of the value and after any of , ; TAB | CR LF
+ * (and the spaces/double quotes that may follow them). Every exported cell is also double-quoted, with embedded
+ * quotes doubled (RFC 4180). A value whose cell already starts with apostrophes before a trigger gets one more, so
+ * unescapeCell (one fewer) undoes exactly this on import and an exported file imports as is.
+ */
+export const FORMULA_TRIGGERS = ['=', '+', '-', '@', '\t', '\r', '\u0000'] as const;
+export const CELL_SEPARATORS = [',', ';', '\t', '|', '\r', '\n'] as const;
+// eslint-disable-next-line no-control-regex
+const NEEDS_QUOTE = /(?<=^|[,;\t|\r\n])([ "]*)(?='*[=+\-@\t\r\u0000])/g;
+// eslint-disable-next-line no-control-regex
+const ESCAPED = /(?<=^|[,;\t|\r\n])([ "]*)'(?='*[=+\-@\t\r\u0000])/g;
+
 export function escapeCell(value: string): string {
-  return FORMULA_START.test(value) ? `'${value}` : value;
+  return value.replace(NEEDS_QUOTE, "$1'");
 }
-/** Undoes escapeCell on import, so an exported file imports as is. */
+/** Undoes escapeCell on import. */
 export function unescapeCell(value: string): string {
-  return value.length > 1 && value[0] === "'" && FORMULA_START.test(value.slice(1)) ? value.slice(1) : value;
+  return value.replace(ESCAPED, '$1');
 }
 
 export const EXPORT_COLUMNS = ['id', 'email', 'first_name', 'last_name', 'locale', 'auth_type', 'provider', 'technical', 'phone', 'status', 'created_at', 'updated_at'] as const;
@@ -44,7 +59,8 @@ export function exportUsersCsv(app: FastifyInstance, filters: UserFilters): Read
       cursor = { created_at: last.created_at, id: last.id };
     }
   }
-  const out = stringify({ header: true, columns: [...EXPORT_COLUMNS], bom: true });
+  // every cell quoted (OWASP): a quoted cell is text to every reader that honours RFC 4180 quoting
+  const out = stringify({ header: true, columns: [...EXPORT_COLUMNS], bom: true, quoted: true, quoted_empty: true });
   const src = Readable.from(rows());
   src.on('error', (err) => out.destroy(err));
   return src.pipe(out);

@@ -96,7 +96,8 @@ describeEachDb('admin users import and export', (get) => {
     expect(res.headers['content-type']).toContain('text/csv');
     expect(String(res.headers['content-disposition'])).toMatch(/^attachment; filename="users-/);
     const lines = res.body.replace(/^\ufeff/, '').trim().split(/\r?\n/);
-    expect(lines[0]).toBe('id,email,first_name,last_name,locale,auth_type,provider,technical,phone,status,created_at,updated_at');
+    // every cell quoted (OWASP CSV injection guidance; see csv-injection.test.ts)
+    expect(lines[0]).toBe('"id","email","first_name","last_name","locale","auth_type","provider","technical","phone","status","created_at","updated_at"');
     expect(lines).toHaveLength(2);
     expect(lines[1]).toContain(`"'=HYPERLINK(""http://x"")"`);
     expect(lines[1]).toContain(`'@SUM(A1)`);
