@@ -10,6 +10,7 @@ import { CELL_SEPARATORS, escapeCell, parseCsv, unescapeCell } from '../../../se
  * locale — whichever list separator the spreadsheet splits on (, ; TAB |), with or without honouring quotes,
  * and when lines are split naively on CR/LF.
  */
+// eslint-disable-next-line no-control-regex
 const TRIGGER = /^[=+\-@\t\r\u0000]/;
 const LOCALE_SEPARATORS = [',', ';', '\t', '|'] as const;
 
