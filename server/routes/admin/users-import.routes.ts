@@ -18,6 +18,7 @@ const reportSchema = z.object({
   dry_run: z.boolean(),
   invitations_queued: z.number().int(),
   truncated: z.boolean().optional(),
+  encoding: z.enum(['utf-8', 'utf-16le', 'utf-16be', 'windows-1252']).optional().describe('how the file was decoded (docs/IMPORT.md)'),
 });
 const jobSchema = z.object({
   id: z.string(),

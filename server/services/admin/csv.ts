@@ -66,7 +66,49 @@ export function exportUsersCsv(app: FastifyInstance, filters: UserFilters): Read
   return src.pipe(out);
 }
 
+export type CsvEncoding = 'utf-8' | 'utf-16le' | 'utf-16be' | 'windows-1252';
+
+/** windows-1252 0x80–0x9F (undefined positions stay the C1 control, as the WHATWG Encoding Standard maps them). */
+const CP1252_HIGH = '\u20ac\u0081\u201a\u0192\u201e\u2026\u2020\u2021\u02c6\u2030\u0160\u2039\u0152\u008d\u017d\u008f\u0090\u2018\u2019\u201c\u201d\u2022\u2013\u2014\u02dc\u2122\u0161\u203a\u0153\u009d\u017e\u0178';
+
+/** windows-1252 by table: Node 20's TextDecoder('windows-1252') decodes 0x80–0x9F as Latin-1 controls. */
+export function decodeWindows1252(buf: Buffer): string {
+  return buf.toString('latin1').replace(/[\u0080-\u009f]/g, (c) => CP1252_HIGH[c.charCodeAt(0) - 0x80] ?? c);
+}
+
+/**
+ * Decodes an uploaded CSV: a byte-order mark decides (UTF-8, UTF-16 LE/BE); without one, UTF-16 is recognised
+ * by its zero bytes, and anything that is valid UTF-8 is UTF-8. Everything else is read as windows-1252 (the
+ * "ANSI" code page Excel uses for "CSV" in Western European locales; a superset of Latin-1 for printable
+ * characters), so a Latin-1/ANSI file keeps its accents instead of turning into U+FFFD. The report names the
+ * encoding used (docs/IMPORT.md).
+ */
+export function decodeCsv(buf: Buffer): { text: string; encoding: CsvEncoding } {
+  if (buf.length >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) return { text: new TextDecoder('utf-8').decode(buf.subarray(3)), encoding: 'utf-8' };
+  if (buf.length >= 2 && buf[0] === 0xff && buf[1] === 0xfe) return { text: new TextDecoder('utf-16le').decode(buf.subarray(2)), encoding: 'utf-16le' };
+  if (buf.length >= 2 && buf[0] === 0xfe && buf[1] === 0xff) return { text: new TextDecoder('utf-16be').decode(buf.subarray(2)), encoding: 'utf-16be' };
+  const sample = buf.subarray(0, 4096);
+  let zeroEven = 0;
+  let zeroOdd = 0;
+  for (let i = 0; i < sample.length; i++) {
+    if (sample[i] !== 0) continue;
+    if (i % 2 === 0) zeroEven++;
+    else zeroOdd++;
+  }
+  const half = sample.length / 2;
+  // ASCII text in UTF-16 has a zero in every other byte
+  if (half >= 2 && zeroOdd > half * 0.4 && zeroEven === 0) return { text: new TextDecoder('utf-16le').decode(buf), encoding: 'utf-16le' };
+  if (half >= 2 && zeroEven > half * 0.4 && zeroOdd === 0) return { text: new TextDecoder('utf-16be').decode(buf), encoding: 'utf-16be' };
+  try {
+    return { text: new TextDecoder('utf-8', { fatal: true }).decode(buf), encoding: 'utf-8' };
+  } catch {
+    return { text: decodeWindows1252(buf), encoding: 'windows-1252' };
+  }
+}
+
 export interface ParsedCsv {
+  /** how the file was decoded */
+  encoding: CsvEncoding;
   header: string[];
   /** [line number in the file, record] */
   records: { row: number; values: Record<string, string> }[];
@@ -87,12 +129,11 @@ export function sniffDelimiter(text: string): ',' | ';' {
 }
 
 /**
- * Parses a UTF-8 CSV (with or without BOM, ',' or ';') with a header row. Streams through csv-parse in 64 KiB
+ * Parses a CSV (encoding by decodeCsv, ',' or ';') with a header row. Streams through csv-parse in 64 KiB
  * chunks so a big file does not hold the event loop. Throws 'csv_invalid' on malformed input.
  */
 export async function parseCsv(buf: Buffer): Promise<ParsedCsv> {
-  let text = buf.toString('utf8');
-  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  const { text, encoding } = decodeCsv(buf);
   if (text.includes('\u0000')) throw new Error('csv_invalid');
   const delimiter = sniffDelimiter(text);
   const parser = parse({ delimiter, relax_column_count: true, skip_empty_lines: true, trim: true, info: true });
@@ -113,5 +154,5 @@ export async function parseCsv(buf: Buffer): Promise<ParsedCsv> {
     });
     records.push({ row: item.info.lines, values });
   }
-  return { header: header ?? [], records };
+  return { encoding, header: header ?? [], records };
 }

@@ -30,6 +30,8 @@ export interface ImportReport {
   dry_run: boolean;
   invitations_queued: number;
   truncated?: boolean;
+  /** how the file was decoded (csv.ts decodeCsv) */
+  encoding?: string;
 }
 
 const truthy = new Set(['true', '1', 'yes', 'y', 'ja', 'oui', 'si', 'sì', 'x']);
@@ -199,6 +201,7 @@ export async function runImport(
     dry_run: opts.dryRun,
     invitations_queued: opts.sendInvitations && !opts.dryRun ? toInvite.length : 0,
     ...(truncated ? { truncated } : {}),
+    encoding: parsed.encoding,
   };
   let invite: Account[] = [];
   if (opts.sendInvitations && !opts.dryRun && toInvite.length) {

@@ -171,6 +171,8 @@ export interface ImportReport {
   skipped: ImportSkipped[];
   failed: ImportFailed[];
   dry_run?: boolean;
+  /** how the server decoded the file: utf-8, utf-16le, utf-16be or windows-1252 */
+  encoding?: string;
 }
 
 /** `GET /api/admin/users/import/:id`: progress, then the report once done. */

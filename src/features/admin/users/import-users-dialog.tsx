@@ -260,6 +260,11 @@ export function ImportReportView({ report, dryRun = false }: { report: Report; d
           <span className={css({ fontSize: 'xl', fontWeight: 'semibold', color: report.failed.length ? 'fg.error' : 'fg.default' })}>{fmt.number(report.failed.length)}</span>
         </div>
       </div>
+      {report.encoding && report.encoding !== 'utf-8' ? (
+        <p className={css({ fontSize: 'sm', color: 'fg.muted' })} data-testid="import-encoding">
+          {t`The file was read as ${report.encoding}. If characters look wrong, save it as UTF-8 and import it again.`}
+        </p>
+      ) : null}
       {problems.length > 0 ? (
         <TableFrame label={t`Rows with problems`}>
           <Table.Root>
