@@ -9,7 +9,7 @@ import { zodErrorToFieldIssues } from '../../lib/validation';
 import { emailSchema, LOCALES, personNameSchema, phoneSchema } from '../../../src/domain/formats';
 import { normalizeEmail, searchTextOf } from '../accounts';
 import { audit } from './audit';
-import { parseCsv, type ParsedCsv } from './csv';
+import { parseCsv, type CsvEncoding, type ParsedCsv } from './csv';
 import { sendInvitation } from './integrations';
 import './db-types';
 
@@ -31,7 +31,7 @@ export interface ImportReport {
   invitations_queued: number;
   truncated?: boolean;
   /** how the file was decoded (csv.ts decodeCsv) */
-  encoding?: string;
+  encoding?: CsvEncoding;
 }
 
 const truthy = new Set(['true', '1', 'yes', 'y', 'ja', 'oui', 'si', 'sì', 'x']);
