@@ -44,8 +44,8 @@ export interface AppConfig {
   keys: { pollSeconds: number; jwksMaxAgeSeconds: number; prepublishSeconds: number };
   /** Directory of the built SPA. */
   distDir: string;
-  /** Dependency timeouts (docs/OPERATIONS.md): IAM_DB_POOL_SIZE, IAM_DB_CONNECT_TIMEOUT_MS, IAM_DB_QUERY_TIMEOUT_MS, IAM_REDIS_TIMEOUT_MS, IAM_HEALTH_TIMEOUT_MS, IAM_SHUTDOWN_TIMEOUT_MS. */
-  timeouts: { dbPoolSize: number; dbConnectMs: number; dbQueryMs: number; redisMs: number; healthMs: number; shutdownMs: number };
+  /** Dependency timeouts (docs/OPERATIONS.md): IAM_DB_POOL_SIZE, IAM_DB_CONNECT_TIMEOUT_MS, IAM_DB_QUERY_TIMEOUT_MS, IAM_REDIS_TIMEOUT_MS, IAM_HEALTH_TIMEOUT_MS, IAM_SHUTDOWN_TIMEOUT_MS, IAM_JOB_LEASE_SECONDS. */
+  timeouts: { dbPoolSize: number; dbConnectMs: number; dbQueryMs: number; redisMs: number; healthMs: number; shutdownMs: number; jobLeaseMs: number };
   /** Prometheus metrics: on the main port behind `Authorization: Bearer IAM_METRICS_TOKEN`, and/or on METRICS_PORT (METRICS_HOST, default 127.0.0.1). */
   metrics: { token: string | undefined; port: number | undefined; host: string };
   isProduction: boolean;
@@ -181,6 +181,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       redisMs: int(env, 'IAM_REDIS_TIMEOUT_MS', 1000, 50, 600_000),
       healthMs: int(env, 'IAM_HEALTH_TIMEOUT_MS', 2000, 50, 60_000),
       shutdownMs: int(env, 'IAM_SHUTDOWN_TIMEOUT_MS', 15_000, 0, 600_000),
+      jobLeaseMs: int(env, 'IAM_JOB_LEASE_SECONDS', 60, 1, 3600) * 1000,
     },
     metrics: { token: metricsToken, port: metricsPort, host: env.METRICS_HOST || '127.0.0.1' },
     isProduction: env.NODE_ENV === 'production',

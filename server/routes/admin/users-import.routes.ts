@@ -5,7 +5,7 @@ import { AppError } from '../../errors';
 import { errorResponses } from '../../lib/openapi';
 import { boolQuery, idParams } from '../../services/admin/schemas';
 import { exportUsersCsv } from '../../services/admin/csv';
-import { getImportJob, readImportFile, runImport, sendInvitationsThrottled, startImportJob, SYNC_MAX_ROWS } from '../../services/admin/import';
+import { drainImportJobs, getImportJob, readImportFile, reapStaleImportJobs, runImport, sendInvitationsThrottled, startImportJob, SYNC_MAX_ROWS } from '../../services/admin/import';
 import { userFilterQuery } from './users.routes';
 
 const MAX_IMPORT_BYTES = 50 * 1024 * 1024;
@@ -15,6 +15,8 @@ const reportSchema = z.object({
   created: z.number().int(),
   skipped: z.array(z.object({ row: z.number().int(), email: z.string(), reason: z.string() })),
   failed: z.array(z.object({ row: z.number().int(), fields: z.record(z.string(), z.array(z.string())) })),
+  skipped_count: z.number().int().describe('exact number of skipped rows (the list is capped at 10 000)'),
+  failed_count: z.number().int().describe('exact number of invalid rows (the list is capped at 10 000)'),
   dry_run: z.boolean(),
   invitations_queued: z.number().int(),
   truncated: z.boolean().optional(),
@@ -45,6 +47,17 @@ Options \`dry_run\` and \`send_invitations\` (true|false) as query parameters or
 /** Users import (CSV) and export (CSV): super_admin and manager. */
 const routes: FastifyPluginAsyncZod = async (app) => {
   const guard = { onRequest: requireAdmin() };
+
+  // jobs of dead instances are closed at start and then every lease period; running jobs stop and release
+  // their leases on shutdown (before the database closes)
+  const reap = () => reapStaleImportJobs(app).catch((err: unknown) => app.log.warn({ err: err instanceof Error ? err.message : String(err) }, 'import job check failed'));
+  const reaper = setInterval(reap, app.config.timeouts.jobLeaseMs);
+  reaper.unref();
+  app.addHook('onReady', async () => void (await reap()));
+  app.addHook('preClose', async () => {
+    clearInterval(reaper);
+    await drainImportJobs(app);
+  });
   const sec = [{ bearer: [] }];
   const tags = ['admin: users'];
 

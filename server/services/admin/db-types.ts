@@ -18,6 +18,11 @@ export interface ImportJobsTable {
   created_at: string;
   updated_at: string;
   finished_at: string | null;
+  /** instance running the job (server/services/admin/import.ts INSTANCE_ID); null when not running */
+  owner: string | null;
+  heartbeat_at: string | null;
+  /** epoch ms; past = the owner is gone */
+  lease_until: number;
 }
 
 export interface AccountCountersTable {

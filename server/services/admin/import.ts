@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import { setImmediate as yieldToLoop, setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { Account, NewAccount } from '../../db/schema';
 import { nowIso } from '../../db/index';
 import { AppError } from '../../errors';
+import { importJobs as importJobMetrics } from '../../lib/metrics';
 import { zodErrorToFieldIssues } from '../../lib/validation';
 import { emailSchema, LOCALES, personNameSchema, phoneSchema } from '../../../src/domain/formats';
 import { normalizeEmail, searchTextOf } from '../accounts';
@@ -27,6 +29,9 @@ export interface ImportReport {
   created: number;
   skipped: { row: number; email: string; reason: string }[];
   failed: { row: number; fields: Record<string, string[]> }[];
+  /** exact counts; the lists above are capped at 10 000 entries (`truncated`) */
+  skipped_count: number;
+  failed_count: number;
   dry_run: boolean;
   invitations_queued: number;
   truncated?: boolean;
@@ -143,7 +148,17 @@ interface Progress {
   processed: number;
   created: number;
   skipped: number;
+  failed: number;
 }
+
+/** Thrown between batches when the job must stop (shutdown, lease lost); the batches before it are committed. */
+export class ImportStopped extends Error {
+  constructor(readonly reason: 'shutdown' | 'lease_lost') {
+    super(`import stopped: ${reason}`);
+  }
+}
+
+type Trx = Parameters<Parameters<ReturnType<FastifyInstance['db']['kysely']['transaction']>['execute']>[0]>[0];
 
 /**
  * Runs the import: one short transaction per batch of 1000 rows (multi-row INSERT … ON CONFLICT DO NOTHING
@@ -153,7 +168,15 @@ interface Progress {
 export async function runImport(
   request: FastifyRequest,
   parsed: ParsedCsv,
-  opts: { dryRun: boolean; sendInvitations: boolean; onProgress?: (p: Progress) => Promise<void> },
+  opts: {
+    dryRun: boolean;
+    sendInvitations: boolean;
+    onProgress?: (p: Progress) => Promise<void>;
+    /** runs inside each batch's transaction (not for dry runs): progress committed with the rows, exactly */
+    inBatch?: (trx: Trx, p: Progress) => Promise<void>;
+    /** checked before each batch; throws ImportStopped when it says so */
+    shouldStop?: () => ImportStopped['reason'] | null;
+  },
 ): Promise<{ report: ImportReport; invite: Account[] }> {
   const app = request.server;
   const db = app.db.kysely;
@@ -164,6 +187,8 @@ export async function runImport(
   const toInvite: string[] = [];
   let processed = total - valid.length;
   for (let off = 0; off < valid.length; off += BATCH_SIZE) {
+    const stop = opts.shouldStop?.();
+    if (stop) throw new ImportStopped(stop);
     const batch = valid.slice(off, off + BATCH_SIZE);
     const emails = batch.map((b) => b.account.email_normalized);
     let inserted: Set<string>;
@@ -179,8 +204,11 @@ export async function runImport(
           .returning(['id', 'email_normalized', 'auth_type'])
           .execute();
         await audit(request, 'user.import', 'user', null, null, { rows: batch.length, created: rows.length, first_row: batch[0]?.row, last_row: batch[batch.length - 1]?.row }, trx);
+        const done = new Set(rows.map((r) => r.email_normalized));
+        const taken = batch.filter((b) => !done.has(b.account.email_normalized)).length;
+        await opts.inBatch?.(trx, { processed: processed + batch.length, created: created + rows.length, skipped: skipped.length + taken, failed: failed.length });
         for (const r of rows) if (r.auth_type === 'CREDENTIALS') toInvite.push(r.id);
-        return new Set(rows.map((r) => r.email_normalized));
+        return done;
       });
     }
     for (const b of batch) {
@@ -188,7 +216,7 @@ export async function runImport(
     }
     created += inserted.size;
     processed += batch.length;
-    await opts.onProgress?.({ processed, created, skipped: skipped.length });
+    await opts.onProgress?.({ processed, created, skipped: skipped.length, failed: failed.length });
     await yieldToLoop();
   }
   skipped.sort((a, b) => a.row - b.row);
@@ -198,6 +226,8 @@ export async function runImport(
     created,
     skipped: skipped.slice(0, REPORT_LIST_MAX),
     failed: failed.slice(0, REPORT_LIST_MAX),
+    skipped_count: skipped.length,
+    failed_count: failed.length,
     dry_run: opts.dryRun,
     invitations_queued: opts.sendInvitations && !opts.dryRun ? toInvite.length : 0,
     ...(truncated ? { truncated } : {}),
@@ -244,10 +274,41 @@ export interface ImportJobView {
   finished_at: string | null;
 }
 
-/** Starts a background import; its state lives in import_jobs so any instance can report progress. */
+/** This process, as the owner of the jobs it runs (host, pid, random: a restarted process is a new owner). */
+export const INSTANCE_ID = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+
+const INTERRUPTED = 'import_interrupted';
+const runningJobs = new WeakMap<FastifyInstance, Set<Promise<void>>>();
+
+/**
+ * Closes jobs whose owner is gone (lease expired: the process died or lost the database for longer than the
+ * lease): status failed, error `import_interrupted`, counts as committed (exact: each batch commits its counts
+ * with its rows). Returns how many it closed.
+ */
+export async function reapStaleImportJobs(app: FastifyInstance): Promise<number> {
+  const now = nowIso();
+  const res = await app.db.kysely
+    .updateTable('import_jobs')
+    .set({ status: 'failed', error_code: INTERRUPTED, owner: null, updated_at: now, finished_at: now })
+    .where('status', 'in', ['queued', 'running'])
+    .where('lease_until', '<', Date.now())
+    .executeTakeFirst();
+  const n = Number(res.numUpdatedRows);
+  for (let i = 0; i < n; i++) importJobMetrics.recovered('interrupted');
+  if (n) app.log.warn({ jobs: n }, 'import jobs of a stopped instance closed as interrupted');
+  return n;
+}
+
+/**
+ * Starts a background import; its state lives in import_jobs so any instance can report progress. The job has
+ * an owner (this process) and a lease renewed by a heartbeat; each batch commits its rows and the job's counts
+ * in one transaction, and only while this process still holds the lease (otherwise the batch rolls back and the
+ * job stops). On shutdown the job stops after the batch in flight and is closed as `import_interrupted`.
+ */
 export async function startImportJob(request: FastifyRequest, parsed: ParsedCsv, opts: { dryRun: boolean; sendInvitations: boolean }): Promise<string> {
   const app = request.server;
   const db = app.db.kysely;
+  const leaseMs = app.config.timeouts.jobLeaseMs;
   const id = randomUUID();
   const now = nowIso();
   await db
@@ -268,38 +329,107 @@ export async function startImportJob(request: FastifyRequest, parsed: ParsedCsv,
       created_at: now,
       updated_at: now,
       finished_at: null,
+      owner: INSTANCE_ID,
+      heartbeat_at: now,
+      lease_until: Date.now() + leaseMs,
     })
     .execute();
-  void (async () => {
+  importJobMetrics.started();
+  const mine = () => db.updateTable('import_jobs').where('id', '=', id).where('owner', '=', INSTANCE_ID).where('status', '=', 'running');
+  let leaseLost = false;
+  const heartbeat = setInterval(() => {
+    const at = nowIso();
+    mine()
+      .set({ heartbeat_at: at, lease_until: Date.now() + leaseMs })
+      .executeTakeFirst()
+      .then((r) => {
+        if (Number(r.numUpdatedRows) === 0) leaseLost = true;
+      })
+      .catch((err: unknown) => app.log.warn({ err: err instanceof Error ? err.message : String(err), jobId: id }, 'import job heartbeat failed'));
+  }, Math.max(200, Math.floor(leaseMs / 4)));
+  heartbeat.unref();
+  let lastCounts = { created: 0, skipped: 0, failed: 0 };
+
+  const run = (async () => {
     try {
       const { report, invite } = await runImport(request, parsed, {
         ...opts,
+        shouldStop: () => (leaseLost ? 'lease_lost' : app.lifecycle.draining ? 'shutdown' : null),
+        inBatch: async (trx, p) => {
+          const r = await trx
+            .updateTable('import_jobs')
+            .set({ processed: p.processed, created: p.created, skipped_count: p.skipped, failed_count: p.failed, updated_at: nowIso(), heartbeat_at: nowIso(), lease_until: Date.now() + leaseMs })
+            .where('id', '=', id)
+            .where('owner', '=', INSTANCE_ID)
+            .where('status', '=', 'running')
+            .executeTakeFirst();
+          // fenced: a job closed or taken over by someone else gets no more rows from us
+          if (Number(r.numUpdatedRows) === 0) {
+            leaseLost = true;
+            throw new ImportStopped('lease_lost');
+          }
+        },
         onProgress: async (p) => {
-          await db.updateTable('import_jobs').set({ processed: p.processed, created: p.created, skipped_count: p.skipped, updated_at: nowIso() }).where('id', '=', id).execute();
+          importJobMetrics.rows('created', p.created - lastCounts.created);
+          importJobMetrics.rows('skipped', p.skipped - lastCounts.skipped);
+          importJobMetrics.rows('failed', p.failed - lastCounts.failed);
+          lastCounts = { created: p.created, skipped: p.skipped, failed: p.failed };
+          // dry runs write no rows: their progress is written here
+          if (opts.dryRun) await mine().set({ processed: p.processed, created: p.created, skipped_count: p.skipped, failed_count: p.failed, updated_at: nowIso() }).execute();
         },
       });
       const end = nowIso();
-      await db
-        .updateTable('import_jobs')
-        .set({ status: 'done', processed: report.total, created: report.created, skipped_count: report.skipped.length, failed_count: report.failed.length, report: JSON.stringify(report), updated_at: end, finished_at: end })
-        .where('id', '=', id)
+      await mine()
+        .set({
+          status: 'done',
+          processed: report.total,
+          created: report.created,
+          skipped_count: report.skipped_count,
+          failed_count: report.failed_count,
+          report: JSON.stringify(report),
+          owner: null,
+          lease_until: 0,
+          updated_at: end,
+          finished_at: end,
+        })
         .execute();
+      importJobMetrics.finished('done');
       if (invite.length) await sendInvitationsThrottled(app, invite, request.auth?.account.id ?? null);
     } catch (err) {
-      app.log.error({ err, jobId: id }, 'users import failed');
+      const stopped = err instanceof ImportStopped ? err.reason : null;
+      if (stopped) app.log.warn({ jobId: id, reason: stopped }, 'users import stopped');
+      else app.log.error({ err, jobId: id }, 'users import failed');
+      importJobMetrics.finished(stopped ? 'interrupted' : 'failed');
+      if (stopped === 'lease_lost') return; // closed by whoever took it over
       const end = nowIso();
-      await db
-        .updateTable('import_jobs')
-        .set({ status: 'failed', error_code: 'users_import_failed', updated_at: end, finished_at: end })
-        .where('id', '=', id)
+      // the counts stay as the last committed batch left them (exact); the lease is released
+      await mine()
+        .set({ status: 'failed', error_code: stopped ? INTERRUPTED : 'users_import_failed', owner: null, lease_until: 0, updated_at: end, finished_at: end })
         .execute()
         .catch((e: unknown) => app.log.error({ err: e }, 'could not record import failure'));
+    } finally {
+      clearInterval(heartbeat);
     }
   })();
+  let set = runningJobs.get(app);
+  if (!set) {
+    set = new Set();
+    runningJobs.set(app, set);
+  }
+  const jobs = set;
+  jobs.add(run);
+  void run.finally(() => jobs.delete(run));
   return id;
 }
 
+/** Shutdown: lets running jobs stop after their batch in flight (they see `draining`) and release their leases. */
+export async function drainImportJobs(app: FastifyInstance): Promise<void> {
+  app.lifecycle.draining = true;
+  await Promise.allSettled([...(runningJobs.get(app) ?? [])]);
+}
+
 export async function getImportJob(request: FastifyRequest, id: string): Promise<ImportJobView> {
+  await reapStaleImportJobs(request.server);
   const j = await request.server.db.kysely.selectFrom('import_jobs').selectAll().where('id', '=', id).executeTakeFirst();
   if (!j) throw new AppError(404, 'import_job_not_found');
   return {

@@ -1,0 +1,125 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { createTestApp, describeEachDb, type TestApp } from '../../helpers/app';
+import { actor, multipart, type Actor } from '../admin/fixtures';
+import { INSTANCE_ID } from '../../../server/services/admin/import';
+import { nowIso } from '../../../server/db/index';
+
+/** Import jobs: exact counts at any size, owner + lease, jobs of dead owners closed, shutdown releases leases. */
+
+const HEADER = 'email,first_name,last_name,locale,auth_type';
+const fileOf = (domain: string, rows: number, distinct = rows) => {
+  const lines = [HEADER];
+  for (let i = 0; i < rows; i++) lines.push(`r${i % distinct}@${domain},Row,N${i},en,CREDENTIALS`);
+  return lines.join('\n');
+};
+const upload = (t: TestApp, admin: Actor, csv: string, query = '?async=true') => {
+  const m = multipart('file', 'users.csv', csv, 'text/csv');
+  return t.app.inject({ method: 'POST', url: `/api/admin/users/import${query}`, headers: { ...admin.headers, ...m.headers }, payload: m.payload });
+};
+const jobOf = async (t: TestApp, admin: Actor, id: string, lang = 'en') =>
+  (await t.app.inject({ method: 'GET', url: `/api/admin/users/import/${id}`, headers: { ...admin.headers, 'accept-language': lang } })).json().data;
+const accountsIn = async (t: TestApp, domain: string) =>
+  Number((await t.db.kysely.selectFrom('accounts').select((eb) => eb.fn.countAll().as('n')).where('email_normalized', 'like', `%@${domain}`).executeTakeFirstOrThrow()).n);
+
+describeEachDb('import jobs: counts, owner and lease', (get) => {
+  let admin: Actor;
+  beforeAll(async () => {
+    admin = await actor(get(), 'super_admin');
+  });
+
+  it('counts are exact beyond the capped report lists (10 500 skipped, 10 000 listed)', async () => {
+    // 10 600 rows, 100 distinct e-mails: 100 created, 10 500 skipped as in-file duplicates
+    const res = await upload(get(), admin, fileOf('exact.test', 10_600, 100));
+    expect(res.statusCode).toBe(202);
+    let job = await jobOf(get(), admin, res.json().data.job_id);
+    for (let i = 0; i < 300 && job.status === 'running'; i++) {
+      await sleep(50);
+      job = await jobOf(get(), admin, job.id);
+    }
+    expect(job).toMatchObject({ status: 'done', total: 10_600, processed: 10_600, created: 100, skipped: 10_500, failed: 0 });
+    expect(job.report).toMatchObject({ created: 100, skipped_count: 10_500, failed_count: 0, truncated: true });
+    expect(job.report.skipped).toHaveLength(10_000);
+    expect(await accountsIn(get(), 'exact.test')).toBe(100);
+    // the synchronous answer carries the exact counts too
+    const sync = await upload(get(), admin, fileOf('exact.test', 150, 100), '');
+    expect(sync.json().data).toMatchObject({ total: 150, created: 0, skipped_count: 150, failed_count: 0 });
+  });
+
+  it('a job whose owner died (lease expired) is closed as interrupted with its committed counts; a live one is left alone', async () => {
+    const row = (owner: string, leaseUntil: number) => ({
+      id: randomUUID(),
+      actor_id: admin.account.id,
+      status: 'running' as const,
+      dry_run: 0,
+      send_invitations: 0,
+      total: 5000,
+      processed: 3000,
+      created: 2600,
+      skipped_count: 400,
+      failed_count: 0,
+      report: null,
+      error_code: null,
+      created_at: nowIso(),
+      updated_at: nowIso(),
+      finished_at: null,
+      owner,
+      heartbeat_at: nowIso(),
+      lease_until: leaseUntil,
+    });
+    const dead = row('gone-host:4242:deadbeef', Date.now() - 1000);
+    const alive = row('other-host:1:cafebabe', Date.now() + 60_000);
+    await get().db.kysely.insertInto('import_jobs').values([dead, alive]).execute();
+    const d = await jobOf(get(), admin, dead.id, 'de');
+    expect(d).toMatchObject({ status: 'failed', processed: 3000, created: 2600, skipped: 400, error: { code: 'import_interrupted' } });
+    expect(d.error.message).toMatch(/unterbrochen/);
+    expect(d.finished_at).toBeTypeOf('string');
+    const a = await jobOf(get(), admin, alive.id);
+    expect(a).toMatchObject({ status: 'running', error: null });
+    const stored = await get().db.kysely.selectFrom('import_jobs').select(['owner', 'lease_until']).where('id', '=', dead.id).executeTakeFirstOrThrow();
+    expect(stored.owner).toBeNull();
+  });
+
+  it('a job taken from its owner gets no more rows from it (lease fencing): rows and counts agree', async () => {
+    const res = await upload(get(), admin, fileOf('fenced.test', 30_000));
+    const id = res.json().data.job_id as string;
+    // another instance takes the job over (as after an expired lease)
+    await get().db.kysely.updateTable('import_jobs').set({ owner: 'thief:1:x', lease_until: Date.now() + 60_000 }).where('id', '=', id).execute();
+    let before = -1;
+    for (let i = 0; i < 40; i++) {
+      await sleep(100);
+      const n = await accountsIn(get(), 'fenced.test');
+      if (n === before) break;
+      before = n;
+    }
+    const stored = await get().db.kysely.selectFrom('import_jobs').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    expect(stored.owner).toBe('thief:1:x');
+    expect(stored.status).toBe('running');
+    // nothing half-written: every committed row is counted, no batch committed after the takeover
+    expect(await accountsIn(get(), 'fenced.test')).toBe(Number(stored.created));
+    expect(Number(stored.created)).toBeLessThan(30_000);
+  });
+});
+
+describe('import jobs and shutdown', () => {
+  it('closing the app stops a running job after its batch and releases its lease; counts match the rows', async () => {
+    const t = await createTestApp('sqlite');
+    try {
+      const admin = await actor(t, 'super_admin');
+      const res = await upload(t, admin, fileOf('drain.test', 30_000));
+      const id = res.json().data.job_id as string;
+      const running = await t.db.kysely.selectFrom('import_jobs').select(['owner', 'lease_until']).where('id', '=', id).executeTakeFirstOrThrow();
+      expect(running.owner).toBe(INSTANCE_ID);
+      expect(Number(running.lease_until)).toBeGreaterThan(Date.now());
+      await t.app.close();
+      const job = await t.db.kysely.selectFrom('import_jobs').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+      expect(job).toMatchObject({ status: 'failed', error_code: 'import_interrupted', owner: null });
+      expect(Number(job.lease_until)).toBe(0);
+      expect(await accountsIn(t, 'drain.test')).toBe(Number(job.created));
+      expect(Number(job.created)).toBeLessThan(30_000);
+    } finally {
+      await t.close();
+    }
+  });
+});
