@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import { sql } from 'kysely';
 import type { AppConfig } from '../config';
 import { AppError, tooManyRequests } from '../errors';
+import { lockouts } from '../lib/metrics';
 import { createRedis } from '../lib/redis';
 
 /**
@@ -303,9 +304,13 @@ export interface AttemptReservation {
 export async function reserveAttempt(app: FastifyInstance, keys: string[]): Promise<AttemptReservation> {
   const unique = [...new Set(keys)];
   const taken: string[] = [];
+  /** keys whose limit this attempt's slot reached: locked for good if the attempt fails */
+  const locking: string[] = [];
   for (const key of unique) {
-    if (await takeSlot(app, key)) {
+    const slot = await takeSlot(app, key);
+    if (slot) {
       taken.push(key);
+      if (slot.lockedUntil > 0 && slot.count >= ruleFor(key).limit) locking.push(key);
       continue;
     }
     for (const k of taken) await releaseSlot(app, k);
@@ -320,7 +325,10 @@ export async function reserveAttempt(app: FastifyInstance, keys: string[]): Prom
   };
   return {
     keys: taken,
-    fail: () => once(async () => undefined),
+    fail: () =>
+      once(async () => {
+        for (const key of locking) lockouts.inc(key.slice(0, key.indexOf(':')));
+      }),
     succeed: () =>
       once(async () => {
         for (const key of taken) {

@@ -7,7 +7,8 @@ import { errorResponses } from '../../lib/openapi';
 import { requireAccount, resolveAuth } from '../../plugins/app/auth';
 import { findAccountByEmail, normalizeEmail } from '../../services/accounts';
 import { verifyAgainstDummy, verifyPassword } from '../../services/passwords';
-import { reserveAttempt, throttleKeys } from '../../services/throttle';
+import { signInOutcome } from '../../lib/metrics';
+import { reserveAttempt, throttleKeys, type AttemptReservation } from '../../services/throttle';
 import { consumeRecoveryCode, isTwoFactorEnabled, sendEnrollmentSms, sendSmsCode, verifySmsCode, verifyTotp } from '../../services/two-factor';
 import {
   assertInteractionType,
@@ -39,6 +40,22 @@ const secondFactorResponse = z.object({ data: z.union([complete, passwordExpired
 const otpBody = z.object({ one_time_password: z.string().max(20).optional(), interaction: interactionUid });
 
 const invalidCredentials = () => new AppError(401, 'invalid_credentials');
+
+/** reserveAttempt, counting the locked answers in iam_sign_ins_total{outcome="locked"}. */
+async function reserveSignIn(app: FastifyInstance, keys: string[]): Promise<AttemptReservation> {
+  try {
+    return await reserveAttempt(app, keys);
+  } catch (err) {
+    if (err instanceof AppError && err.status === 429) signInOutcome('locked');
+    throw err;
+  }
+}
+
+/** Counts the outcome in iam_sign_ins_total and passes the answer through. */
+function outcome<T extends { status: string }>(result: T): T {
+  signInOutcome(result.status === 'complete' ? 'success' : result.status);
+  return result;
+}
 const otpInvalid = () => new AppError(422, 'otp_invalid', { fields: { one_time_password: ['otp_invalid'] } });
 
 /**
@@ -55,11 +72,12 @@ async function passwordStep(app: FastifyInstance, request: FastifyRequest, type:
   const email = normalizeEmail(body.email);
   // as many keys (and statements) for unknown e-mails as for accounts: no enumeration by time
   const keys = [throttleKeys.email(type, email), throttleKeys.account(account?.id ?? `unknown:${type}:${email}`), throttleKeys.ip(request.ip)];
-  const slot = await reserveAttempt(app, keys);
+  const slot = await reserveSignIn(app, keys);
   // unknown accounts, accounts without a password and SSO accounts get the same answer in similar time
   const ok = account?.password_hash && account.auth_type === 'CREDENTIALS' ? await verifyPassword(account.password_hash, body.password) : await verifyAgainstDummy(body.password);
   if (!account || !ok) {
     await slot.fail();
+    signInOutcome('invalid_credentials');
     throw invalidCredentials();
   }
   const method = isTwoFactorEnabled(account) ? account.two_factor_method : null;
@@ -67,16 +85,17 @@ async function passwordStep(app: FastifyInstance, request: FastifyRequest, type:
     // no oracle: the right password of an inactive account is answered and counted like a wrong one
     await slot.fail();
     notifyInactiveSignIn(app, account);
+    signInOutcome('inactive');
     throw invalidCredentials();
   }
   await slot.succeed();
   if (method === 'GOOGLE' || method === 'SMS') {
     await setPending(interaction, { accountId: account.id, type, method, passwordAt: Math.floor(Date.now() / 1000), amr: ['pwd'] });
     if (method === 'SMS') await sendSmsCode(app, account, 'sms_login', interaction.uid);
-    return { status: 'two_factor_required' as const, method };
+    return outcome({ status: 'two_factor_required' as const, method });
   }
-  if (passwordExpired(app, account)) return passwordExpiredAnswer(app, account);
-  return finishSignIn(app, request, interaction, account, ['pwd']);
+  if (passwordExpired(app, account)) return outcome(await passwordExpiredAnswer(app, account));
+  return outcome(await finishSignIn(app, request, interaction, account, ['pwd']));
 }
 
 /** Loads the pending second-factor sign-in of an interaction (never from the client's word). */
@@ -104,17 +123,21 @@ async function secondFactor(
   if (!code || !code.trim()) throw new AppError(422, 'otp_required', { fields: { [field]: ['otp_required'] } });
   const { interaction, pending, account } = await pendingStep(app, uid, opts);
   // the slot is reserved before the code is checked: parallel codes evaluate at most the limit
-  const slot = await reserveAttempt(app, [throttleKeys.otp(account.id), throttleKeys.ip(request.ip)]);
+  const slot = await reserveSignIn(app, [throttleKeys.otp(account.id), throttleKeys.ip(request.ip)]);
   if (!(await verify(account, code.trim(), interaction.uid))) {
     await slot.fail();
+    signInOutcome(field === 'recovery_code' ? 'recovery_code_invalid' : 'otp_invalid');
     if (field === 'recovery_code') throw new AppError(422, 'recovery_code_invalid', { fields: { recovery_code: ['recovery_code_invalid'] } });
     throw otpInvalid();
   }
   await slot.succeed();
   // every factor passed: now the account state may be told, and an old password must be changed first
-  if (account.status !== 'ACTIVE') throw new AppError(403, 'account_inactive');
-  if (passwordExpired(app, account)) return { data: await passwordExpiredAnswer(app, account) };
-  return { data: await finishSignIn(app, request, interaction, account, [...pending.amr, field === 'recovery_code' ? 'kba' : 'otp']) };
+  if (account.status !== 'ACTIVE') {
+    signInOutcome('inactive');
+    throw new AppError(403, 'account_inactive');
+  }
+  if (passwordExpired(app, account)) return { data: outcome(await passwordExpiredAnswer(app, account)) };
+  return { data: outcome(await finishSignIn(app, request, interaction, account, [...pending.amr, field === 'recovery_code' ? 'kba' : 'otp'])) };
 }
 
 /**

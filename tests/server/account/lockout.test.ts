@@ -3,6 +3,7 @@ import argon2 from 'argon2';
 import type { LightMyRequestResponse } from 'fastify';
 import { describeEachDb, type TestApp } from '../../helpers/app';
 import { createAccount, startAuthorize } from '../../helpers/auth';
+import { registry } from '../../../server/lib/metrics';
 
 /**
  * Lockout under parallel attempts (issue 9): an attempt reserves its slot before the secret is checked,
@@ -18,6 +19,13 @@ const freshIp = () => `198.51.${Math.floor(++ipSeq / 250) % 250}.${(ipSeq % 250)
 
 /** The locked answer without the seconds that tick between two requests. */
 const lockedShape = (r: LightMyRequestResponse) => ({ status: r.statusCode, body: r.body.replace(/\d+/g, '#') });
+
+/** The value of one labelled series of a counter (0 when absent). */
+async function metric(name: string, label: string, value: string): Promise<number> {
+  const m = (await registry.getMetricsAsJSON()).find((x) => x.name === name);
+  const v = (m?.values ?? []).find((x) => (x.labels as Record<string, string>)[label] === value);
+  return Number(v?.value ?? 0);
+}
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -37,6 +45,8 @@ describeEachDb('lockout: password sign-in', (get) => {
       const acc = await createAccount(t, { type, email: email(type), password: PW });
       const s = await startAuthorize(t, { client: type === 'admin' ? 'admin-console' : 'portal' });
       const ip = freshIp();
+      const lockoutsBefore = await metric('iam_lockouts_total', 'kind', 'email');
+      const lockedBefore = await metric('iam_sign_ins_total', 'outcome', 'locked');
       const verify = vi.spyOn(argon2, 'verify');
       const passwords = Array.from({ length: 50 }, (_, i) => (i === 30 ? PW : `Wrong-Horse-${i}!`));
       const res = await Promise.all(passwords.map((password) => login(t, url, { email: acc.email, password, interaction: s.interaction ?? '' }, ip)));
@@ -45,10 +55,13 @@ describeEachDb('lockout: password sign-in', (get) => {
       expect(statuses.filter((c) => c !== 429).length).toBe(verify.mock.calls.length);
       const locked = res.filter((r) => r.statusCode === 429);
       expect(locked.length).toBeGreaterThanOrEqual(45);
+      const right = res[30]!;
       const shapes = new Set(locked.map((r) => JSON.stringify(lockedShape(r))));
       expect(shapes.size).toBe(1);
+      // metrics: the lock and the locked answers are counted
+      if (right.statusCode !== 200) expect(await metric('iam_lockouts_total', 'kind', 'email')).toBe(lockoutsBefore + 1);
+      expect(await metric('iam_sign_ins_total', 'outcome', 'locked')).toBe(lockedBefore + locked.length);
       // the right password: evaluated (200) or the identical locked answer, never a different error
-      const right = res[30]!;
       if (right.statusCode !== 200) expect(lockedShape(right)).toEqual(lockedShape(locked[0]!));
       // after the burst: right and wrong get the same answer, and neither is evaluated
       verify.mockClear();
