@@ -1,4 +1,8 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Migrator, sql, type Migration } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeProtectedHeader } from 'jose';
 import type { LightMyRequestResponse } from 'fastify';
@@ -7,7 +11,8 @@ import { createAccount, exchangeCode, followToCode, refresh, signIn, startAuthor
 import { startCluster, type Cluster, type ClusterNode } from '../../helpers/cluster';
 import { keyRing } from '../../../server/oidc/index';
 import { keyPolicy, scheduleRotation, type KeyPolicy } from '../../../server/oidc/keys';
-import { nowIso } from '../../../server/db/index';
+import { createDb, migrateToLatest, migrationFolder, nowIso, type Db } from '../../../server/db/index';
+import { registry } from '../../../server/lib/metrics';
 
 /**
  * Issue 9, signing keys across instances: real app instances on one database (+ a private Redis), requests spread
@@ -50,7 +55,61 @@ function endSession(t: TestApp, start: AuthorizeStart, idTokenHint: string): Pro
   return t.app.inject({ method: 'GET', url: `/oidc/session/end?${q.toString()}`, headers: { cookie: start.jar.header() } });
 }
 
+/** A fresh database (SQLite file or PostgreSQL schema) migrated up to and including `last`. */
+async function databaseAt(kind: DbKind, last: string): Promise<{ db: Db; drop(): Promise<void> }> {
+  const url = process.env.TEST_DATABASE_URL;
+  let db: Db;
+  let drop: () => Promise<void>;
+  if (kind === 'postgres' && url) {
+    const schema = `iam_m_${randomBytes(4).toString('hex')}`;
+    const admin = createDb({ databaseUrl: url, poolSize: 1 });
+    await admin.kysely.schema.createSchema(schema).execute();
+    db = createDb({ databaseUrl: url, pgSchema: schema, poolSize: 1 });
+    drop = async () => {
+      await db.close();
+      await admin.kysely.schema.dropSchema(schema).cascade().execute();
+      await admin.close();
+    };
+  } else {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'iam-mig-'));
+    db = createDb({ sqliteFile: path.join(dir, 'iam.sqlite') });
+    drop = async () => {
+      await db.close();
+      rmSync(dir, { recursive: true, force: true });
+    };
+  }
+  const migrations: Record<string, Migration> = {};
+  for (const file of readdirSync(migrationFolder).filter((f) => /^\d{4}_.+\.ts$/.test(f)).sort()) {
+    const name = file.replace(/\.ts$/, '');
+    if (name <= last) migrations[name] = (await import(path.join(migrationFolder, file))) as Migration;
+  }
+  const migrator = new Migrator({ db: db.kysely, provider: { getMigrations: async () => migrations }, ...(db.schema ? { migrationTableSchema: db.schema } : {}) });
+  const { error } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return { db, drop };
+}
+
 for (const kind of KINDS) {
+  it(`migration 0004 keeps the newest of several active keys (left by the old race) and demotes the others [${kind}]`, async () => {
+    const { db, drop } = await databaseAt(kind, '0003_admin_search');
+    try {
+      for (const [kid, at] of [['a', '2026-01-01T00:00:00.000Z'], ['c', '2026-01-03T00:00:00.000Z'], ['b', '2026-01-02T00:00:00.000Z']] as const) {
+        await sql`insert into signing_keys (kid, alg, private_jwk, public_jwk, status, created_at) values (${kid}, 'RS256', '{}', '{}', 'active', ${at})`.execute(db.kysely);
+      }
+      await migrateToLatest(db);
+      const rows = await db.kysely.selectFrom('signing_keys').select(['kid', 'status', 'activates_at', 'rotated_at']).orderBy('kid').execute();
+      expect(rows.map((r) => [r.kid, r.status])).toEqual([
+        ['a', 'previous'],
+        ['b', 'previous'],
+        ['c', 'active'],
+      ]);
+      expect(rows.every((r) => r.activates_at !== null)).toBe(true);
+      expect(rows.filter((r) => r.status === 'previous').every((r) => r.rotated_at !== null)).toBe(true);
+    } finally {
+      await drop();
+    }
+  });
+
   describe(`signing keys across 3 instances, clock driven by the test [${kind}]`, () => {
     let cluster: Cluster;
     let policy: KeyPolicy;
@@ -145,6 +204,8 @@ for (const kind of KINDS) {
       const published = await Promise.all(cluster.nodes.map(jwksOf));
       expect(new Set(published.map((j) => j.body)).size).toBe(1);
       expect(published[0]?.kids).toEqual([k1, k2]);
+      const metrics = await registry.metrics();
+      for (const kid of [k1, k2]) expect(metrics).toContain(`iam_signing_keys_in_use{kid="${kid}"} 1`);
       for (let i = 0; i < 3; i++) {
         const t = await signIn(node(i), { email, password: PW });
         expect([kidOf(t.accessToken), kidOf(t.idToken)]).toEqual([k1, k1]);
