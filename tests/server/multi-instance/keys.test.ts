@@ -10,7 +10,7 @@ import type { DbKind, TestApp } from '../../helpers/app';
 import { createAccount, exchangeCode, followToCode, refresh, signIn, startAuthorize, type AuthorizeStart, type Tokens } from '../../helpers/auth';
 import { startCluster, type Cluster, type ClusterNode } from '../../helpers/cluster';
 import { keyRing } from '../../../server/oidc/index';
-import { keyPolicy, scheduleRotation, type KeyPolicy } from '../../../server/oidc/keys';
+import { keyPolicy, scheduleRotation, withKeyLock, type KeyPolicy } from '../../../server/oidc/keys';
 import { createDb, migrateToLatest, migrationFolder, nowIso, type Db } from '../../../server/db/index';
 import { registry } from '../../../server/lib/metrics';
 
@@ -88,6 +88,58 @@ async function databaseAt(kind: DbKind, last: string): Promise<{ db: Db; drop():
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return { db, drop };
 }
+
+it('SQLite: the key lock takes the write lock up front (BEGIN IMMEDIATE), so it cannot run beside another writer', async () => {
+  const { db, drop } = await databaseAt('sqlite', '9999');
+  const file = (await sql<{ file: string }>`select file from pragma_database_list where name = 'main'`.execute(db.kysely)).rows[0]?.file ?? '';
+  const other = createDb({ sqliteFile: file });
+  try {
+    await sql`pragma busy_timeout = 50`.execute(db.kysely);
+    await sql`begin immediate`.execute(other.kysely);
+    // a deferred BEGIN would start and read here; IMMEDIATE waits for the writer and gives up after busy_timeout
+    await expect(withKeyLock(db, async (trx) => trx.selectFrom('signing_keys').select('kid').execute())).rejects.toThrow(/locked|busy/i);
+    await sql`commit`.execute(other.kysely);
+    await expect(withKeyLock(db, async (trx) => trx.selectFrom('signing_keys').select('kid').execute())).resolves.toEqual([]);
+  } finally {
+    await other.close();
+    await drop();
+  }
+});
+
+it.skipIf(!process.env.TEST_DATABASE_URL)('PostgreSQL: the key lock is held across pools until the holder commits', async () => {
+  const { db, drop } = await databaseAt('postgres', '9999');
+  const second = createDb({ databaseUrl: process.env.TEST_DATABASE_URL, pgSchema: db.schema, poolSize: 2 });
+  let release = () => {};
+  try {
+    let holding = () => {};
+    const held = new Promise<void>((r) => (holding = r));
+    const first = withKeyLock(db, async () => {
+      holding();
+      await new Promise<void>((r) => (release = r));
+    });
+    await held;
+    let entered = false;
+    const waiter = withKeyLock(second, async () => {
+      entered = true;
+    });
+    // wait until PostgreSQL reports the second one waiting on the advisory lock
+    const until = Date.now() + 10_000;
+    let waiting = 0;
+    while (waiting === 0 && Date.now() < until) {
+      waiting = Number((await sql<{ n: string }>`select count(*) as n from pg_locks where locktype = 'advisory' and not granted and objid = ((hashtext(${db.schema ?? ''} || '.signing_keys')::bigint & 4294967295)::oid)`.execute(second.kysely)).rows[0]?.n ?? 0);
+    }
+    expect(waiting).toBeGreaterThan(0);
+    expect(entered).toBe(false);
+    release();
+    await first;
+    await waiter;
+    expect(entered).toBe(true);
+  } finally {
+    release();
+    await second.close();
+    await drop();
+  }
+});
 
 for (const kind of KINDS) {
   it(`migration 0004 keeps the newest of several active keys (left by the old race) and demotes the others [${kind}]`, async () => {
