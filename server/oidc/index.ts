@@ -55,13 +55,12 @@ export async function keyRing(app: FastifyInstance): Promise<KeyRing> {
   return (await runtime(app)).ring;
 }
 
-/** The key ring, reloaded first when its snapshot is older than 3 polls (503 when the database is down). */
+/**
+ * The key ring, reloaded first when its snapshot is older than 3 polls. When that reload fails the database is
+ * down: its error propagates and the error handler answers 503 (never a stale key).
+ */
 async function freshRing(rt: OidcRuntime): Promise<KeyRing> {
-  try {
-    await rt.ring.ensureFresh();
-  } catch (err) {
-    throw new AppError(503, 'database_unavailable', { cause: err });
-  }
+  await rt.ring.ensureFresh();
   return rt.ring;
 }
 
