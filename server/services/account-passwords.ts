@@ -50,7 +50,7 @@ export async function assertDiffersFromCurrent(account: Pick<Account, 'password_
 export interface SetPasswordOptions {
   /** single-use token to consume in the same transaction (403 invalid_link when already used) */
   tokenId?: string;
-  /** set email_verified_at when still empty (invitation) */
+  /** set email_verified_at when still empty (the link came by mail: invitation, reset link) */
   markVerified?: boolean;
   /** end the account's sessions: all, or all but this grant */
   endSessions: 'all' | { exceptGrantId: string | undefined } | 'none';

@@ -140,7 +140,8 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         if (!url && !reset_token) throw new AppError(422, 'validation_failed', { fields: { url: ['required'] } });
         const { tokenId, account } = url ? await resetFromUrl(app, type, url) : await expiredPasswordToken(app, type, reset_token ?? '');
         await assertDiffersFromCurrent(account, password);
-        await setAccountPassword(app, account, password, { tokenId, endSessions: 'all' });
+        // a reset link came by mail, so it proves control of the address; the expired-password token does not
+        await setAccountPassword(app, account, password, { tokenId, endSessions: 'all', ...(url ? { markVerified: true } : {}) });
         return { data: { flow: 'cp' as const } };
       },
     );

@@ -148,6 +148,10 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       if (!account.provider_subject) {
         await app.db.kysely.updateTable('accounts').set({ provider_subject: claims.sub, updated_at: nowIso() }).where('id', '=', account.id).where('provider_subject', 'is', null).execute();
       }
+      if (!account.email_verified_at) {
+        // the upstream provider vouched for this address (email_verified: true is required above)
+        await app.db.kysely.updateTable('accounts').set({ email_verified_at: nowIso() }).where('id', '=', account.id).where('email_verified_at', 'is', null).execute();
+      }
       const done = await finishSignIn(app, request, interaction, account, ['ext']);
       return reply.redirect(done.redirect_to, 302);
     },

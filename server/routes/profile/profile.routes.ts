@@ -28,7 +28,7 @@ async function updateProfile(request: FastifyRequest, input: ProfileInput) {
   const me = request.auth?.account;
   if (!me) throw new AppError(401, 'unauthorized');
   const db = request.server.db.kysely;
-  const patch: { first_name?: string; last_name?: string; phone?: string | null; locale?: string; email?: string; email_normalized?: string } = {};
+  const patch: { first_name?: string; last_name?: string; phone?: string | null; locale?: string; email?: string; email_normalized?: string; email_verified_at?: null } = {};
   if (input.first_name !== undefined) patch.first_name = input.first_name;
   if (input.last_name !== undefined) patch.last_name = input.last_name;
   if (input.phone !== undefined) patch.phone = input.phone;
@@ -42,6 +42,8 @@ async function updateProfile(request: FastifyRequest, input: ProfileInput) {
     if (taken) throw new AppError(409, 'email_taken', { fields: { email: ['email_taken'] } });
     patch.email = input.email.trim();
     patch.email_normalized = normalizeEmail(input.email);
+    // nobody has shown control of the new address yet (the OIDC email_verified claim reads this column)
+    patch.email_verified_at = null;
   }
   if (Object.keys(patch).length) {
     const merged = { ...me, ...patch };

@@ -82,7 +82,7 @@ describeEachDb(
 
     it('signs an ACTIVE SSO account in by provider + verified e-mail and finishes the same interaction', async () => {
       const t = get();
-      const acct = await createAccount(t, { type: 'user', email: UPSTREAM_EMAIL, password: null, auth_type: 'SSO', provider: 'corp' });
+      const acct = await createAccount(t, { type: 'user', email: UPSTREAM_EMAIL, password: null, auth_type: 'SSO', provider: 'corp', email_verified_at: null });
       const { start, cb, callbackUrl } = await viaUpstream();
       expect(cb.statusCode).toBe(302);
       const { code } = await followToCode(t, start, String(cb.headers.location));
@@ -90,8 +90,10 @@ describeEachDb(
       const me = await t.app.inject({ method: 'GET', url: '/api/user', headers: { authorization: tokens.authorization } });
       expect(me.json().data.auth_user.id).toBe(acct.id);
       expect(me.json().data.sso_login).toBe(true);
-      const row = await t.db.kysely.selectFrom('accounts').select('provider_subject').where('id', '=', acct.id).executeTakeFirstOrThrow();
+      const row = await t.db.kysely.selectFrom('accounts').select(['provider_subject', 'email_verified_at']).where('id', '=', acct.id).executeTakeFirstOrThrow();
       expect(row.provider_subject).toBe('upstream-subject-1');
+      // the upstream vouched for the address (email_verified: true): the account's verified flag is now true
+      expect(row.email_verified_at).toEqual(expect.any(String));
       // the state is single use: replaying the callback fails
       const replay = await t.app.inject({ method: 'GET', url: pathOf(callbackUrl) });
       expect(replay.statusCode).toBe(400);
