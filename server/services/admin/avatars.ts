@@ -15,20 +15,65 @@ export const AVATAR_FILE_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-
 export const avatarDir = (app: FastifyInstance) => path.join(app.config.dataDir, 'avatars');
 
 const PNG_MAGIC = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-const PNG_IEND = Buffer.from([0x00, 0x00, 0x00, 0x00, 0x49, 0x45, 0x4e, 0x44, 0xae, 0x42, 0x60, 0x82]);
+
+/** End offset of the PNG chunk stream (just after IEND), or -1 when the chunks do not parse. */
+function pngEnd(buf: Buffer): number {
+  if (buf.length < 8 || !buf.subarray(0, 8).equals(PNG_MAGIC)) return -1;
+  let at = 8;
+  while (at + 12 <= buf.length) {
+    const len = buf.readUInt32BE(at);
+    const type = buf.toString('latin1', at + 4, at + 8);
+    const next = at + 12 + len;
+    if (len > 0x7fffffff || next > buf.length) return -1;
+    if (type === 'IEND') return len === 0 ? next : -1;
+    at = next;
+  }
+  return -1;
+}
 
 /**
- * The bytes must be exactly one PNG or JPEG: the right magic at the start, and nothing after the end marker
- * (IEND / EOI), which refuses the usual polyglots (an image with HTML, a ZIP or a script appended).
+ * End offset of a JPEG (just after the EOI that closes it), or -1: walks the marker segments, and through the
+ * entropy-coded data after each SOS (where FF00 and RST markers are data), to the first EOI outside any segment.
+ */
+function jpegEnd(buf: Buffer): number {
+  if (!(buf[0] === 0xff && buf[1] === 0xd8)) return -1;
+  let at = 2;
+  while (at + 1 < buf.length) {
+    if (buf[at] !== 0xff) return -1;
+    const marker = buf[at + 1] as number;
+    if (marker === 0xff) {
+      at++; // fill byte
+      continue;
+    }
+    if (marker === 0xd9) return at + 2;
+    if ((marker >= 0xd0 && marker <= 0xd7) || marker === 0x01) {
+      at += 2;
+      continue;
+    }
+    if (at + 4 > buf.length) return -1;
+    const len = buf.readUInt16BE(at + 2);
+    if (len < 2) return -1;
+    at += 2 + len;
+    if (marker === 0xda) {
+      // entropy-coded data: runs to the next marker that is not FF00 or a restart marker
+      while (at + 1 < buf.length && !(buf[at] === 0xff && buf[at + 1] !== 0x00 && !((buf[at + 1] as number) >= 0xd0 && (buf[at + 1] as number) <= 0xd7))) at++;
+    }
+  }
+  return -1;
+}
+
+/**
+ * The bytes must be exactly one PNG or JPEG: the right magic at the start, and the container's own end (the
+ * IEND chunk reached by walking the chunks, the EOI reached by walking the segments) at the end of the upload —
+ * nothing after it, which refuses the usual polyglots (an image with HTML, a ZIP, a script or a second image
+ * appended, even one that ends with a copied end marker).
  */
 function strictContainer(buf: Buffer, format: string): boolean {
-  if (format === 'png') return buf.subarray(0, 8).equals(PNG_MAGIC) && buf.subarray(buf.length - 12).equals(PNG_IEND);
+  if (format === 'png') return pngEnd(buf) === buf.length;
   if (format === 'jpeg') {
-    if (!(buf[0] === 0xff && buf[1] === 0xd8 && buf[2] === 0xff)) return false;
+    const end = jpegEnd(buf);
     // allow trailing padding zeros some encoders write, nothing else
-    let end = buf.length;
-    while (end > 2 && buf[end - 1] === 0x00) end--;
-    return buf[end - 2] === 0xff && buf[end - 1] === 0xd9;
+    return end > 0 && buf.subarray(end).every((b) => b === 0x00);
   }
   return false;
 }
