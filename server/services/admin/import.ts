@@ -278,7 +278,8 @@ export interface ImportJobView {
 export const INSTANCE_ID = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
 
 const INTERRUPTED = 'import_interrupted';
-const runningJobs = new WeakMap<FastifyInstance, Set<Promise<void>>>();
+// keyed by the app's database: the same object in every plugin context (request.server is encapsulated)
+const runningJobs = new WeakMap<object, Set<Promise<void>>>();
 
 /**
  * Closes jobs whose owner is gone (lease expired: the process died or lost the database for longer than the
@@ -411,10 +412,10 @@ export async function startImportJob(request: FastifyRequest, parsed: ParsedCsv,
       clearInterval(heartbeat);
     }
   })();
-  let set = runningJobs.get(app);
+  let set = runningJobs.get(app.db);
   if (!set) {
     set = new Set();
-    runningJobs.set(app, set);
+    runningJobs.set(app.db, set);
   }
   const jobs = set;
   jobs.add(run);
@@ -422,10 +423,15 @@ export async function startImportJob(request: FastifyRequest, parsed: ParsedCsv,
   return id;
 }
 
+/** Resolves when the jobs this app runs have ended (stopped, failed or done). */
+export async function importJobsSettled(app: FastifyInstance): Promise<void> {
+  await Promise.allSettled([...(runningJobs.get(app.db) ?? [])]);
+}
+
 /** Shutdown: lets running jobs stop after their batch in flight (they see `draining`) and release their leases. */
 export async function drainImportJobs(app: FastifyInstance): Promise<void> {
   app.lifecycle.draining = true;
-  await Promise.allSettled([...(runningJobs.get(app) ?? [])]);
+  await Promise.allSettled([...(runningJobs.get(app.db) ?? [])]);
 }
 
 export async function getImportJob(request: FastifyRequest, id: string): Promise<ImportJobView> {

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createTestApp, describeEachDb, type TestApp } from '../../helpers/app';
 import { actor, multipart, type Actor } from '../admin/fixtures';
-import { INSTANCE_ID } from '../../../server/services/admin/import';
+import { INSTANCE_ID, importJobsSettled } from '../../../server/services/admin/import';
 import { nowIso } from '../../../server/db/index';
 
 /** Import jobs: exact counts at any size, owner + lease, jobs of dead owners closed, shutdown releases leases. */
@@ -86,13 +86,7 @@ describeEachDb('import jobs: counts, owner and lease', (get) => {
     const id = res.json().data.job_id as string;
     // another instance takes the job over (as after an expired lease)
     await get().db.kysely.updateTable('import_jobs').set({ owner: 'thief:1:x', lease_until: Date.now() + 60_000 }).where('id', '=', id).execute();
-    let before = -1;
-    for (let i = 0; i < 40; i++) {
-      await sleep(100);
-      const n = await accountsIn(get(), 'fenced.test');
-      if (n === before) break;
-      before = n;
-    }
+    await importJobsSettled(get().app);
     const stored = await get().db.kysely.selectFrom('import_jobs').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
     expect(stored.owner).toBe('thief:1:x');
     expect(stored.status).toBe('running');
