@@ -12,6 +12,7 @@
  * Different hosts, not only ports: cookies ignore the port, and every party must keep its own.
  * Apache and authlib come from Debian (.ci/run installs them); without them those tests fail, not skip.
  */
+import * as oidcClient from 'openid-client';
 import { expect, test, type APIRequestContext, type Browser, type BrowserContext, type Page, type PlaywrightWorkerArgs } from '@playwright/test';
 import { fillCredentials, type NewUser } from './helpers';
 import { createFixture, registerApp, type InteropFixture } from './interop/fixture';
@@ -157,6 +158,21 @@ test('openid-client 6 (Node web app, confidential, PKCE)', async ({ browser, pla
   } finally {
     await rp.close();
   }
+});
+
+test('openid-client 6: client_credentials (machine to machine, no browser)', async ({ playwright }) => {
+  const app = await withRequest(playwright, (r) =>
+    registerApp(r, f, { name: 'rp-machine', origin: 'http://127.0.0.2:9', path: '/callback', clientType: 'confidential', clientCredentials: true }),
+  );
+  const config = await oidcClient.discovery(new URL(issuer), app.clientId, undefined, oidcClient.ClientSecretBasic(app.clientSecret!), { execute: [oidcClient.allowInsecureRequests] });
+  const tokens = await oidcClient.clientCredentialsGrant(config);
+  expect(tokens.token_type.toLowerCase()).toBe('bearer');
+  const payload = JSON.parse(Buffer.from(tokens.access_token.split('.')[1]!, 'base64url').toString()) as { aud: unknown; client_id: string };
+  expect(payload.client_id).toBe(app.clientId);
+  expect(payload.aud).toBe(app.clientId);
+  // a token for the app, not for the product's own API
+  const refused = await withRequest(playwright, (r) => r.get('/api/user', { headers: { Authorization: `Bearer ${tokens.access_token}` } }).then((res) => res.status()));
+  expect(refused).toBe(401);
 });
 
 test('oidc-client-ts (browser SPA, public client, PKCE, CORS)', async ({ browser, playwright }) => {

@@ -4,39 +4,31 @@
  * (the same ones docs/INTEGRATING.md explains and e2e/interop.spec.ts runs), each with a copy button.
  */
 import { Trans, useLingui } from '@lingui/react/macro';
-import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { SVGProps } from 'react';
 import { css } from 'styled-system/css';
-import { apiGet } from '../../../api';
 import * as Tabs from '../../../components/ui/tabs';
 import type { ServiceApp } from '../api/types';
-import { adminKeys } from '../api/keys';
 import { CopyButton } from '../components/ui';
 
 export const INTEGRATION_SCOPE = 'openid profile email roles offline_access';
 
-export interface IntegrationInput {
-  issuer: string;
-  clientId: string;
-  confidential: boolean;
-  /** The service app's URL and path: the redirect URI is url + path, compared exactly. */
-  url: string;
-  path: string;
-}
+export type IntegrationApp = Pick<ServiceApp, 'name' | 'client_type' | 'oidc'>;
 
 export interface Integration {
   discoveryUrl: string;
   redirectUri: string;
+  /** the post-logout URI the set-ups use: the app's origin root when registered */
   postLogoutRedirectUri: string;
-  snippets: { id: 'env' | 'openid-client' | 'oidc-client-ts' | 'mod_auth_openidc' | 'authlib'; label: string; code: string }[];
+  snippets: { id: 'env' | 'openid-client' | 'oidc-client-ts' | 'mod_auth_openidc' | 'authlib' | 'client-credentials'; label: string; code: string }[];
 }
 
 /** The values and set-ups of one service app (pure: the component and its test share it). */
-export function integrationFor(i: IntegrationInput): Integration {
-  const base = i.url.replace(/\/+$/, '');
-  const redirectUri = `${base}${i.path}`;
-  const postLogoutRedirectUri = `${base}/`;
-  const discoveryUrl = `${i.issuer}/.well-known/openid-configuration`;
+export function integrationFor(app: IntegrationApp): Integration {
+  const o = app.oidc;
+  const i = { issuer: o.issuer, clientId: app.name, confidential: app.client_type === 'confidential' };
+  const redirectUri = o.redirect_uri;
+  const postLogoutRedirectUri = o.post_logout_redirect_uris.find((u) => u.endsWith('/') && URL.parse(u)?.pathname === '/') ?? o.post_logout_redirect_uris[0] ?? redirectUri;
+  const discoveryUrl = o.discovery_url;
   const env = [
     `OIDC_ISSUER=${i.issuer}`,
     `OIDC_DISCOVERY_URL=${discoveryUrl}`,
@@ -136,6 +128,14 @@ userinfo = oauth.get(meta['userinfo_endpoint']).json()   # includes roles
 token = oauth.refresh_token(meta['token_endpoint'], refresh_token=token['refresh_token'])
 # sign-out: redirect to meta['end_session_endpoint'] with id_token_hint and
 # post_logout_redirect_uri=${postLogoutRedirectUri}`;
+  const clientCredentials = `import * as client from 'openid-client'; // machine to machine, no person involved
+
+const config = await client.discovery(new URL('${i.issuer}'), '${i.clientId}', undefined,
+  client.ClientSecretBasic(process.env.OIDC_CLIENT_SECRET));
+const { access_token, expires_in } = await client.clientCredentialsGrant(config);
+
+# or with curl
+curl -u '${i.clientId}:<client secret>' -d grant_type=client_credentials ${i.issuer}/token`;
   return {
     discoveryUrl,
     redirectUri,
@@ -146,17 +146,9 @@ token = oauth.refresh_token(meta['token_endpoint'], refresh_token=token['refresh
       { id: 'oidc-client-ts', label: 'oidc-client-ts (browser)', code: oidcClientTs },
       { id: 'mod_auth_openidc', label: 'Apache mod_auth_openidc', code: apache },
       { id: 'authlib', label: 'authlib (Python)', code: authlib },
+      ...(o.grant_types.includes('client_credentials') ? [{ id: 'client-credentials' as const, label: 'client_credentials', code: clientCredentials }] : []),
     ],
   };
-}
-
-/** The product's issuer from `GET /api/config`. */
-export function issuerQueryOptions() {
-  return queryOptions({
-    queryKey: [...adminKeys.config(), 'issuer'] as const,
-    queryFn: ({ signal }) => apiGet<{ data: { issuer: string } }>('/api/config', { signal }).then((r) => r.data.issuer),
-    staleTime: 5 * 60_000,
-  });
 }
 
 export const ConnectIcon = (p: SVGProps<SVGSVGElement>) => (
@@ -197,20 +189,28 @@ function Value({ label, value, testId }: { label: string; value: string; testId:
 
 export function ServiceAppIntegration({ app }: { app: ServiceApp }) {
   const { t } = useLingui();
-  const issuer = useQuery(issuerQueryOptions());
-  if (issuer.isPending) return <p className={css({ color: 'fg.muted', fontSize: 'sm' })}>{t`Loading…`}</p>;
-  if (issuer.isError) return <p role="alert">{t`Error ocurred, please try again`}</p>;
-  const info = integrationFor({ issuer: issuer.data, clientId: app.name, confidential: app.client_type === 'confidential', url: app.url, path: app.path });
+  const info = integrationFor(app);
+  const o = app.oidc;
   return (
     <div className={css({ display: 'flex', flexDirection: 'column', gap: '4', minWidth: '0' })} data-testid="service-app-integration">
       <Value label={t`Discovery URL`} value={info.discoveryUrl} testId="discovery-url" />
       <Value label={t`Client ID`} value={app.name} testId="client-id" />
       <Value label={t`Redirect URI`} value={info.redirectUri} testId="redirect-uri" />
       <Value label={t`Post-logout redirect URI`} value={info.postLogoutRedirectUri} testId="post-logout-uri" />
+      <dl className={css({ display: 'grid', gridTemplateColumns: 'auto 1fr', columnGap: '4', rowGap: '1', fontSize: 'sm', '& dt': { color: 'fg.muted' }, '& dd': { fontFamily: 'mono', fontSize: 'xs', wordBreak: 'break-all' } })}>
+        <dt>{t`Client authentication`}</dt>
+        <dd data-testid="auth-method">{o.token_endpoint_auth_method}</dd>
+        <dt>PKCE</dt>
+        <dd data-testid="pkce">{o.pkce_required ? t`required (S256)` : t`optional (S256 when sent)`}</dd>
+        <dt>{t`Grant types`}</dt>
+        <dd data-testid="grant-types">{o.grant_types.join(', ')}</dd>
+        <dt>{t`Also accepted after sign-out`}</dt>
+        <dd data-testid="post-logout-uris">{o.post_logout_redirect_uris.join(' · ')}</dd>
+      </dl>
       <p className={css({ fontSize: 'xs', color: 'fg.muted' })}>
         <Trans>
-          Redirect URIs are compared exactly: scheme, host, port and path must match character for character. Every sign-in uses PKCE (S256). The roles claim lists the
-          person's roles that this app allows.
+          Redirect URIs are compared exactly: scheme, host, port and path must match character for character. The roles claim lists the person's roles that this app
+          allows.
         </Trans>{' '}
         {app.client_type === 'confidential' ? <Trans>The client secret was shown once when the app was added; regenerate it by editing the app if it is lost.</Trans> : null}
       </p>
