@@ -7,6 +7,7 @@ import { nowIso } from '../db/index';
 import { getClientSecret } from '../services/admin/service-apps';
 import { errorPage, logoutPage, pageLanguage, postLogoutPage } from './pages';
 import { formActionCsp } from './csp';
+import { consumeCodeOnFailedGrant } from './code-burn';
 
 const epoch = (): number => Math.floor(Date.now() / 1000);
 
@@ -182,6 +183,7 @@ export async function createProvider(app: FastifyInstance, jwks: JWKS, jwksMaxAg
   const provider = new Provider(config.issuer, configuration);
   provider.proxy = true;
   provider.use(formActionCsp);
+  provider.use(consumeCodeOnFailedGrant);
   // relying parties may cache the JWKS this long; keys:rotate publishes a next key longer than that before it signs
   provider.use(async (ctx, next) => {
     await next();
