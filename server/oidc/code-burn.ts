@@ -14,5 +14,5 @@ export async function consumeCodeOnFailedGrant(ctx: KoaContextWithOIDC, next: ()
   const params = ctx.oidc?.params as { grant_type?: unknown; code?: unknown } | undefined;
   if (params?.grant_type !== 'authorization_code' || typeof params.code !== 'string' || params.code.length > 512) return;
   const code = await ctx.oidc.provider.AuthorizationCode.find(params.code, { ignoreExpiration: true }).catch(() => undefined);
-  if (code && !code.consumed) await code.consume();
+  if (code) await code.consume();
 }
