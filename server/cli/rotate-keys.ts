@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { loadConfig } from '../config';
 import { createDb, migrateToLatest } from '../db/index';
-import { keyPolicy, scheduleRotation } from '../oidc/keys';
+import { keyPolicy, rotationMessage, scheduleRotation } from '../oidc/keys';
 
 /**
  * `npm run keys:rotate`: publishes a new signing key now and schedules it to sign from now +
@@ -14,16 +14,7 @@ const policy = keyPolicy(config);
 const db = createDb({ databaseUrl: config.databaseUrl, sqliteFile: path.join(config.dataDir, 'iam.sqlite') });
 try {
   await migrateToLatest(db);
-  const r = await scheduleRotation(db, policy);
-  if (r.alreadyScheduled) {
-    console.log(`Signing key ${r.kid} is already scheduled to become active at ${r.activatesAt}; nothing changed.`);
-  } else {
-    console.log(
-      `Published signing key ${r.kid}. Every running instance publishes it within ${policy.pollSeconds} s and signs with it from ${r.activatesAt} ` +
-        `(switching within ${policy.pollSeconds} s of that, no restart needed). The current key stays published for ${policy.retentionSeconds} s after that.`,
-    );
-  }
-  if (r.retired.length) console.log(`Retired (no longer published): ${r.retired.join(', ')}.`);
+  console.log(rotationMessage(await scheduleRotation(db, policy), policy));
 } finally {
   await db.close();
 }

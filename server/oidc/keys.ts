@@ -172,6 +172,18 @@ export async function scheduleRotation(db: Db, policy: KeyPolicy, opts: { now?: 
   });
 }
 
+/** What `keys:rotate` prints about a scheduled rotation. */
+export function rotationMessage(r: ScheduledRotation, policy: KeyPolicy): string {
+  const lines = r.alreadyScheduled
+    ? [`Signing key ${r.kid} is already scheduled to become active at ${r.activatesAt}; nothing changed.`]
+    : [
+        `Published signing key ${r.kid}. Every running instance publishes it within ${policy.pollSeconds} s and signs with it from ${r.activatesAt} ` +
+          `(switching within ${policy.pollSeconds} s of that, no restart needed). The current key stays published for ${policy.retentionSeconds} s after that.`,
+      ];
+  if (r.retired.length) lines.push(`Retired (no longer published): ${r.retired.join(', ')}.`);
+  return lines.join('\n');
+}
+
 const ORDER: Record<LiveStatus, number> = { active: 0, next: 1, previous: 2 };
 
 /** The published keys (next, active, previous): active first, then next, then previous ones newest first. */

@@ -10,7 +10,8 @@ import type { DbKind, TestApp } from '../../helpers/app';
 import { createAccount, exchangeCode, followToCode, refresh, signIn, startAuthorize, type AuthorizeStart, type Tokens } from '../../helpers/auth';
 import { startCluster, type Cluster, type ClusterNode } from '../../helpers/cluster';
 import { keyRing } from '../../../server/oidc/index';
-import { keyPolicy, scheduleRotation, withKeyLock, type KeyPolicy } from '../../../server/oidc/keys';
+import { keyPolicy, rotationMessage, scheduleRotation, withKeyLock, type KeyPolicy } from '../../../server/oidc/keys';
+import { loadConfig } from '../../../server/config';
 import { createDb, migrateToLatest, migrationFolder, nowIso, type Db } from '../../../server/db/index';
 import { registry } from '../../../server/lib/metrics';
 
@@ -137,6 +138,28 @@ it.skipIf(!process.env.TEST_DATABASE_URL)('PostgreSQL: the key lock is held acro
   } finally {
     release();
     await second.close();
+    await drop();
+  }
+});
+
+it('keys:rotate on a fresh database: first key active, the new one next; its message names the key and time; a second run changes nothing', async () => {
+  const { db, drop } = await databaseAt('sqlite', '9999');
+  try {
+    const policy = keyPolicy(loadConfig({}));
+    const now = new Date('2026-05-01T10:00:00.000Z');
+    const r = await scheduleRotation(db, policy, { now });
+    const rows = await db.kysely.selectFrom('signing_keys').select(['kid', 'status', 'activates_at']).orderBy('status').execute();
+    expect(rows.map((x) => [x.status, x.activates_at])).toEqual([
+      ['active', now.toISOString()],
+      ['next', new Date(now.getTime() + policy.prepublishSeconds * 1000).toISOString()],
+    ]);
+    expect(r).toMatchObject({ kid: rows[1]?.kid, activatesAt: rows[1]?.activates_at, alreadyScheduled: false });
+    expect(rotationMessage(r, policy)).toContain(`Published signing key ${r.kid}. Every running instance publishes it within 30 s and signs with it from ${r.activatesAt}`);
+    expect(rotationMessage(r, policy)).toContain('no restart needed');
+    const again = await scheduleRotation(db, policy, { now });
+    expect(rotationMessage(again, policy)).toBe(`Signing key ${r.kid} is already scheduled to become active at ${r.activatesAt}; nothing changed.`);
+    expect(await db.kysely.selectFrom('signing_keys').select('kid').execute()).toHaveLength(2);
+  } finally {
     await drop();
   }
 });
