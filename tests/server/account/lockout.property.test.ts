@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi, type MockInstance } from 'vitest';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import argon2 from 'argon2';
 import fc from 'fast-check';
 import { Redis } from 'ioredis';
@@ -127,7 +127,7 @@ async function scenario(t: TestApp, kind: Kind, ip: string): Promise<Scenario> {
   if (kind === 'recovery') {
     return {
       right,
-      wrong: (i) => randomBytes(16).toString('hex').replace(/^(.{8})(.{8})(.{8})(.{8})$/, '$1-$2-$3-$4') + (i < 0 ? '' : ''),
+      wrong: (i) => createHash('sha256').update(`wrong-${seq}-${i}`).digest('hex').slice(0, 32).replace(/^(.{8})(.{8})(.{8})(.{8})$/, '$1-$2-$3-$4'),
       attempt: (code, target = t.app) => inject(target, '/api/2fa/validate-recovery-code', { recovery_code: code, interaction }),
       wrongCode: 'recovery_code_invalid',
     };
@@ -306,10 +306,8 @@ function crossInstance(get: () => TestApp) {
       const more = await moreInstances(t, 2);
       try {
         const targets = [t.app, ...more.apps];
-        for (let run = 0; run < 2; run++) {
-          const { evaluated } = await burst(t, kind, 36, null, targets);
-          expect(evaluated).toBe(LIMIT);
-        }
+        const { evaluated } = await burst(t, kind, 36, null, targets);
+        expect(evaluated).toBe(LIMIT);
         // with the right secret in the burst, sent to another instance than the first wrong ones
         await burst(t, kind, 36, 31, targets);
       } finally {

@@ -50,11 +50,12 @@ describeEachDb('lockout: password sign-in', (get) => {
       const verify = vi.spyOn(argon2, 'verify');
       const passwords = Array.from({ length: 50 }, (_, i) => (i === 30 ? PW : `Wrong-Horse-${i}!`));
       const res = await Promise.all(passwords.map((password) => login(t, url, { email: acc.email, password, interaction: s.interaction ?? '' }, ip)));
-      expect(verify.mock.calls.length).toBeLessThanOrEqual(5);
+      // a success clears the counter (the password is known): then at most the limit again after it
+      expect(verify.mock.calls.length).toBeLessThanOrEqual(res[30]!.statusCode === 200 ? 10 : 5);
       const statuses = res.map((r) => r.statusCode);
       expect(statuses.filter((c) => c !== 429).length).toBe(verify.mock.calls.length);
       const locked = res.filter((r) => r.statusCode === 429);
-      expect(locked.length).toBeGreaterThanOrEqual(45);
+      expect(locked.length).toBeGreaterThanOrEqual(40);
       const right = res[30]!;
       const shapes = new Set(locked.map((r) => JSON.stringify(lockedShape(r))));
       expect(shapes.size).toBe(1);
