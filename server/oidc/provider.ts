@@ -8,6 +8,8 @@ import { getClientSecret } from '../services/admin/service-apps';
 import { errorPage, logoutPage, pageLanguage, postLogoutPage } from './pages';
 import { formActionCsp } from './csp';
 import { consumeCodeOnFailedGrant } from './code-burn';
+import { unavailableDependency } from '../plugins/app/errors';
+import { dependencyUnavailable } from '../lib/metrics';
 
 const epoch = (): number => Math.floor(Date.now() / 1000);
 
@@ -193,6 +195,24 @@ export async function createProvider(app: FastifyInstance, jwks: JWKS, jwksMaxAg
   provider.on('grant.revoked', (_ctx: KoaContextWithOIDC, grantId: string) => {
     db.updateTable('auth_activities').set({ logged_out_at: nowIso() }).where('session_ref', '=', grantId).where('logged_out_at', 'is', null).execute().catch((err: unknown) => app.log.warn({ err }, 'sign-out record failed'));
   });
-  provider.on('server_error', (_ctx: KoaContextWithOIDC, err: Error) => app.log.error({ err }, 'oidc server_error'));
+  // database or Redis unreachable behind an OIDC endpoint: 503 with Retry-After, not server_error 500 (docs/OPERATIONS.md)
+  const unavailable = new WeakSet<object>();
+  provider.use(async (ctx, next) => {
+    await next();
+    if (ctx.status === 500 && unavailable.has(ctx)) {
+      ctx.status = 503;
+      ctx.set('retry-after', '5');
+      ctx.set('cache-control', 'no-store');
+      if (!ctx.response.is('html')) ctx.body = { error: 'temporarily_unavailable', error_description: 'The service is temporarily unavailable, retry later' };
+    }
+  });
+  provider.on('server_error', (ctx: KoaContextWithOIDC, err: Error) => {
+    const dependency = unavailableDependency(err);
+    if (dependency) {
+      unavailable.add(ctx);
+      dependencyUnavailable.inc({ dependency });
+      app.log.warn({ dependency, err: err.message, path: ctx.path }, 'dependency unavailable (oidc)');
+    } else app.log.error({ err }, 'oidc server_error');
+  });
   return provider;
 }

@@ -125,6 +125,18 @@ describe('PostgreSQL faults (own cluster, server as a child process)', () => {
       expect(ready.ms).toBeLessThan(5000);
       const legacy = await timedFetch(`${server.base}/api/health`);
       expect(legacy.status).toBe(503);
+      // OIDC endpoints that need the database: 503 + Retry-After too (not the provider's server_error 500)
+      const token = await timedFetch(`${server.base}/oidc/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'grant_type=refresh_token&refresh_token=abc&client_id=portal',
+      });
+      expect(token.status).toBe(503);
+      expect(JSON.parse(token.body).error).toBe('temporarily_unavailable');
+      expect(Number(token.headers.get('retry-after'))).toBeGreaterThan(0);
+      // and what needs no database keeps working
+      expect((await timedFetch(`${server.base}/oidc/.well-known/openid-configuration`)).status).toBe(200);
+      expect((await timedFetch(`${server.base}/api/languages`)).status).toBe(200);
       expect(server.alive()).toBe(true);
     } finally {
       cluster.thaw();
