@@ -1,6 +1,7 @@
 import argon2 from 'argon2';
 import os from 'node:os';
 import { AppError } from '../errors';
+import { hashQueue } from '../lib/metrics';
 
 /** OWASP argon2id parameters (m=19456 KiB, t=2, p=1). */
 export const ARGON2_OPTIONS = { type: argon2.argon2id, memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
@@ -19,9 +20,14 @@ export class HashGate {
   async run<T>(fn: () => Promise<T>): Promise<T> {
     if (this.active >= this.maxActive) {
       if (this.waiters.length >= this.maxQueue) {
+        hashQueue.refused();
         throw new AppError(503, 'service_unavailable', { headers: { 'retry-after': '1' } });
       }
-      await new Promise<void>((resolve) => this.waiters.push(resolve));
+      await new Promise<void>((resolve) => {
+        this.waiters.push(resolve);
+        hashQueue.setDepth(this.waiters.length);
+      });
+      hashQueue.setDepth(this.waiters.length);
     }
     this.active++;
     try {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { describeEachDb, createTestApp } from '../../helpers/app';
-import { hashQueue, lockouts, setKeysInUse, signInOutcome } from '../../../server/lib/metrics';
+import { hashQueue, lockouts, registry, setKeysInUse, signInOutcome } from '../../../server/lib/metrics';
+import { HashGate } from '../../../server/services/passwords';
 
 const TOKEN = 'metrics-token-0123456789abcdef';
 
@@ -67,6 +68,22 @@ describe('metrics exposure', () => {
     } finally {
       await t.close();
     }
+  });
+
+  it('the password-hash gate reports its queue depth and refusals', async () => {
+    const value = async (name: string) => (await registry.getSingleMetric(name)?.get())?.values[0]?.value ?? 0;
+    const refusedBefore = await value('iam_password_hash_refusals_total');
+    const gate = new HashGate(1, 1);
+    let release: () => void = () => {};
+    const first = gate.run(() => new Promise<void>((r) => (release = r)));
+    const second = gate.run(async () => undefined);
+    await new Promise((r) => setImmediate(r));
+    expect(await value('iam_password_hash_queue_depth')).toBe(1);
+    await expect(gate.run(async () => undefined)).rejects.toMatchObject({ status: 503 });
+    expect(await value('iam_password_hash_refusals_total')).toBe(refusedBefore + 1);
+    release();
+    await Promise.all([first, second]);
+    expect(await value('iam_password_hash_queue_depth')).toBe(0);
   });
 
   it('a short IAM_METRICS_TOKEN is refused at start', async () => {
