@@ -16,6 +16,8 @@ const PUBLIC_ROUTES = new Set([
   'GET /api/config',
   'GET /api/languages',
   'GET /api/health',
+  'GET /api/health/live',
+  'GET /api/health/ready',
   'GET /api/avatars/{file}',
   'POST /api/setup',
   'POST /api/login',

@@ -197,7 +197,8 @@ describeEachDb('no account enumeration (status, body, timing)', (get) => {
       for (const email of existing) expect(shape(await (await (await forgot(t, type, email))())()), email).toEqual(unknown);
     }
     // the per-e-mail limit (3 an hour) is the product's: timing uses fresh existing accounts, three requests each
-    const pool = await Promise.all(Array.from({ length: 14 }, (_, i) => createAccount(t, { type: 'user', email: `enum.fp${i}.${randomBytes(3).toString('hex')}@example.com` })));
+    // enough accounts for the longest sampling (warm-up + up to 2.5 × 36 rounds, three requests each)
+    const pool = await Promise.all(Array.from({ length: Math.ceil((3 + 36 * 2.5) / 3) + 1 }, (_, i) => createAccount(t, { type: 'user', email: `enum.fp${i}.${randomBytes(3).toString('hex')}@example.com` })));
     let k = 0;
     let n = 0;
     const r = await timeInterleaved(
