@@ -2,7 +2,7 @@ import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { fromPromise } from 'xstate';
-import { loginMachine, type ResendInput, type SecondFactorResult, type StartAuthorizationInput } from '../../machines/login.machine';
+import { loginMachine, type LoginResult, type ResendInput, type SecondFactorResult, type StartAuthorizationInput } from '../../machines/login.machine';
 import { LoginScreen } from '../../src/features/account/login/login-screen';
 import { renderWithRouter } from './render';
 
@@ -13,7 +13,7 @@ describe('password fields (ASVS 6.2.6, 6.2.7)', () => {
     const machine = loginMachine.provide({
       actors: {
         startAuthorization: fromPromise<void, StartAuthorizationInput>(async () => {}),
-        submitCredentials: fromPromise(complete),
+        submitCredentials: fromPromise(async (): Promise<LoginResult> => ({ status: 'complete', redirect_to: '/oidc/done' })),
         verifyOtp: fromPromise(complete),
         verifySmsCode: fromPromise(complete),
         resendSmsCode: fromPromise<void, ResendInput>(async () => {}),
