@@ -6,7 +6,45 @@ export const ADMIN_CLIENT = 'admin-console';
 export const FIRST_PARTY_CLIENTS = new Set([PORTAL_CLIENT, ADMIN_CLIENT]);
 /** Where the provider sends a consent prompt (first-party consent, server/oidc/consent.ts). */
 export const CONSENT_PATH = '/api/oidc-pages/consent';
-export const OIDC_SCOPES = ['openid', 'profile', 'email', 'offline_access'] as const;
+export const OIDC_SCOPES = ['openid', 'profile', 'email', 'offline_access', 'roles'] as const;
+
+/** The claim (scope `roles`) listing the person's roles for the app: the app's allowed roles they hold. */
+export const ROLES_CLAIM = 'roles';
+
+/**
+ * Authentication context classes (acr), by what the sign-in used (amr, RFC 8176 values): a password
+ * only, a password and a second factor, or an upstream identity provider (single sign-on).
+ */
+export const ACR = { password: 'urn:iam:acr:pwd', mfa: 'urn:iam:acr:mfa', sso: 'urn:iam:acr:sso' } as const;
+
+/**
+ * The amr of a finished sign-in (RFC 8176): the methods used, plus `mfa` when two factors were used
+ * (pwd + otp/sms/kba); `ext` (product-specific) marks a sign-in through an upstream identity provider.
+ */
+export function signInMethods(amr: readonly string[]): { amr: string[]; acr: string } {
+  const methods = [...new Set(amr)];
+  if (methods.includes('ext')) return { amr: methods, acr: ACR.sso };
+  const second = methods.some((m) => m === 'otp' || m === 'sms' || m === 'kba');
+  if (methods.includes('pwd') && second) return { amr: [...methods.filter((m) => m !== 'mfa'), 'mfa'], acr: ACR.mfa };
+  return { amr: methods, acr: ACR.password };
+}
+
+/** Names of the roles `accountId` holds (through subscriptions) among the service app's allowed roles. */
+export async function rolesForClient(db: Kysely<Database>, clientId: string, accountId: string): Promise<string[]> {
+  if (!isServiceAppClient(clientId)) return [];
+  const rows = await db
+    .selectFrom('service_apps as sa')
+    .innerJoin('service_app_roles as sar', 'sar.service_app_id', 'sa.id')
+    .innerJoin('role_subscriptions as rs', 'rs.role_id', 'sar.role_id')
+    .innerJoin('roles as r', 'r.id', 'sar.role_id')
+    .select('r.name')
+    .distinct()
+    .where('sa.name', '=', clientId)
+    .where('rs.account_id', '=', accountId)
+    .orderBy('r.name')
+    .execute();
+  return rows.map((r) => r.name);
+}
 
 /** Which account type a client signs in: admin-console admins, everything else users. */
 export function accountTypeForClient(clientId: string): 'user' | 'admin' {

@@ -128,6 +128,20 @@ export async function verifyAccessToken(app: FastifyInstance, token: string, aud
   return { claims: payload as AccessTokenClaims };
 }
 
+/**
+ * The payload of one of our signed JWT access tokens (signature, issuer, expiry, typ checked), or null.
+ * Nothing else is checked: callers decide about client, grant and account (token introspection).
+ */
+export async function signedAccessTokenPayload(app: FastifyInstance, token: string): Promise<JWTPayload | null> {
+  if (token.split('.').length !== 3) return null;
+  const ring = await freshRing(await runtime(app));
+  try {
+    return (await ring.verify(token, { issuer: app.config.issuer, algorithms: [SIGNING_ALG], typ: 'at+jwt', clockTolerance: 5 })).payload;
+  } catch {
+    return null;
+  }
+}
+
 /** BearerVerifier for access tokens: sets `request.auth` for ACTIVE accounts. */
 export function accessTokenVerifier(app: FastifyInstance) {
   return async (token: string, _request: FastifyRequest): Promise<AuthContext | null> => {

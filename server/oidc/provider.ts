@@ -2,7 +2,7 @@ import Provider, { errors, type Account as OidcAccount, type ClientMetadata, typ
 import type { FastifyInstance } from 'fastify';
 import { createAdapterClass, PKCE_METADATA } from './adapter';
 import { ID_TOKEN_TTL_SECONDS, loadCookieKeys, SIGNING_ALG } from './keys';
-import { ADMIN_CLIENT, CONSENT_PATH, OIDC_SCOPES, PORTAL_CLIENT, accountTypeForClient, isServiceAppClient, mayUseClient } from './access';
+import { ACR, ADMIN_CLIENT, CONSENT_PATH, OIDC_SCOPES, ROLES_CLAIM, PORTAL_CLIENT, accountTypeForClient, isServiceAppClient, mayUseClient } from './access';
 import { nowIso } from '../db/index';
 import { getClientSecret } from '../services/admin/service-apps';
 import { errorPage, logoutPage, pageLanguage, postLogoutPage } from './pages';
@@ -10,6 +10,7 @@ import { formActionCsp } from './csp';
 import { consumeCodeOnFailedGrant } from './code-burn';
 import { unavailableDependency } from '../plugins/app/errors';
 import { dependencyUnavailable } from '../lib/metrics';
+import { accountClaims } from './claims';
 
 const epoch = (): number => Math.floor(Date.now() / 1000);
 
@@ -54,8 +55,18 @@ export async function createProvider(app: FastifyInstance, jwks: JWKS, jwksMaxAg
       short: { signed: true, httpOnly: true, sameSite: 'lax', secure },
     },
     scopes: [...OIDC_SCOPES],
+    acrValues: Object.values(ACR),
+    // the ID token carries the claims of the granted scopes too (stock relying parties read them there)
+    conformIdTokenClaims: false,
     claims: {
-      openid: ['sub'],
+      // with openid, the ID token tells how and when the person signed in: class (acr), methods (amr,
+      // RFC 8176), time; the session id (sid) is added to every ID token below
+      acr: null,
+      amr: null,
+      auth_time: null,
+      sid: null,
+      openid: ['sub', 'acr', 'amr', 'auth_time'],
+      [ROLES_CLAIM]: [ROLES_CLAIM],
       profile: ['name', 'given_name', 'family_name', 'locale', 'updated_at'],
       email: ['email', 'email_verified'],
     },
@@ -67,6 +78,8 @@ export async function createProvider(app: FastifyInstance, jwks: JWKS, jwksMaxAg
     features: {
       devInteractions: { enabled: false },
       revocation: { enabled: true },
+      // advertised in discovery; answered by routes/oidc.routes.ts (our access tokens are JWTs the provider does not store)
+      introspection: { enabled: true },
       // machine-to-machine: only for confidential service apps that have the grant type switched on
       clientCredentials: { enabled: true },
       userinfo: { enabled: true },
@@ -145,22 +158,11 @@ export async function createProvider(app: FastifyInstance, jwks: JWKS, jwksMaxAg
       }
       return grant;
     },
-    findAccount: async (_ctx, sub): Promise<OidcAccount | undefined> => {
+    findAccount: async (ctx, sub): Promise<OidcAccount | undefined> => {
       const a = await db.selectFrom('accounts').selectAll().where('id', '=', sub).executeTakeFirst();
       if (!a || a.status !== 'ACTIVE') return undefined;
-      return {
-        accountId: a.id,
-        claims: async () => ({
-          sub: a.id,
-          email: a.email,
-          email_verified: a.email_verified_at !== null || a.auth_type === 'SSO' || a.password_hash !== null,
-          name: `${a.first_name} ${a.last_name}`.trim(),
-          given_name: a.first_name,
-          family_name: a.last_name,
-          locale: a.locale,
-          updated_at: Math.floor(new Date(a.updated_at).getTime() / 1000),
-        }),
-      };
+      const clientId = ctx.oidc?.client?.clientId ?? '';
+      return { accountId: a.id, claims: async () => ({ ...(await accountClaims(db, a, clientId)) }) };
     },
     issueRefreshToken: async (_ctx, client, code) => client.grantTypeAllowed('refresh_token') && (!isServiceAppClient(client.clientId) || code.scopes.has('offline_access')),
     // tokens are bound to the provider session, so RP-initiated logout (end_session) revokes their grant
@@ -186,6 +188,8 @@ export async function createProvider(app: FastifyInstance, jwks: JWKS, jwksMaxAg
   provider.proxy = true;
   provider.use(formActionCsp);
   provider.use(consumeCodeOnFailedGrant);
+  // every ID token names its session (sid, advertised in discovery), not only for back-channel logout clients
+  provider.Client.prototype.includeSid = () => true;
   // relying parties may cache the JWKS this long; keys:rotate publishes a next key longer than that before it signs
   provider.use(async (ctx, next) => {
     await next();

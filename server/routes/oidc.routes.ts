@@ -6,6 +6,8 @@ import { z } from 'zod';
 import { accessTokenVerifier, getProvider, verifyAccessToken } from '../oidc/index';
 import { AppError } from '../errors';
 import { bearerToken } from '../plugins/app/auth';
+import { accountClaims } from '../oidc/claims';
+import { authenticateClient, introspect } from '../oidc/introspection';
 
 export const prefix = '/oidc';
 
@@ -48,31 +50,75 @@ const routes: FastifyPluginAsyncZod = async (app) => {
 
   /**
    * UserInfo for our JWT access tokens (the provider's own endpoint only takes opaque tokens): claims by
-   * the token's scopes, for live grants and ACTIVE accounts.
+   * the token's scopes, for live grants (a signed-out session's tokens stop at once) and ACTIVE accounts.
+   * Errors follow RFC 6750 (WWW-Authenticate + OAuth error body), and browsers of any origin may call it
+   * (CORS without credentials: the bearer token is the only credential).
    */
-  const userinfo = async (request: FastifyRequest) => {
+  const bearerError = (reply: FastifyReply, status: 401 | 403, error?: 'invalid_token' | 'insufficient_scope', description?: string) => {
+    const params = [`realm="${app.config.issuer}"`];
+    if (error) params.push(`error="${error}"`, `error_description="${description ?? ''}"`);
+    return reply
+      .code(status)
+      .header('www-authenticate', `Bearer ${params.join(', ')}`)
+      .send(error ? { error, error_description: description ?? '' } : { error: 'invalid_request', error_description: 'no access token' });
+  };
+  const userinfo = async (request: FastifyRequest, reply: FastifyReply) => {
     const token = bearerToken(request);
-    if (!token) throw new AppError(401, 'invalid_token');
-    const verified = await verifyAccessToken(app, token, 'userinfo');
-    if (!verified) throw new AppError(401, 'invalid_token');
-    const a = await app.db.kysely.selectFrom('accounts').selectAll().where('id', '=', verified.claims.sub).executeTakeFirst();
-    if (!a || a.status !== 'ACTIVE') throw new AppError(401, 'invalid_token');
+    if (!token) return bearerError(reply, 401);
+    let verified: Awaited<ReturnType<typeof verifyAccessToken>>;
+    try {
+      verified = await verifyAccessToken(app, token, 'userinfo');
+    } catch (err) {
+      if (err instanceof AppError && err.status === 401) return bearerError(reply, 401, 'invalid_token', 'invalid or expired access token');
+      throw err;
+    }
+    if (!verified) return bearerError(reply, 401, 'invalid_token', 'not an access token');
     const scopes = new Set((verified.claims.scope ?? '').split(' '));
-    return {
-      sub: a.id,
-      ...(scopes.has('email') ? { email: a.email, email_verified: true } : {}),
-      ...(scopes.has('profile')
-        ? { name: `${a.first_name} ${a.last_name}`.trim(), given_name: a.first_name, family_name: a.last_name, locale: a.locale, updated_at: Math.floor(new Date(a.updated_at).getTime() / 1000) }
-        : {}),
-    };
+    if (!scopes.has('openid')) return bearerError(reply, 403, 'insufficient_scope', 'the openid scope is required');
+    const a = await app.db.kysely.selectFrom('accounts').selectAll().where('id', '=', verified.claims.sub).executeTakeFirst();
+    if (!a || a.status !== 'ACTIVE') return bearerError(reply, 401, 'invalid_token', 'account not active');
+    return reply.send(await accountClaims(app.db.kysely, a, verified.claims.client_id, scopes));
   };
+  const oauthError = z.object({ error: z.string(), error_description: z.string() });
+  // not part of the REST API document (its errors are OAuth's, not the product's): discovery names it
   const userinfoSchema = {
+    hide: true,
     tags: ['oidc'],
-    summary: 'OpenID Connect UserInfo for our JWT access tokens',
-    response: { 200: z.object({ sub: z.string() }).passthrough() },
+    summary: 'OpenID Connect UserInfo for our JWT access tokens (CORS: any origin, no credentials)',
+    response: { 200: z.object({ sub: z.string() }).passthrough(), 401: oauthError, 403: oauthError },
   };
-  app.get('/me', { schema: userinfoSchema }, userinfo);
-  app.post('/me', { schema: userinfoSchema }, userinfo);
+  const cors = async (_request: FastifyRequest, reply: FastifyReply) => {
+    reply.header('access-control-allow-origin', '*').header('access-control-expose-headers', 'WWW-Authenticate');
+  };
+  app.get('/me', { schema: userinfoSchema, onRequest: cors }, userinfo);
+  app.post('/me', { schema: userinfoSchema, onRequest: cors }, userinfo);
+  app.options('/me', { schema: { hide: true } }, async (_request, reply) =>
+    reply
+      .code(204)
+      .header('access-control-allow-origin', '*')
+      .header('access-control-allow-methods', 'GET, POST')
+      .header('access-control-allow-headers', 'Authorization, Content-Type')
+      .header('access-control-max-age', '600')
+      .send(),
+  );
+
+  /** RFC 7662 token introspection for confidential service apps (see server/oidc/introspection.ts). */
+  app.post('/token/introspection', { schema: { hide: true } }, async (request, reply) => {
+    reply.header('cache-control', 'no-store');
+    const type = String(request.headers['content-type'] ?? '');
+    if (!type.startsWith('application/x-www-form-urlencoded')) return reply.code(400).send({ error: 'invalid_request', error_description: 'application/x-www-form-urlencoded body required' });
+    let raw = '';
+    for await (const chunk of request.raw as AsyncIterable<Buffer>) {
+      raw += chunk.toString('utf8');
+      if (raw.length > 16_384) return reply.code(413).send({ error: 'invalid_request', error_description: 'body too large' });
+    }
+    const form = new URLSearchParams(raw);
+    const caller = await authenticateClient(app, request.headers.authorization, form);
+    if (!caller) return reply.code(401).header('www-authenticate', `Basic realm="${app.config.issuer}"`).send({ error: 'invalid_client', error_description: 'client authentication failed' });
+    const token = form.get('token');
+    if (!token) return reply.code(400).send({ error: 'invalid_request', error_description: 'missing token' });
+    return reply.send(await introspect(app, caller, token, form.get('token_type_hint')));
+  });
 
   app.route({
     method: ['GET', 'POST', 'OPTIONS', 'DELETE', 'PUT'],

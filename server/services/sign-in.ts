@@ -5,7 +5,7 @@ import type { Account, AccountType } from '../db/schema';
 import { nowIso } from '../db/index';
 import { AppError } from '../errors';
 import { getProvider } from '../oidc/index';
-import { accountTypeForClient, mayUseClient } from '../oidc/access';
+import { accountTypeForClient, mayUseClient, signInMethods } from '../oidc/access';
 import { revokeGrantRows } from '../oidc/adapter';
 import { displayName } from './account-passwords';
 import { issueToken } from './signed-links';
@@ -109,7 +109,7 @@ export async function finishSignIn(app: FastifyInstance, request: FastifyRequest
   }
   const activityId = await recordActivity(app, request, account, clientId);
   interaction.result = {
-    login: { accountId: account.id, amr, remember: true, ts: epoch() },
+    login: { accountId: account.id, ...signInMethods(amr), remember: true, ts: epoch() },
     ...(activityId ? { activityId } : {}),
   };
   await saveInteraction(interaction);

@@ -137,7 +137,7 @@ async function secondFactor(
     throw new AppError(403, 'account_inactive');
   }
   if (passwordExpired(app, account)) return { data: outcome(await passwordExpiredAnswer(app, account)) };
-  return { data: outcome(await finishSignIn(app, request, interaction, account, [...pending.amr, field === 'recovery_code' ? 'kba' : 'otp'])) };
+  return { data: outcome(await finishSignIn(app, request, interaction, account, [...pending.amr, field === 'recovery_code' ? 'kba' : pending.method === 'SMS' ? 'sms' : 'otp'])) };
 }
 
 /**

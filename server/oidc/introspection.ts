@@ -1,0 +1,106 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { getProvider, signedAccessTokenPayload } from './index';
+import { grantAlive, serviceAppClient } from './adapter';
+import { getClientSecret } from '../services/admin/service-apps';
+
+/**
+ * Token introspection (RFC 7662) for confidential service apps. oidc-provider cannot introspect our JWT
+ * access tokens (they are not stored), so the endpoint the provider advertises is answered here:
+ * - the caller authenticates with its client secret (client_secret_basic or client_secret_post);
+ *   public clients (and the product's own SPA clients) cannot introspect;
+ * - an app learns only about tokens issued to itself: any other token is `{ active: false }`;
+ * - an access token is active while its signature and expiry hold, its grant is alive (sign-out and
+ *   revocation end it at once) and its account is ACTIVE; a refresh token while the provider still
+ *   knows it unconsumed, its grant is alive and its account is ACTIVE; client_credentials tokens name no
+ *   account.
+ */
+export interface IntrospectionResult {
+  active: boolean;
+  client_id?: string;
+  sub?: string;
+  scope?: string;
+  exp?: number;
+  iat?: number;
+  iss?: string;
+  aud?: string | string[];
+  token_type?: string;
+}
+
+const same = (a: string, b: string): boolean => {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+};
+
+/** The authenticated confidential service app's client_id, or null (→ 401 invalid_client). */
+export async function authenticateClient(app: FastifyInstance, authorization: string | undefined, form: URLSearchParams): Promise<string | null> {
+  let id: string | null = null;
+  let secret: string | null = null;
+  const basic = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(authorization ?? '');
+  if (basic) {
+    const decoded = Buffer.from(basic[1] ?? '', 'base64').toString('utf8');
+    const i = decoded.indexOf(':');
+    if (i <= 0) return null;
+    try {
+      id = decodeURIComponent(decoded.slice(0, i).replace(/\+/g, ' '));
+      secret = decodeURIComponent(decoded.slice(i + 1).replace(/\+/g, ' '));
+    } catch {
+      return null;
+    }
+  } else {
+    id = form.get('client_id');
+    secret = form.get('client_secret');
+  }
+  if (!id || !secret || id.length > 200) return null;
+  const client = await serviceAppClient(app.db.kysely, id, (stored) => getClientSecret(app, { client_secret: stored }));
+  const expected = client?.client_secret;
+  if (!client || client.token_endpoint_auth_method === 'none' || typeof expected !== 'string') return null;
+  return same(secret, expected) ? id : null;
+}
+
+async function accountActive(app: FastifyInstance, accountId: string): Promise<boolean> {
+  const a = await app.db.kysely.selectFrom('accounts').select('status').where('id', '=', accountId).executeTakeFirst();
+  return a?.status === 'ACTIVE';
+}
+
+const inactive: IntrospectionResult = { active: false };
+
+export async function introspect(app: FastifyInstance, callerId: string, token: string, hint: string | null): Promise<IntrospectionResult> {
+  if (!token || token.length > 8192) return inactive;
+  const tryAccess = async (): Promise<IntrospectionResult | null> => {
+    const p = await signedAccessTokenPayload(app, token);
+    if (!p) return null;
+    if (p.client_id !== callerId) return inactive;
+    // a person's token names its grant (gid); a client_credentials token has none and sub = the app (RFC 9068)
+    if (typeof p.gid === 'string') {
+      if (!(await grantAlive(app.db.kysely, p.gid))) return inactive;
+      if (typeof p.sub !== 'string' || !(await accountActive(app, p.sub))) return inactive;
+    }
+    return {
+      active: true,
+      client_id: callerId,
+      ...(typeof p.sub === 'string' ? { sub: p.sub } : {}),
+      ...(typeof p.scope === 'string' && p.scope ? { scope: p.scope } : {}),
+      ...(p.exp !== undefined ? { exp: p.exp } : {}),
+      ...(p.iat !== undefined ? { iat: p.iat } : {}),
+      iss: app.config.issuer,
+      ...(p.aud !== undefined ? { aud: p.aud } : {}),
+      token_type: 'Bearer',
+    };
+  };
+  const tryRefresh = async (): Promise<IntrospectionResult | null> => {
+    const provider = await getProvider(app);
+    const rt = await provider.RefreshToken.find(token);
+    if (!rt) return null;
+    if (rt.clientId !== callerId || !rt.isValid || rt.isExpired || !rt.grantId) return inactive;
+    if (!(await grantAlive(app.db.kysely, rt.grantId)) || !rt.accountId || !(await accountActive(app, rt.accountId))) return inactive;
+    return { active: true, client_id: callerId, sub: rt.accountId, ...(rt.scope ? { scope: rt.scope } : {}), exp: rt.exp, iat: rt.iat, iss: app.config.issuer };
+  };
+  const order = hint === 'refresh_token' ? [tryRefresh, tryAccess] : [tryAccess, tryRefresh];
+  for (const attempt of order) {
+    const r = await attempt();
+    if (r) return r;
+  }
+  return inactive;
+}
