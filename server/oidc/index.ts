@@ -38,10 +38,16 @@ function runtime(app: FastifyInstance): Promise<OidcRuntime> {
         cleanupExpired(app.db.kysely).catch((err: unknown) => app.log.warn({ err }, 'oidc cleanup failed'));
       }, 10 * 60 * 1000);
       cleanup.unref();
-      app.addHook('onClose', async () => {
+      const stop = async () => {
         ring.stop();
         clearInterval(cleanup);
-      });
+      };
+      try {
+        app.addHook('onClose', stop);
+      } catch (err) {
+        // first used after start (the first attempt failed): the timers are unref'd, so they never hold the process
+        app.log.warn({ err }, 'oidc key ring started late; its poll stops with the process');
+      }
       return { ring };
     })();
     runtimes.set(app.config, rt);
