@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { chownSync, mkdtempSync, rmSync } from 'node:fs';
+import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -22,7 +22,15 @@ export async function freePort(): Promise<number> {
   });
 }
 
-const PG_BIN = process.env.PG_BIN ?? '/usr/lib/postgresql/15/bin';
+/** The newest installed PostgreSQL server binaries (Debian layout), or PG_BIN. */
+function pgBin(): string {
+  if (process.env.PG_BIN) return process.env.PG_BIN;
+  const root = '/usr/lib/postgresql';
+  const versions = existsSync(root) ? readdirSync(root).filter((v) => existsSync(path.join(root, v, 'bin', 'initdb'))) : [];
+  versions.sort((a, b) => Number(b) - Number(a));
+  return path.join(root, versions[0] ?? '15', 'bin');
+}
+const PG_BIN = pgBin();
 
 /** Children of a process (from /proc), for freezing PostgreSQL's backends along with its postmaster. */
 function childPids(pid: number): number[] {
