@@ -63,14 +63,20 @@ async function signInThroughProduct(page: Page, user: NewUser, rpOrigin: string)
   }
 }
 
-/** The denied user: the product's localized "no access" page, then the app receives access_denied. */
-async function deniedThroughProduct(page: Page, user: NewUser, rpOrigin: string): Promise<void> {
+/** The product's "no access" page in the two languages the suite looks at (Accept-Language of the browser context). */
+const DENIED_PAGE = {
+  en: { heading: /you have no access to/i, continue: /^continue to /i },
+  de: { heading: /sie haben keinen zugriff auf/i, continue: /^weiter zu /i },
+} as const;
+
+/** The denied user: the product's localized "no access" page, then (Continue) the app receives access_denied. */
+async function deniedThroughProduct(page: Page, user: NewUser, rpOrigin: string, lang: keyof typeof DENIED_PAGE = 'en'): Promise<void> {
   await expect(page).toHaveURL((u) => u.origin === productOrigin && u.searchParams.has('interaction'));
   await fillCredentials(page, user.email, user.password);
   // the product explains the refusal on its own origin before the app hears about it
-  await expect(page.getByRole('heading', { name: /no access|access denied/i })).toBeVisible();
-  const back = page.getByRole('link', { name: /back to|return to|continue/i }).or(page.getByRole('button', { name: /back to|return to|continue/i }));
-  await back.first().click();
+  await expect(page.getByRole('heading', { name: DENIED_PAGE[lang].heading })).toBeVisible();
+  expect(new URL(page.url()).origin).toBe(productOrigin);
+  await page.getByRole('link', { name: DENIED_PAGE[lang].continue }).click();
   await page.waitForURL((u) => u.origin === rpOrigin, { timeout: 15_000 });
 }
 
@@ -90,7 +96,7 @@ async function claimsOf(page: Page, id: 'userinfo' | 'id-claims'): Promise<Recor
 }
 
 /** The shared flow of the apps that render e2e/interop/page.ts's shape (openid-client, authlib, oidc-client-ts). */
-async function webAppFlow(browser: Browser, rpUrl: string, o: { probeAfterSignOut?: boolean } = {}): Promise<void> {
+async function webAppFlow(browser: Browser, rpUrl: string, o: { probeAfterSignOut?: boolean; deniedLang?: 'en' | 'de' } = {}): Promise<void> {
   const rpOrigin = new URL(rpUrl).origin;
   const context: BrowserContext = await browser.newContext();
   const page = await context.newPage();
@@ -134,12 +140,13 @@ async function webAppFlow(browser: Browser, rpUrl: string, o: { probeAfterSignOu
     await context.close();
   }
 
-  const other = await browser.newContext();
+  const lang = o.deniedLang ?? 'en';
+  const other = await browser.newContext(lang === 'de' ? { locale: 'de-DE' } : {});
   try {
-    await test.step('denied user: no-access page, app receives access_denied', async () => {
+    await test.step(`denied user: no-access page (${lang}), app receives access_denied`, async () => {
       const p = await other.newPage();
       await p.goto(`${rpUrl}/login`);
-      await deniedThroughProduct(p, f.denied, rpOrigin);
+      await deniedThroughProduct(p, f.denied, rpOrigin, lang);
       await expectState(p, 'error');
       await expect(p.locator('#error')).toContainText('access_denied');
     });
@@ -193,7 +200,7 @@ test('authlib (Debian python3-authlib, confidential, PKCE)', async ({ browser, p
   const app = await withRequest(playwright, (r) => registerApp(r, f, { name: 'rp-authlib', origin: `http://${host}:${port}`, path: '/callback', clientType: 'confidential' }));
   const rp = await startAuthlibRp({ issuer, host, port, clientId: app.clientId, clientSecret: app.clientSecret!, scope: SCOPE });
   try {
-    await webAppFlow(browser, rp.url);
+    await webAppFlow(browser, rp.url, { deniedLang: 'de' });
   } catch (err) {
     throw new Error(`${(err as Error).message}\n--- authlib RP output ---\n${rp.output()}`);
   } finally {
