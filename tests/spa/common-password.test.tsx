@@ -32,7 +32,7 @@ describe('server field error password_common', () => {
     ['en', 'is too common or appears in breached password lists; choose another one'],
     ['de', 'ist zu verbreitet oder steht in Listen kompromittierter Passwörter; bitte wählen Sie ein anderes'],
   ] as const) {
-    it(`is shown on the new-password field (${lang})`, async () => {
+    it(`is shown on the new-password field (${lang})`, { timeout: 30_000 }, async () => {
       await activateLocale(lang);
       const fetchMock = vi.fn(async () => serverRefusal());
       vi.stubGlobal('fetch', fetchMock);
@@ -43,7 +43,7 @@ describe('server field error password_common', () => {
       await user.type(inputs[1] as HTMLElement, 'Password123!');
       await user.type(inputs[2] as HTMLElement, 'Password123!');
       await user.click(screen.getByRole('button', { name: lang === 'en' ? 'Change password' : /passwort ändern/i }));
-      expect(await screen.findByText(text)).toBeInTheDocument();
+      expect(await screen.findByText(text, {}, { timeout: 10_000 })).toBeInTheDocument();
       expect(fetchMock).toHaveBeenCalledTimes(1);
     });
   }
