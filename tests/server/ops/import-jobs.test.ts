@@ -3,8 +3,14 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createTestApp, describeEachDb, type TestApp } from '../../helpers/app';
 import { actor, multipart, type Actor } from '../admin/fixtures';
-import { INSTANCE_ID, importJobsSettled } from '../../../server/services/admin/import';
-import { nowIso } from '../../../server/db/index';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { INSTANCE_ID, importJobsSettled, reapStaleImportJobs } from '../../../server/services/admin/import';
+import { createDb, nowIso } from '../../../server/db/index';
+import { buildApp } from '../../../server/app';
+import { loadConfig } from '../../../server/config';
 
 /** Import jobs: exact counts at any size, owner + lease, jobs of dead owners closed, shutdown releases leases. */
 
@@ -116,4 +122,53 @@ describe('import jobs and shutdown', () => {
       await t.close();
     }
   });
+});
+
+describe('import job of a killed process', () => {
+  it('SIGKILL mid-import: the job is closed as interrupted once its lease runs out, counts equal the committed rows', async () => {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'iam-crash-'));
+    const env = { IAM_DATA_DIR: dataDir, LOG_LEVEL: 'silent', APP_URL: 'http://localhost:3000', IAM_DIST_DIR: path.join(dataDir, 'no-dist'), IAM_JOB_LEASE_SECONDS: '2' };
+    const child = spawn(process.execPath, ['--import', 'tsx', 'tests/server/ops/fixtures/import-crash-child.ts'], {
+      cwd: path.resolve(import.meta.dirname, '..', '..', '..'),
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+    try {
+      for (let i = 0; i < 1200 && !/JOB \S+/.test(out); i++) {
+        if (child.exitCode !== null) throw new Error(`child exited: ${out}`);
+        await sleep(50);
+      }
+      const id = /JOB (\S+)/.exec(out)?.[1];
+      if (!id) throw new Error(`no job started: ${out}`);
+      child.kill('SIGKILL');
+      await new Promise((r) => child.once('exit', r));
+
+      const db = createDb({ sqliteFile: path.join(dataDir, 'iam.sqlite') });
+      const app = await buildApp({ config: loadConfig(env), db, logger: false, migrate: false });
+      try {
+        const before = await db.kysely.selectFrom('import_jobs').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+        expect(before.status).toBe('running'); // the dead owner's row, as it was left
+        // any instance closes it once the lease has run out (at start, every lease period, or when read)
+        for (let i = 0; i < 100 && (await reapStaleImportJobs(app)) === 0; i++) await sleep(100);
+        const job = await db.kysely.selectFrom('import_jobs').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+        expect(job).toMatchObject({ status: 'failed', error_code: 'import_interrupted', owner: null });
+        const rows = Number((await db.kysely.selectFrom('accounts').select((eb) => eb.fn.countAll().as('n')).where('email_normalized', 'like', '%@crash.test').executeTakeFirstOrThrow()).n);
+        // exact: the counts are committed with each batch, nothing half-written
+        expect(Number(job.created)).toBe(rows);
+        expect(Number(job.processed)).toBe(rows);
+        expect(rows % 1000).toBe(0);
+        expect(rows).toBeGreaterThanOrEqual(3000);
+        expect(rows).toBeLessThan(40_000);
+      } finally {
+        await app.close();
+        await db.close();
+      }
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 90_000);
 });
