@@ -17,6 +17,9 @@ import spa from './plugins/app/spa';
 import metrics, { requestIdOf } from './plugins/app/metrics';
 import { randomUUID } from 'node:crypto';
 import { negotiateLanguage, translate } from './i18n/index';
+import { errorResponses } from './lib/openapi';
+
+const GLOBAL_ERROR_RESPONSES = errorResponses(400, 404, 413, 414, 415, 422, 429, 503);
 
 export interface BuildOptions {
   config: AppConfig;
@@ -102,7 +105,14 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       servers: [{ url: config.appUrl }],
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT or API key' } } },
     },
-    transform: jsonSchemaTransform,
+    // refusals any route can give (malformed request, unknown URL, size limits, NUL guard, rate limit, database
+    // down) are documented on every operation, next to the route's own error statuses
+    transform: (input) =>
+      jsonSchemaTransform(
+        input.schema && !input.schema.hide
+          ? { ...input, schema: { ...input.schema, response: { ...GLOBAL_ERROR_RESPONSES, ...((input.schema.response as Record<string, unknown> | undefined) ?? {}) } } }
+          : input,
+      ),
   });
   await app.register(swaggerUi, {
     routePrefix: '/api/docs',
