@@ -40,7 +40,7 @@ describeEachDb('hostile corpus: CSV import and export', (get) => {
     const tag = randomBytes(3).toString('hex');
     await createAccount(t, { type: 'admin', email: `corpus.admin.${tag}@example.com`, password: PW, admin_role: 'super_admin' });
     adminAuth = (await signIn(t, { email: `corpus.admin.${tag}@example.com`, password: PW, client: 'admin-console' })).authorization;
-  });
+  }, 120_000);
 
   it('≥ 200 hostile CSV imports: each refused or imported cleanly, and the export that follows has no cell that can start a formula', { timeout: 240_000 }, async () => {
     const t = get();

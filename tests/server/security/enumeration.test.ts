@@ -139,7 +139,7 @@ describeEachDb('no account enumeration (status, body, timing)', (get) => {
     ssoUser = await createAccount(t, { type: 'user', email: `enum.sso.${tag}@example.com`, auth_type: 'SSO' });
     inactive = await createAccount(t, { type: 'user', email: `enum.off.${tag}@example.com`, password: PW, status: 'INACTIVE' });
     noPassword = await createAccount(t, { type: 'user', email: `enum.new.${tag}@example.com` });
-  });
+  }, 120_000);
 
   const login = async (t: TestApp, type: 'user' | 'admin', email: string, password = WRONG) => {
     const start = await startAuthorize(t, { client: type === 'admin' ? 'admin-console' : 'portal' });

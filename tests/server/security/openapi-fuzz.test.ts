@@ -187,7 +187,7 @@ describeEachDb('OpenAPI fuzz: every route, every role', (get) => {
       await post('/api/admin/users', { email: `fuzz.target.${t.kind}@example.com`, first_name: 'Fuzz', last_name: 'Target', locale: 'en', auth_type: 'CREDENTIALS' }),
       await post('/api/admin/admins', { email: `fuzz.admin.${t.kind}@example.com`, first_name: 'Fuzz', last_name: 'Admin', locale: 'en', role: 'manager' }),
     );
-  });
+  }, 120_000);
 
   it('URLs the router refuses (bad percent-encoding, an over-long path parameter) answer in the common, localized error shape', async () => {
     const t = get();

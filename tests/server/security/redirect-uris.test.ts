@@ -80,7 +80,7 @@ describeEachDb('redirect_uri and post_logout_redirect_uri: only exact matches', 
       .db.kysely.insertInto('service_apps')
       .values({ id: randomUUID(), name: SERVICE_APP, display_name: 'CRM', url: SERVICE_URL, path: SERVICE_PATH, client_type: 'public', client_secret: null, created_at: now, updated_at: now })
       .execute();
-  });
+  }, 120_000);
 
   for (const c of CASES) {
     it(`${c.client}: ≥ ${VARIANTS} generated variants of the redirect URI and of each post-logout URI are refused by the provider's check`, async () => {

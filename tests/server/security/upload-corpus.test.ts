@@ -47,7 +47,7 @@ describeEachDb('hostile corpus: avatar uploads', (get) => {
     const tag = randomBytes(3).toString('hex');
     await createAccount(t, { type: 'user', email: `corpus.user.${tag}@example.com`, password: PW });
     userAuth = (await signIn(t, { email: `corpus.user.${tag}@example.com`, password: PW })).authorization;
-  });
+  }, 120_000);
 
   it('≥ 200 hostile avatar uploads: each refused (413/422) or stored re-encoded as a clean PNG that holds none of the original bytes', { timeout: 180_000 }, async () => {
     const t = get();
