@@ -14,7 +14,7 @@
  */
 import * as oidcClient from 'openid-client';
 import { expect, test, type APIRequestContext, type Browser, type BrowserContext, type Page, type PlaywrightWorkerArgs } from '@playwright/test';
-import { fillCredentials, type NewUser } from './helpers';
+import { adminSignIn, fillCredentials, type NewUser } from './helpers';
 import { createFixture, registerApp, type InteropFixture } from './interop/fixture';
 import { freePort } from './interop/net';
 import { startApacheRp } from './interop/rp-apache';
@@ -180,6 +180,28 @@ test('openid-client 6: client_credentials (machine to machine, no browser)', asy
   // a token for the app, not for the product's own API
   const refused = await withRequest(playwright, (r) => r.get('/api/user', { headers: { Authorization: `Bearer ${tokens.access_token}` } }).then((res) => res.status()));
   expect(refused).toBe(401);
+});
+
+test('admin Connect dialog: the discovery URL and set-ups the stock clients use', async ({ browser, playwright }) => {
+  const origin = 'http://127.0.0.2:8443';
+  const app = await withRequest(playwright, (r) => registerApp(r, f, { name: 'rp-connect', origin, path: '/protected/redirect_uri', clientType: 'confidential' }));
+  const discovery = await withRequest(playwright, (r) => r.get('/oidc/.well-known/openid-configuration').then((res) => res.json() as Promise<{ issuer: string }>));
+  const context = await browser.newContext({ baseURL: productOrigin });
+  try {
+    const page = await context.newPage();
+    await adminSignIn(page);
+    await page.goto('/admin/service-apps');
+    await page.getByRole('button', { name: 'Connect Interop rp-connect' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Connect Interop rp-connect' });
+    await expect(dialog.getByTestId('discovery-url')).toHaveText(`${discovery.issuer}/.well-known/openid-configuration`);
+    await expect(dialog.getByTestId('client-id')).toHaveText(app.clientId);
+    await expect(dialog.getByTestId('redirect-uri')).toHaveText(`${origin}/protected/redirect_uri`);
+    await dialog.getByRole('tab', { name: 'Apache mod_auth_openidc' }).click();
+    await expect(dialog.getByTestId('snippet-mod_auth_openidc')).toContainText(`OIDCProviderMetadataURL ${discovery.issuer}/.well-known/openid-configuration`);
+    await expect(dialog.getByTestId('snippet-mod_auth_openidc')).toContainText(`OIDCRedirectURI ${origin}/protected/redirect_uri`);
+  } finally {
+    await context.close();
+  }
 });
 
 test('oidc-client-ts (browser SPA, public client, PKCE, CORS)', async ({ browser, playwright }) => {
