@@ -6,6 +6,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance, InjectOptions } from 'fastify';
+import { Redis } from 'ioredis';
 import { loadConfig, type AppConfig } from '../../server/config';
 import { buildApp } from '../../server/app';
 import { createDb, migrateToLatest, type Db } from '../../server/db/index';
@@ -28,8 +29,10 @@ export interface Cluster {
   spread: TestApp;
   /** Real HTTP to the next instance, round-robin; `path` starts with '/'. */
   fetch(path: string, init?: RequestInit): Promise<Response>;
-  /** the cluster's private Redis (REDIS_URL of every instance), when started with one */
+  /** REDIS_URL of every instance (private or shared), when started with one */
   redisUrl: string | undefined;
+  /** IAM_REDIS_PREFIX of every instance when on the shared Redis */
+  redisPrefix: string | undefined;
   /** PostgreSQL schema shared by the instances */
   schema: string | undefined;
   close(): Promise<void>;
@@ -42,8 +45,14 @@ export interface ClusterOptions {
   kind?: DbKind;
   /** configuration variables for every instance */
   env?: Record<string, string>;
-  /** start a private redis-server on a free loopback port and give it to every instance as REDIS_URL (default true) */
-  redis?: boolean;
+  /**
+   * Redis for every instance (REDIS_URL): 'own' (default) starts a private redis-server on a free loopback port;
+   * 'shared' uses the shared one (REDIS_URL or redis://127.0.0.1:6379) with a key prefix of its own
+   * (IAM_REDIS_PREFIX, keys deleted on close) — note the global rate limiter's counters (`iam-rl:<ip>`, in
+   * server/plugins/external/security.ts) do not use that prefix yet, so they are shared with other users of that
+   * Redis; false runs without Redis.
+   */
+  redis?: 'own' | 'shared' | false;
   /** connections per instance pool (default 4) */
   poolSize?: number;
 }
@@ -75,14 +84,16 @@ async function startRedis(): Promise<{ url: string; proc: ChildProcess }> {
 /**
  * Starts `size` real app instances (buildApp, listening on port 0) CONCURRENTLY on one database — one PostgreSQL
  * schema (each instance with its own pool) or one SQLite file (each with its own connection) — and, by default, one
- * private Redis. Migrations run once before the instances start. All instances share APP_URL (they stand behind one
+ * private Redis (or the shared one under a key prefix of its own). Migrations run once before the instances start. All instances share APP_URL (they stand behind one
  * load balancer), so tokens and cookies from one are presented to another.
  */
 export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> {
   const size = opts.size ?? 3;
   const kind = opts.kind ?? 'postgres';
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'iam-cluster-'));
-  const redis = opts.redis === false ? undefined : await startRedis();
+  const redisMode = opts.redis ?? 'own';
+  const redis = redisMode === 'own' ? await startRedis() : redisMode === 'shared' ? { url: process.env.REDIS_URL || 'redis://127.0.0.1:6379', proc: undefined } : undefined;
+  const redisPrefix = redisMode === 'shared' ? `iam-c-${randomBytes(4).toString('hex')}:` : undefined;
   const pgUrl = process.env.TEST_DATABASE_URL;
   if (kind === 'postgres' && !pgUrl) throw new Error('TEST_DATABASE_URL is not set');
   const schema = kind === 'postgres' ? `iam_c_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}` : undefined;
@@ -92,6 +103,7 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
     APP_URL: 'http://localhost:3000',
     IAM_DIST_DIR: path.join(dataDir, 'no-dist'),
     ...(redis ? { REDIS_URL: redis.url } : {}),
+    ...(redisPrefix ? { IAM_REDIS_PREFIX: redisPrefix } : {}),
     ...(kind === 'postgres' && pgUrl ? { DATABASE_URL: pgUrl } : {}),
     ...opts.env,
   });
@@ -139,7 +151,23 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
       await admin.kysely.schema.dropSchema(schema ?? '').ifExists().cascade().execute();
       await admin.close();
     }
-    redis?.proc.kill();
+    redis?.proc?.kill();
+    if (redis && redisPrefix) {
+      const client = new Redis(redis.url, { lazyConnect: true, maxRetriesPerRequest: 1 });
+      try {
+        await client.connect();
+        let cursor = '0';
+        do {
+          const [next, keys] = await client.scan(cursor, 'MATCH', `${redisPrefix}*`, 'COUNT', 500);
+          if (keys.length) await client.del(...keys);
+          cursor = next;
+        } while (cursor !== '0');
+      } catch {
+        // the shared Redis is gone: nothing left to clean
+      } finally {
+        client.disconnect();
+      }
+    }
     rmSync(dataDir, { recursive: true, force: true });
   };
   const failed = started.find((s): s is PromiseRejectedResult => s.status === 'rejected');
@@ -170,6 +198,7 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
     spread: { ...first, app: spreadApp, close: async () => undefined },
     fetch: (p, init) => fetch(`${nextNode().url}${p}`, { redirect: 'manual', ...init }),
     redisUrl: redis?.url,
+    redisPrefix,
     schema,
     close: cleanup,
   };
