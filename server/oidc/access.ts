@@ -6,6 +6,8 @@ export const ADMIN_CLIENT = 'admin-console';
 export const FIRST_PARTY_CLIENTS = new Set([PORTAL_CLIENT, ADMIN_CLIENT]);
 /** Where the provider sends a consent prompt (first-party consent, server/oidc/consent.ts). */
 export const CONSENT_PATH = '/api/oidc-pages/consent';
+/** The localized 'you have no access to <app>' page of a refused sign-in (routes/oidc-pages.routes.ts). */
+export const DENIED_PATH = '/api/oidc-pages/denied';
 export const OIDC_SCOPES = ['openid', 'profile', 'email', 'offline_access', 'roles'] as const;
 
 /** The claim (scope `roles`) listing the person's roles for the app: the app's allowed roles they hold. */

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../errors';
 import { getProvider } from './index';
-import { mayUseClient } from './access';
+import { DENIED_PATH, mayUseClient } from './access';
 
 /**
  * First-party consent for service apps. An administrator registered the app and chose who may use it,
@@ -23,7 +23,8 @@ export async function finishConsent(app: FastifyInstance, request: FastifyReques
   const clientId = String(interaction.params.client_id ?? '');
   const account = accountId ? await app.db.kysely.selectFrom('accounts').select(['id', 'type', 'status']).where('id', '=', accountId).executeTakeFirst() : undefined;
   if (!account || !(await mayUseClient(app.db.kysely, clientId, account))) {
-    return provider.interactionResult(request.raw, reply.raw, { error: 'access_denied', error_description: 'account not allowed for this client' }, { mergeWithLastSubmission: false });
+    await provider.interactionResult(request.raw, reply.raw, { error: 'access_denied', error_description: 'account not allowed for this client' }, { mergeWithLastSubmission: false });
+    return `${app.config.appUrl}${DENIED_PATH}/${interaction.uid}`;
   }
   const existing = interaction.grantId ? await provider.Grant.find(interaction.grantId) : undefined;
   const grant = existing && existing.accountId === account.id && existing.clientId === clientId ? existing : new provider.Grant({ accountId: account.id, clientId });

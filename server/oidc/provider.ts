@@ -137,6 +137,9 @@ export async function createProvider(app: FastifyInstance, jwks: JWKS, jwksMaxAg
       if (!session || !accountId || !client) return undefined;
       const account = await db.selectFrom('accounts').select(['id', 'type', 'status']).where('id', '=', accountId).executeTakeFirst();
       if (!account || !(await mayUseClient(db, client.clientId, account))) {
+        // a signed-in person refused by a service app's role rules: no grant, so the provider asks for
+        // consent, and the consent step (consent.ts) shows the "no access" page before access_denied
+        if (account && account.status === 'ACTIVE' && isServiceAppClient(client.clientId) && account.type === accountTypeForClient(client.clientId)) return undefined;
         throw new errors.AccessDenied(account && account.type !== accountTypeForClient(client.clientId) ? 'account type not allowed for this client' : 'account not allowed for this client');
       }
       // a consent recorded in this interaction (server/oidc/consent.ts), else the session's grant for the client

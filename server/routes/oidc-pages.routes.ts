@@ -1,7 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { LOGOUT_SCRIPT } from '../oidc/pages';
-import { CONSENT_PATH } from '../oidc/access';
+import { AppError } from '../errors';
+import { deniedPage, LOGOUT_SCRIPT, PAGES_CSS, pageLanguage } from '../oidc/pages';
+import { getProvider } from '../oidc/index';
+import { CONSENT_PATH, DENIED_PATH } from '../oidc/access';
 import { finishConsent } from '../oidc/consent';
 
 /** Server-side pieces of the provider's pages: the logout page's script and the service apps' consent step. */
@@ -10,6 +12,29 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   app.get('/oidc-pages/logout.js', { schema: { hide: true } }, async (_req, reply) =>
     reply.type('text/javascript; charset=utf-8').header('cache-control', 'public, max-age=3600').send(LOGOUT_SCRIPT),
   );
+
+  /** The stylesheet of the provider's pages. */
+  app.get('/oidc-pages/pages.css', { schema: { hide: true } }, async (_req, reply) =>
+    reply.type('text/css; charset=utf-8').header('cache-control', 'public, max-age=3600').send(PAGES_CSS),
+  );
+
+  /**
+   * "You have no access to <app>": shown when a sign-in to a service app was refused by its role rules
+   * (the interaction ended with access_denied). Continue resumes the authorization, which hands
+   * access_denied to the app; Back to home goes to the portal. Unknown or other interactions: 404.
+   */
+  app.get(`${DENIED_PATH.replace(/^\/api/, '')}/:uid`, {
+    schema: { hide: true, params: z.object({ uid: z.string().min(1).max(100) }) },
+  }, async (req, reply) => {
+    const provider = await getProvider(app);
+    const interaction = await provider.Interaction.find(req.params.uid);
+    const result = interaction?.result as { error?: unknown } | undefined;
+    if (!interaction || result?.error !== 'access_denied') throw new AppError(404, 'not_found');
+    const clientId = String(interaction.params.client_id ?? '');
+    const sa = await app.db.kysely.selectFrom('service_apps').select('display_name').where('name', '=', clientId).executeTakeFirst();
+    const html = deniedPage(pageLanguage(req.headers['accept-language']), sa?.display_name ?? clientId, interaction.returnTo, `${app.config.appUrl}/`);
+    return reply.code(403).type('text/html; charset=utf-8').header('cache-control', 'no-store').send(html);
+  });
 
   /** First-party consent (see server/oidc/consent.ts): records the grant and resumes the authorization. */
   app.get(`${CONSENT_PATH.replace(/^\/api/, '')}/:uid`, {

@@ -5,7 +5,7 @@ import type { Account, AccountType } from '../db/schema';
 import { nowIso } from '../db/index';
 import { AppError } from '../errors';
 import { getProvider } from '../oidc/index';
-import { accountTypeForClient, mayUseClient, signInMethods } from '../oidc/access';
+import { accountTypeForClient, DENIED_PATH, mayUseClient, signInMethods } from '../oidc/access';
 import { revokeGrantRows } from '../oidc/adapter';
 import { displayName } from './account-passwords';
 import { issueToken } from './signed-links';
@@ -105,7 +105,8 @@ export async function finishSignIn(app: FastifyInstance, request: FastifyRequest
   if (!(await mayUseClient(app.db.kysely, clientId, account))) {
     interaction.result = { error: 'access_denied', error_description: 'account not allowed for this client' };
     await saveInteraction(interaction);
-    return { status: 'complete', redirect_to: interaction.returnTo };
+    // the person sees the product's own "no access to <app>" page first; it continues to the app's error
+    return { status: 'complete', redirect_to: `${app.config.appUrl}${DENIED_PATH}/${interaction.uid}` };
   }
   const activityId = await recordActivity(app, request, account, clientId);
   interaction.result = {

@@ -2,6 +2,11 @@ import type { DomainMessages } from '../index';
 
 const messages: DomainMessages = {
   en: {
+    'oidc.denied_title': 'No access',
+    'oidc.denied_heading': 'You have no access to {app}',
+    'oidc.denied_text': 'You are signed in, but your account has no role that {app} accepts. Ask your administrator for access.',
+    'oidc.denied_continue': 'Continue to {app}',
+    'oidc.denied_home': 'Back to home',
     'oidc.error_title': 'Sign-in error',
     'oidc.error_heading': 'Something went wrong',
     'oidc.home': 'Home',
@@ -13,6 +18,11 @@ const messages: DomainMessages = {
     'oidc.sign_in_again': 'Sign in again',
   },
   de: {
+    'oidc.denied_title': 'Kein Zugriff',
+    'oidc.denied_heading': 'Sie haben keinen Zugriff auf {app}',
+    'oidc.denied_text': 'Sie sind angemeldet, aber Ihr Konto hat keine Rolle, die {app} akzeptiert. Bitten Sie Ihre Administration um Zugriff.',
+    'oidc.denied_continue': 'Weiter zu {app}',
+    'oidc.denied_home': 'Zurück zur Startseite',
     'oidc.error_title': 'Anmeldefehler',
     'oidc.error_heading': 'Etwas ist schiefgelaufen',
     'oidc.home': 'Startseite',
@@ -24,6 +34,11 @@ const messages: DomainMessages = {
     'oidc.sign_in_again': 'Erneut anmelden',
   },
   fr: {
+    'oidc.denied_title': 'Accès refusé',
+    'oidc.denied_heading': 'Vous n’avez pas accès à {app}',
+    'oidc.denied_text': 'Vous êtes connecté, mais votre compte n’a aucun rôle accepté par {app}. Demandez l’accès à votre administrateur.',
+    'oidc.denied_continue': 'Continuer vers {app}',
+    'oidc.denied_home': 'Retour à l’accueil',
     'oidc.error_title': 'Erreur de connexion',
     'oidc.error_heading': "Une erreur s'est produite",
     'oidc.home': 'Accueil',
@@ -35,6 +50,11 @@ const messages: DomainMessages = {
     'oidc.sign_in_again': 'Se reconnecter',
   },
   it: {
+    'oidc.denied_title': 'Nessun accesso',
+    'oidc.denied_heading': 'Non hai accesso a {app}',
+    'oidc.denied_text': 'Hai effettuato l’accesso, ma il tuo account non ha alcun ruolo accettato da {app}. Chiedi l’accesso al tuo amministratore.',
+    'oidc.denied_continue': 'Continua su {app}',
+    'oidc.denied_home': 'Torna alla home',
     'oidc.error_title': 'Errore di accesso',
     'oidc.error_heading': 'Qualcosa è andato storto',
     'oidc.home': 'Home',
