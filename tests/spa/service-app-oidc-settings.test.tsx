@@ -1,0 +1,90 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ServiceAppsPage } from '../../src/features/admin/catalog/service-apps-page';
+import { startAdminServer } from './admin-server';
+import { renderWithRouter } from './render';
+
+let server: Awaited<ReturnType<typeof startAdminServer>> | null = null;
+afterEach(async () => {
+  await server?.close();
+  server = null;
+});
+
+const ISSUER = 'https://iam.example.com/oidc';
+const legacy = {
+  id: 'a1',
+  name: 'legacy',
+  display_name: 'Legacy',
+  url: 'https://legacy.example.com',
+  path: '/cb',
+  client_type: 'confidential' as const,
+  pkce_required: true,
+  client_credentials: false,
+  oidc: {
+    issuer: ISSUER,
+    discovery_url: `${ISSUER}/.well-known/openid-configuration`,
+    redirect_uri: 'https://legacy.example.com/cb',
+    post_logout_redirect_uris: ['https://legacy.example.com/cb', 'https://legacy.example.com', 'https://legacy.example.com/'],
+    token_endpoint_auth_method: 'client_secret_basic' as const,
+    grant_types: ['authorization_code', 'refresh_token'],
+    pkce_required: true,
+  },
+  roles: [],
+  created_at: '2026-01-01T00:00:00.000Z',
+  updated_at: '2026-01-01T00:00:00.000Z',
+};
+
+async function api() {
+  return startAdminServer((req) => {
+    if (req.method === 'GET' && req.path === '/api/admin/service-apps') return { body: { data: [legacy], meta: { page: 1, size: 100, total: 1 } } };
+    if (req.method === 'GET' && req.path === '/api/admin/roles') return { body: { data: [], meta: { page: 1, size: 100, total: 0 } } };
+    if (req.method === 'PATCH' && req.path === '/api/admin/service-apps/a1') return { body: { data: { ...legacy, ...(JSON.parse(req.body) as object), client_secret: null } } };
+    if (req.method === 'POST' && req.path === '/api/admin/service-apps') return { status: 201, body: { data: { ...legacy, id: 'a2', ...(JSON.parse(req.body) as object), client_secret: null } } };
+    return undefined;
+  });
+}
+
+describe('service app form: per-app PKCE and client_credentials', () => {
+  it('a confidential app shows both switches and saves them', async () => {
+    server = await api();
+    const user = userEvent.setup();
+    await renderWithRouter(() => <ServiceAppsPage />, '/admin/service-apps');
+    await user.click(await screen.findByRole('button', { name: 'Edit Legacy' }, { timeout: 5_000 }));
+    const dialog = await screen.findByRole('dialog');
+    const pkce = within(dialog).getByRole('checkbox', { name: /Require PKCE/ });
+    const cc = within(dialog).getByRole('checkbox', { name: /client credentials grant/ });
+    expect(pkce).toBeChecked();
+    expect(cc).not.toBeChecked();
+    await user.click(pkce);
+    await user.click(cc);
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    const patch = await waitFor(() => {
+      const r = server?.requests.find((q) => q.method === 'PATCH');
+      expect(r).toBeTruthy();
+      return r;
+    });
+    expect(JSON.parse(String(patch?.body))).toMatchObject({ client_type: 'confidential', pkce_required: false, client_credentials: true });
+  });
+
+  it('a public app has no such switches and always sends PKCE on, no client_credentials', async () => {
+    server = await api();
+    const user = userEvent.setup();
+    await renderWithRouter(() => <ServiceAppsPage />, '/admin/service-apps');
+    await user.click(await screen.findByRole('button', { name: 'Add service app' }, { timeout: 5_000 }));
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).queryByRole('checkbox', { name: /Require PKCE/ })).toBeNull();
+    await user.type(within(dialog).getByLabelText(/Display name/), 'Wiki');
+    await user.type(within(dialog).getByLabelText(/Client ID/), 'wiki');
+    await user.type(within(dialog).getByLabelText(/^URL/), 'https://wiki.example.com');
+    await user.clear(within(dialog).getByLabelText(/^Path/));
+    await user.type(within(dialog).getByLabelText(/^Path/), '/cb');
+    await user.click(within(dialog).getByRole('button', { name: 'Add service app' }));
+    const post = await waitFor(() => {
+      const r = server?.requests.find((q) => q.method === 'POST');
+      expect(r).toBeTruthy();
+      return r;
+    });
+    expect(JSON.parse(String(post?.body))).toMatchObject({ name: 'wiki', client_type: 'public', pkce_required: true, client_credentials: false });
+  });
+});
