@@ -31,6 +31,11 @@ describeEachDb(
       const visited: string[] = [];
       for (let i = 0; i < 6 && !url.startsWith(redirectUri); i++) {
         visited.push(new URL(url).pathname.replace(/[^/]{20,}$/, ':uid'));
+        if (new URL(url).pathname.startsWith('/api/oidc-pages/consent/')) {
+          // the consent step is bound to the browser that signed in: without its interaction cookie, refused
+          const stranger = await fetch(url, { redirect: 'manual' });
+          expect(stranger.status).toBe(400);
+        }
         const r = await browser.go(url);
         expect(r.status, `${url}: ${r.status}`).toBeLessThan(400);
         url = new URL(String(r.headers.get('location')), appUrl).href;
