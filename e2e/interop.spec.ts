@@ -167,7 +167,7 @@ test('openid-client 6 (Node web app, confidential, PKCE)', async ({ browser, pla
   }
 });
 
-test('openid-client 6: client_credentials (machine to machine, no browser)', async ({ playwright }) => {
+test('openid-client 6: client_credentials and introspection (machine to machine, no browser)', async ({ playwright }) => {
   const app = await withRequest(playwright, (r) =>
     registerApp(r, f, { name: 'rp-machine', origin: 'http://127.0.0.2:9', path: '/callback', clientType: 'confidential', clientCredentials: true }),
   );
@@ -177,6 +177,9 @@ test('openid-client 6: client_credentials (machine to machine, no browser)', asy
   const payload = JSON.parse(Buffer.from(tokens.access_token.split('.')[1]!, 'base64url').toString()) as { aud: unknown; client_id: string };
   expect(payload.client_id).toBe(app.clientId);
   expect(payload.aud).toBe(app.clientId);
+  // RFC 7662 introspection through the stock client: the app's own token is active
+  const introspected = await oidcClient.tokenIntrospection(config, tokens.access_token);
+  expect(introspected).toMatchObject({ active: true, client_id: app.clientId });
   // a token for the app, not for the product's own API
   const refused = await withRequest(playwright, (r) => r.get('/api/user', { headers: { Authorization: `Bearer ${tokens.access_token}` } }).then((res) => res.status()));
   expect(refused).toBe(401);
