@@ -76,6 +76,10 @@ export interface RoleSubscriptionsTable {
   created_at: string;
 }
 
+/** Token endpoint authentication methods a confidential service app may be registered for. */
+export const SECRET_AUTH_METHODS = ['client_secret_basic', 'client_secret_post'] as const;
+export type SecretAuthMethod = (typeof SECRET_AUTH_METHODS)[number];
+
 export interface ServiceAppsTable {
   id: string;
   /** also the OIDC client_id */
@@ -90,6 +94,8 @@ export interface ServiceAppsTable {
   pkce_required: Generated<number>;
   /** 1: a confidential app may use the client_credentials grant */
   client_credentials: Generated<number>;
+  /** how a confidential app authenticates at the token endpoint (public apps: always `none`) */
+  token_endpoint_auth_method: Generated<SecretAuthMethod>;
   created_at: string;
   updated_at: string;
 }

@@ -1,6 +1,6 @@
 import { errors, type Adapter, type AdapterPayload } from 'oidc-provider';
 import type { Kysely } from 'kysely';
-import type { Database, ServiceApp } from '../db/schema';
+import { SECRET_AUTH_METHODS, type Database, type SecretAuthMethod, type ServiceApp } from '../db/schema';
 
 /** Client metadata (extraClientMetadata) carrying a service app's PKCE setting to the provider. */
 export const PKCE_METADATA = 'iam_pkce_required';
@@ -16,7 +16,7 @@ function str(v: unknown): string | null {
 
 export type SecretReader = (stored: string) => Promise<string | null>;
 
-type AppSettingsRow = Pick<ServiceApp, 'url' | 'path' | 'client_type' | 'pkce_required' | 'client_credentials'>;
+type AppSettingsRow = Pick<ServiceApp, 'url' | 'path' | 'client_type' | 'pkce_required' | 'client_credentials' | 'token_endpoint_auth_method'>;
 
 /** Redirect URIs of a service app: redirect = url + path; after logout also the bare url. */
 export function serviceAppRedirects(app: Pick<ServiceApp, 'url' | 'path'>): { redirect_uri: string; post_logout_redirect_uris: string[] } {
@@ -34,6 +34,15 @@ export function serviceAppGrantTypes(app: Pick<AppSettingsRow, 'client_type' | '
 export const serviceAppPkceRequired = (app: Pick<AppSettingsRow, 'client_type' | 'pkce_required'>): boolean => app.client_type === 'public' || app.pkce_required !== 0;
 
 /**
+ * How the app authenticates at the token endpoint: `none` for public apps; a confidential app by its setting
+ * (an unknown stored value falls back to the default, never to `none`).
+ */
+export function serviceAppAuthMethod(app: Pick<AppSettingsRow, 'client_type' | 'token_endpoint_auth_method'>): SecretAuthMethod | 'none' {
+  if (app.client_type !== 'confidential') return 'none';
+  return (SECRET_AUTH_METHODS as readonly string[]).includes(app.token_endpoint_auth_method) ? app.token_endpoint_auth_method : 'client_secret_basic';
+}
+
+/**
  * What an administrator configures in the app's OIDC software (shown on the admin service-app page).
  * `issuer` is the provider's issuer; discovery is at issuer + /.well-known/openid-configuration.
  */
@@ -42,7 +51,7 @@ export function serviceAppOidcSettings(issuer: string, app: AppSettingsRow) {
     issuer,
     discovery_url: `${issuer}/.well-known/openid-configuration`,
     ...serviceAppRedirects(app),
-    token_endpoint_auth_method: app.client_type === 'confidential' ? ('client_secret_basic' as const) : ('none' as const),
+    token_endpoint_auth_method: serviceAppAuthMethod(app),
     grant_types: serviceAppGrantTypes(app),
     pkce_required: serviceAppPkceRequired(app),
   };
@@ -66,7 +75,7 @@ export async function serviceAppClient(db: Kysely<Database>, clientId: string, r
     response_types: ['code'],
     [PKCE_METADATA]: serviceAppPkceRequired(app),
     ...(confidential
-      ? { token_endpoint_auth_method: 'client_secret_basic', client_secret: secret ?? undefined }
+      ? { token_endpoint_auth_method: serviceAppAuthMethod(app), client_secret: secret ?? undefined }
       : { token_endpoint_auth_method: 'none' }),
   };
 }

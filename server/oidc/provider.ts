@@ -8,6 +8,7 @@ import { getClientSecret } from '../services/admin/service-apps';
 import { errorPage, logoutPage, pageLanguage, postLogoutPage } from './pages';
 import { formActionCsp } from './csp';
 import { consumeCodeOnFailedGrant } from './code-burn';
+import { enforceRegisteredSecretMethod } from './client-auth-method';
 import { unavailableDependency } from '../plugins/app/errors';
 import { dependencyUnavailable } from '../lib/metrics';
 import { accountClaims } from './claims';
@@ -193,6 +194,8 @@ export async function createProvider(app: FastifyInstance, jwks: JWKS, jwksMaxAg
   provider.use(consumeCodeOnFailedGrant);
   // every ID token names its session (sid, advertised in discovery), not only for back-channel logout clients
   provider.Client.prototype.includeSid = () => true;
+  // a confidential app sends its secret the way it is registered for (basic or post), not either way
+  enforceRegisteredSecretMethod(provider);
   // relying parties may cache the JWKS this long; keys:rotate publishes a next key longer than that before it signs
   provider.use(async (ctx, next) => {
     await next();

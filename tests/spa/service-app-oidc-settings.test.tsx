@@ -21,6 +21,7 @@ const legacy = {
   client_type: 'confidential' as const,
   pkce_required: true,
   client_credentials: false,
+  token_endpoint_auth_method: 'client_secret_basic' as const,
   oidc: {
     issuer: ISSUER,
     discovery_url: `${ISSUER}/.well-known/openid-configuration`,
@@ -45,8 +46,8 @@ async function api() {
   });
 }
 
-describe('service app form: per-app PKCE and client_credentials', () => {
-  it('a confidential app shows both switches and saves them', async () => {
+describe('service app form: per-app PKCE, client_credentials and token endpoint authentication', () => {
+  it('a confidential app shows both switches and the authentication select and saves them', async () => {
     server = await api();
     const user = userEvent.setup();
     await renderWithRouter(() => <ServiceAppsPage />, '/admin/service-apps');
@@ -58,22 +59,27 @@ describe('service app form: per-app PKCE and client_credentials', () => {
     expect(cc).not.toBeChecked();
     await user.click(pkce);
     await user.click(cc);
+    const method = within(dialog).getByRole('combobox', { name: 'Client authentication at the token endpoint' });
+    expect(method).toHaveTextContent('client_secret_basic');
+    await user.click(method);
+    await user.click(await screen.findByRole('option', { name: /client_secret_post/ }));
     await user.click(within(dialog).getByRole('button', { name: 'Save' }));
     const patch = await waitFor(() => {
       const r = server?.requests.find((q) => q.method === 'PATCH');
       expect(r).toBeTruthy();
       return r;
     });
-    expect(JSON.parse(String(patch?.body))).toMatchObject({ client_type: 'confidential', pkce_required: false, client_credentials: true });
+    expect(JSON.parse(String(patch?.body))).toMatchObject({ client_type: 'confidential', pkce_required: false, client_credentials: true, token_endpoint_auth_method: 'client_secret_post' });
   });
 
-  it('a public app has no such switches and always sends PKCE on, no client_credentials', async () => {
+  it('a public app has no such switches nor authentication select and always sends PKCE on, no client_credentials, no secret method', async () => {
     server = await api();
     const user = userEvent.setup();
     await renderWithRouter(() => <ServiceAppsPage />, '/admin/service-apps');
     await user.click(await screen.findByRole('button', { name: 'Add service app' }, { timeout: 5_000 }));
     const dialog = await screen.findByRole('dialog');
     expect(within(dialog).queryByRole('checkbox', { name: /Require PKCE/ })).toBeNull();
+    expect(within(dialog).queryByRole('combobox', { name: 'Client authentication at the token endpoint' })).toBeNull();
     await user.type(within(dialog).getByLabelText(/Display name/), 'Wiki');
     await user.type(within(dialog).getByLabelText(/Client ID/), 'wiki');
     await user.type(within(dialog).getByLabelText(/^URL/), 'https://wiki.example.com');
@@ -85,6 +91,9 @@ describe('service app form: per-app PKCE and client_credentials', () => {
       expect(r).toBeTruthy();
       return r;
     });
-    expect(JSON.parse(String(post?.body))).toMatchObject({ name: 'wiki', client_type: 'public', pkce_required: true, client_credentials: false });
+    const body = JSON.parse(String(post?.body)) as Record<string, unknown>;
+    expect(body).toMatchObject({ name: 'wiki', client_type: 'public', pkce_required: true, client_credentials: false });
+    // a secret method on a public app is a 422 on the server: the form never sends one
+    expect(body).not.toHaveProperty('token_endpoint_auth_method');
   });
 });

@@ -1,7 +1,8 @@
 import { createCipheriv, createDecipheriv, randomBytes, randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
-import type { Database, ServiceApp } from '../../db/schema';
+import type { Database, SecretAuthMethod, ServiceApp } from '../../db/schema';
+import { serviceAppAuthMethod } from '../../oidc/adapter';
 import { nowIso } from '../../db/index';
 import { AppError } from '../../errors';
 import { audit } from './audit';
@@ -57,6 +58,8 @@ export interface ServiceAppView {
   pkce_required: boolean;
   /** the app may use the client_credentials grant (confidential apps only) */
   client_credentials: boolean;
+  /** how the app authenticates at the token endpoint (public apps: none) */
+  token_endpoint_auth_method: SecretAuthMethod | 'none';
   roles: { id: string; name: string }[];
   created_at: string;
   updated_at: string;
@@ -81,6 +84,7 @@ export async function serviceAppViews(db: Kysely<Database>, ids: string[]): Prom
     client_type: a.client_type,
     pkce_required: a.client_type === 'public' || a.pkce_required !== 0,
     client_credentials: a.client_type === 'confidential' && a.client_credentials === 1,
+    token_endpoint_auth_method: serviceAppAuthMethod(a),
     roles: roles.filter((r) => r.service_app_id === a.id).map((r) => ({ id: r.id, name: r.name })),
     created_at: a.created_at,
     updated_at: a.updated_at,
@@ -113,23 +117,31 @@ export interface ServiceAppInput {
   client_type?: 'public' | 'confidential' | undefined;
   pkce_required?: boolean | undefined;
   client_credentials?: boolean | undefined;
+  token_endpoint_auth_method?: SecretAuthMethod | undefined;
 }
 
-const confidentialOnly = (field: 'pkce_required' | 'client_credentials') => new AppError(422, 'validation_failed', { fields: { [field]: ['confidential_only'] } });
+const confidentialOnly = (field: 'pkce_required' | 'client_credentials' | 'token_endpoint_auth_method') => new AppError(422, 'validation_failed', { fields: { [field]: ['confidential_only'] } });
 
 /**
- * The per-app OIDC flags for `clientType`: a public app always needs PKCE and cannot use
- * client_credentials; asking for either explicitly is a 422, a change to public resets them.
+ * The per-app OIDC flags for `clientType`: a public app always needs PKCE, cannot use client_credentials
+ * and authenticates with `none`; asking for any of these explicitly is a 422, a change to public resets them.
  */
-function oidcFlags(clientType: 'public' | 'confidential', input: Pick<ServiceAppInput, 'pkce_required' | 'client_credentials'>, before?: { pkce_required: boolean; client_credentials: boolean }) {
+function oidcFlags(
+  clientType: 'public' | 'confidential',
+  input: Pick<ServiceAppInput, 'pkce_required' | 'client_credentials' | 'token_endpoint_auth_method'>,
+  before?: Pick<ServiceAppView, 'pkce_required' | 'client_credentials' | 'token_endpoint_auth_method'>,
+) {
   if (clientType === 'public') {
     if (input.pkce_required === false) throw confidentialOnly('pkce_required');
     if (input.client_credentials === true) throw confidentialOnly('client_credentials');
-    return { pkce_required: 1, client_credentials: 0 };
+    if (input.token_endpoint_auth_method !== undefined) throw confidentialOnly('token_endpoint_auth_method');
+    return { pkce_required: 1, client_credentials: 0, token_endpoint_auth_method: 'client_secret_basic' as const };
   }
+  const beforeMethod = before?.token_endpoint_auth_method === 'none' ? undefined : before?.token_endpoint_auth_method;
   return {
     pkce_required: (input.pkce_required ?? before?.pkce_required ?? true) ? 1 : 0,
     client_credentials: (input.client_credentials ?? before?.client_credentials ?? false) ? 1 : 0,
+    token_endpoint_auth_method: input.token_endpoint_auth_method ?? beforeMethod ?? 'client_secret_basic',
   };
 }
 

@@ -1,7 +1,7 @@
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiDelete, apiGet, apiPatch, apiPost } from '../../../api';
 import { adminKeys, compactQuery } from './keys';
-import type { ListResponse, Role, ServiceApp, Subscription } from './types';
+import type { ListResponse, Role, SecretAuthMethod, ServiceApp, Subscription } from './types';
 
 /** Roles, subscriptions and service apps are small sets; the server pages them with size ≤ 100. */
 export interface CatalogFilters {
@@ -59,6 +59,8 @@ export interface ServiceAppInput {
   pkce_required?: boolean;
   /** confidential apps only */
   client_credentials?: boolean;
+  /** confidential apps only: how the app sends its secret at the token endpoint */
+  token_endpoint_auth_method?: SecretAuthMethod;
 }
 
 function useCrud<Input extends object, Out>(base: string, invalidate: readonly (readonly string[])[]) {

@@ -98,6 +98,10 @@ export interface Subscription {
 
 export type ClientType = 'public' | 'confidential';
 
+/** Token endpoint authentication of a service app: `none` for public apps, a secret method for confidential ones. */
+export type SecretAuthMethod = 'client_secret_basic' | 'client_secret_post';
+export type TokenEndpointAuthMethod = 'none' | SecretAuthMethod;
+
 export interface ServiceApp {
   id: string;
   name: string;
@@ -109,6 +113,8 @@ export interface ServiceApp {
   pkce_required: boolean;
   /** the app may use the client_credentials grant (confidential apps) */
   client_credentials: boolean;
+  /** how the app authenticates at the token endpoint (public apps: none) */
+  token_endpoint_auth_method: TokenEndpointAuthMethod;
   roles: NamedRef[];
   /** what to configure in the app's OIDC software */
   oidc: {
@@ -116,7 +122,7 @@ export interface ServiceApp {
     discovery_url: string;
     redirect_uri: string;
     post_logout_redirect_uris: string[];
-    token_endpoint_auth_method: 'none' | 'client_secret_basic';
+    token_endpoint_auth_method: TokenEndpointAuthMethod;
     grant_types: string[];
     pkce_required: boolean;
   };

@@ -26,6 +26,10 @@ export interface Integration {
 export function integrationFor(app: IntegrationApp): Integration {
   const o = app.oidc;
   const i = { issuer: o.issuer, clientId: app.name, confidential: app.client_type === 'confidential' };
+  // how a confidential app sends its secret at the token endpoint: the provider accepts only the registered method
+  const post = i.confidential && o.token_endpoint_auth_method === 'client_secret_post';
+  const secretAuth = post ? 'client.ClientSecretPost(process.env.OIDC_CLIENT_SECRET)' : 'client.ClientSecretBasic(process.env.OIDC_CLIENT_SECRET)';
+  const authMethod = i.confidential ? (post ? 'client_secret_post' : 'client_secret_basic') : 'none';
   const redirectUri = o.redirect_uri;
   const postLogoutRedirectUri = o.post_logout_redirect_uris.find((u) => u.endsWith('/') && URL.parse(u)?.pathname === '/') ?? o.post_logout_redirect_uris[0] ?? redirectUri;
   const discoveryUrl = o.discovery_url;
@@ -44,7 +48,7 @@ const config = await client.discovery(
   new URL('${i.issuer}'),
   '${i.clientId}',
   undefined,
-  ${i.confidential ? 'client.ClientSecretBasic(process.env.OIDC_CLIENT_SECRET)' : 'client.None()'},
+  ${i.confidential ? secretAuth : 'client.None()'},
 );
 
 // sign-in: keep code_verifier, state and nonce in the user's session
@@ -92,7 +96,7 @@ await mgr.signoutRedirect();                // sign-out`;
   const apache = `# a2enmod auth_openidc
 OIDCProviderMetadataURL ${discoveryUrl}
 OIDCClientID ${i.clientId}
-${i.confidential ? 'OIDCClientSecret <client secret>\nOIDCProviderTokenEndpointAuth client_secret_basic' : 'OIDCProviderTokenEndpointAuth none'}
+${i.confidential ? `OIDCClientSecret <client secret>\nOIDCProviderTokenEndpointAuth ${authMethod}` : 'OIDCProviderTokenEndpointAuth none'}
 OIDCRedirectURI ${redirectUri}
 OIDCCryptoPassphrase <a long random value>
 OIDCScope "${INTEGRATION_SCOPE}"
@@ -114,7 +118,7 @@ oauth = OAuth2Session(
     '${i.clientId}', ${i.confidential ? 'CLIENT_SECRET' : 'None'},
     scope='${INTEGRATION_SCOPE}',
     redirect_uri='${redirectUri}',
-    token_endpoint_auth_method='${i.confidential ? 'client_secret_basic' : 'none'}',
+    token_endpoint_auth_method='${authMethod}',
     code_challenge_method='S256',
 )
 # sign-in: keep code_verifier, state and nonce in the user's session
@@ -131,11 +135,11 @@ token = oauth.refresh_token(meta['token_endpoint'], refresh_token=token['refresh
   const clientCredentials = `import * as client from 'openid-client'; // machine to machine, no person involved
 
 const config = await client.discovery(new URL('${i.issuer}'), '${i.clientId}', undefined,
-  client.ClientSecretBasic(process.env.OIDC_CLIENT_SECRET));
+  ${secretAuth});
 const { access_token, expires_in } = await client.clientCredentialsGrant(config);
 
 # or with curl
-curl -u '${i.clientId}:<client secret>' -d grant_type=client_credentials ${i.issuer}/token`;
+${post ? `curl -d client_id=${i.clientId} -d 'client_secret=<client secret>' -d grant_type=client_credentials ${i.issuer}/token` : `curl -u '${i.clientId}:<client secret>' -d grant_type=client_credentials ${i.issuer}/token`}`;
   return {
     discoveryUrl,
     redirectUri,

@@ -14,7 +14,7 @@ import { Switch } from '../../../components/ui/switch';
 import * as Table from '../../../components/ui/table';
 import { SERVICE_PATH_RE } from '../../../domain/formats';
 import { applyServerFieldErrors } from '../../../lib/field-errors';
-import { rolesQueryOptions, serviceAppsQueryOptions, useServiceAppMutations } from '../api/catalog';
+import { rolesQueryOptions, serviceAppsQueryOptions, useServiceAppMutations, type ServiceAppInput } from '../api/catalog';
 import type { ServiceApp } from '../api/types';
 import { useNotify } from '../components/feedback';
 import { FormField } from '../components/form';
@@ -169,6 +169,7 @@ const schema = z.object({
   client_type: z.enum(['public', 'confidential']),
   pkce_required: z.boolean(),
   client_credentials: z.boolean(),
+  token_endpoint_auth_method: z.enum(['client_secret_basic', 'client_secret_post']),
 });
 type Values = z.infer<typeof schema>;
 
@@ -188,13 +189,14 @@ function ServiceAppForm({ app, onDone }: { app: ServiceApp | null; onDone: (save
       client_type: app?.client_type ?? 'public',
       pkce_required: app?.pkce_required ?? true,
       client_credentials: app?.client_credentials ?? false,
+      token_endpoint_auth_method: app?.token_endpoint_auth_method === 'client_secret_post' ? 'client_secret_post' : 'client_secret_basic',
     },
   });
   const confidential = watch('client_type') === 'confidential';
   const submit = handleSubmit((values) =>
-    // the per-app OIDC settings exist for confidential apps only; a public app always needs PKCE
-    ((input) => (app ? update.mutateAsync({ id: app.id, input }) : create.mutateAsync(input)))(
-      values.client_type === 'confidential' ? values : { ...values, pkce_required: true, client_credentials: false },
+    // the per-app OIDC settings exist for confidential apps only; a public app always needs PKCE and sends no secret
+    ((input: ServiceAppInput) => (app ? update.mutateAsync({ id: app.id, input }) : create.mutateAsync(input)))(
+      values.client_type === 'confidential' ? values : (({ token_endpoint_auth_method: _method, ...rest }) => ({ ...rest, pkce_required: true, client_credentials: false }))(values),
     )
       .then((saved) => {
         notify.success(app ? t`Service app updated` : t`Service app added`, saved.display_name);
@@ -205,7 +207,7 @@ function ServiceAppForm({ app, onDone }: { app: ServiceApp | null; onDone: (save
           setError('name', { type: 'server', message: 'invalid' });
           return;
         }
-        if (!applyServerFieldErrors(error, setError, ['name', 'display_name', 'url', 'path', 'role_ids', 'client_type', 'pkce_required', 'client_credentials'])) notify.error(error);
+        if (!applyServerFieldErrors(error, setError, ['name', 'display_name', 'url', 'path', 'role_ids', 'client_type', 'pkce_required', 'client_credentials', 'token_endpoint_auth_method'])) notify.error(error);
       }),
   );
   return (
@@ -237,6 +239,22 @@ function ServiceAppForm({ app, onDone }: { app: ServiceApp | null; onDone: (save
       />
       {confidential ? (
         <div className={css({ display: 'flex', flexDirection: 'column', gap: '2' })}>
+          <Controller
+            control={control}
+            name="token_endpoint_auth_method"
+            render={({ field }) => (
+              <SimpleSelect portalled={false} className={raiseWhenOpen}
+                label={t`Client authentication at the token endpoint`}
+                options={[
+                  { value: 'client_secret_basic', label: t`client_secret_basic (HTTP Basic header, default)` },
+                  { value: 'client_secret_post', label: t`client_secret_post (secret in the request body)` },
+                ]}
+                value={field.value}
+                onValueChange={field.onChange}
+                invalid={Boolean(formState.errors.token_endpoint_auth_method)}
+              />
+            )}
+          />
           <Controller
             control={control}
             name="pkce_required"
