@@ -1,8 +1,8 @@
 import { performance } from 'node:perf_hooks';
 import { randomBytes } from 'node:crypto';
 import { parse } from 'csv-parse/sync';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { LightMyRequestResponse } from 'fastify';
+import { beforeAll, expect, it } from 'vitest';
+import { errorCode, raiseEnvForFile } from '../../helpers/env';
 import { describeEachDb } from '../../helpers/app';
 import { createAccount, signIn } from '../../helpers/auth';
 import { multipart } from '../admin/fixtures';
@@ -15,24 +15,9 @@ import { canStartFormula, csvCorpus } from './hostile-files';
  * naive reader that splits on another locale's separator); the export imports back as is.
  */
 const RAISED: Record<string, string> = { IAM_RATE_LIMIT_PER_MINUTE: '1000000' };
-const saved = Object.fromEntries(Object.keys(RAISED).map((k) => [k, process.env[k]]));
-Object.assign(process.env, RAISED);
-afterAll(() => {
-  for (const [k, v] of Object.entries(saved)) {
-    if (v === undefined) delete process.env[k];
-    else process.env[k] = v;
-  }
-});
+raiseEnvForFile(RAISED);
 
 const PW = 'Corpus-Upload-7!x';
-const errorCode = (res: LightMyRequestResponse): string | undefined => {
-  try {
-    return (JSON.parse(res.body) as { error?: { code?: string } }).error?.code;
-  } catch {
-    return undefined;
-  }
-};
-
 describeEachDb('hostile corpus: CSV import and export', (get) => {
   let adminAuth = '';
   beforeAll(async () => {

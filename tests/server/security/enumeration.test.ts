@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
+import { raiseEnvForFile } from '../../helpers/env';
 import { describeEachDb, type TestApp } from '../../helpers/app';
 import { createAccount, startAuthorize } from '../../helpers/auth';
 import { issueToken, LINK_PATHS, signedApiLink } from '../../../server/services/signed-links';
@@ -20,14 +21,7 @@ const RAISED: Record<string, string> = {
   IAM_IP_MAX_FAILURES: '1000000',
   IAM_RATE_LIMIT_PER_MINUTE: '1000000',
 };
-const saved = Object.fromEntries(Object.keys(RAISED).map((k) => [k, process.env[k]]));
-Object.assign(process.env, RAISED);
-afterAll(() => {
-  for (const [k, v] of Object.entries(saved)) {
-    if (v === undefined) delete process.env[k];
-    else process.env[k] = v;
-  }
-});
+raiseEnvForFile(RAISED);
 
 const PW = 'Correct-Horse-9!';
 const WRONG = 'Wrong-Passw0rd!x';

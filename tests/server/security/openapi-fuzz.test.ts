@@ -3,8 +3,9 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
+import { raiseEnvForFile } from '../../helpers/env';
 import { describeEachDb, type TestApp } from '../../helpers/app';
 import { createAccount, signIn } from '../../helpers/auth';
 import type { DomainMessages } from '../../../server/i18n/index';
@@ -20,14 +21,7 @@ import { arbFromSchema, HOSTILE_STRINGS, withPollution, type JsonSchema } from '
  * its operation, and codes are checked against the global catalog (server/i18n/messages/*.ts).
  */
 const RAISED: Record<string, string> = { IAM_LOCKOUT_MAX_FAILURES: '1000000', IAM_IP_MAX_FAILURES: '1000000', IAM_RATE_LIMIT_PER_MINUTE: '1000000' };
-const saved = Object.fromEntries(Object.keys(RAISED).map((k) => [k, process.env[k]]));
-Object.assign(process.env, RAISED);
-afterAll(() => {
-  for (const [k, v] of Object.entries(saved)) {
-    if (v === undefined) delete process.env[k];
-    else process.env[k] = v;
-  }
-});
+raiseEnvForFile(RAISED);
 
 const PASSWORD = 'Fuzz-Tango-Kilo-93!';
 const ROLES = ['anonymous', 'user', 'manager', 'super_admin'] as const;

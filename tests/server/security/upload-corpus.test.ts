@@ -3,8 +3,8 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { randomBytes } from 'node:crypto';
 import sharp from 'sharp';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { LightMyRequestResponse } from 'fastify';
+import { beforeAll, expect, it } from 'vitest';
+import { errorCode, raiseEnvForFile } from '../../helpers/env';
 import { describeEachDb } from '../../helpers/app';
 import { createAccount, signIn } from '../../helpers/auth';
 import { multipart } from '../admin/fixtures';
@@ -17,28 +17,13 @@ import { avatarCorpus, PAYLOAD_MARKERS, type UploadCase } from './hostile-files'
  * avatar never holds the original bytes (nor any payload marker, EXIF or GPS). (CSV files: csv-corpus.test.ts.)
  */
 const RAISED: Record<string, string> = { IAM_RATE_LIMIT_PER_MINUTE: '1000000' };
-const saved = Object.fromEntries(Object.keys(RAISED).map((k) => [k, process.env[k]]));
-Object.assign(process.env, RAISED);
-afterAll(() => {
-  for (const [k, v] of Object.entries(saved)) {
-    if (v === undefined) delete process.env[k];
-    else process.env[k] = v;
-  }
-});
+raiseEnvForFile(RAISED);
 
 const PW = 'Corpus-Upload-7!x';
 let corpus: UploadCase[] = [];
 beforeAll(async () => {
   corpus = await avatarCorpus();
 }, 120_000);
-
-const errorCode = (res: LightMyRequestResponse): string | undefined => {
-  try {
-    return (JSON.parse(res.body) as { error?: { code?: string } }).error?.code;
-  } catch {
-    return undefined;
-  }
-};
 
 describeEachDb('hostile corpus: avatar uploads', (get) => {
   let userAuth = '';
