@@ -105,4 +105,19 @@ describe('service app integration', () => {
     expect(await within(dialog).findByRole('group', { name: 'Discovery-URL' })).toHaveTextContent('https://iam.example.com/oidc/.well-known/openid-configuration');
     expect(within(dialog).getByRole('tab', { name: 'Umgebung' })).toBeVisible();
   });
+  it('uses the app\'s token endpoint authentication method in the set-ups (client_secret_post vs basic)', () => {
+    const code = (app: Parameters<typeof integrationFor>[0], id: string) => integrationFor(app).snippets.find((s) => s.id === id)!.code;
+    const post = { ...billing, oidc: { ...billing.oidc, token_endpoint_auth_method: 'client_secret_post' as const } };
+    expect(code(post, 'openid-client')).toContain('client.ClientSecretPost(process.env.OIDC_CLIENT_SECRET)');
+    expect(code(post, 'openid-client')).not.toContain('ClientSecretBasic');
+    expect(code(post, 'mod_auth_openidc')).toContain('OIDCProviderTokenEndpointAuth client_secret_post');
+    expect(code(post, 'authlib')).toContain("token_endpoint_auth_method='client_secret_post'");
+    expect(code(post, 'client-credentials')).toContain('client.ClientSecretPost(');
+    expect(code(post, 'client-credentials')).toContain('-d client_id=billing');
+    expect(code(post, 'client-credentials')).not.toContain('curl -u');
+    expect(code(billing, 'openid-client')).toContain('client.ClientSecretBasic(process.env.OIDC_CLIENT_SECRET)');
+    expect(code(billing, 'mod_auth_openidc')).toContain('OIDCProviderTokenEndpointAuth client_secret_basic');
+    expect(code(billing, 'authlib')).toContain("token_endpoint_auth_method='client_secret_basic'");
+    expect(code(billing, 'client-credentials')).toContain('curl -u');
+  });
 });
