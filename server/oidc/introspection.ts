@@ -7,7 +7,8 @@ import { getClientSecret } from '../services/admin/service-apps';
 /**
  * Token introspection (RFC 7662) for confidential service apps. oidc-provider cannot introspect our JWT
  * access tokens (they are not stored), so the endpoint the provider advertises is answered here:
- * - the caller authenticates with its client secret (client_secret_basic or client_secret_post);
+ * - the caller authenticates with its client secret, sent the way the app is registered for
+ *   (client_secret_basic or client_secret_post; the other way is refused, as at the token endpoint);
  *   public clients (and the product's own SPA clients) cannot introspect;
  * - an app learns only about tokens issued to itself: any other token is `{ active: false }`;
  * - an access token is active while its signature and expiry hold, its grant is alive (sign-out and
@@ -56,6 +57,8 @@ export async function authenticateClient(app: FastifyInstance, authorization: st
   const client = await serviceAppClient(app.db.kysely, id, (stored) => getClientSecret(app, { client_secret: stored }));
   const expected = client?.client_secret;
   if (!client || client.token_endpoint_auth_method === 'none' || typeof expected !== 'string') return null;
+  // held to the app's registered method, as at the token endpoint (server/oidc/client-auth-method.ts)
+  if (client.token_endpoint_auth_method !== (basic ? 'client_secret_basic' : 'client_secret_post')) return null;
   return same(secret, expected) ? id : null;
 }
 

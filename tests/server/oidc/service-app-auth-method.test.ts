@@ -76,6 +76,10 @@ describeEachDb(
         const tokens = await client.authorizationCodeGrant(good, callback, { pkceCodeVerifier: verifier, expectedState: state, idTokenExpected: true });
         expect(tokens.claims()?.sub).toBe(acct.id);
         expect(tokens.claims()?.aud).toBe(sa.name);
+        // introspection (answered by the product) holds the app to the same method
+        expect(await client.tokenIntrospection(good, tokens.access_token)).toMatchObject({ active: true, client_id: sa.name });
+        const notAllowed = await client.tokenIntrospection(bad, tokens.access_token).then(() => null, (e: unknown) => e);
+        expect(notAllowed, String(notAllowed)).toMatchObject({ status: 401 });
       }
     });
 
