@@ -104,23 +104,6 @@ export async function closeThrottleStore(app: FastifyInstance): Promise<void> {
   }
 }
 
-// KEYS[1] hash key; ARGV now, limit, windowMs, lockMs. Mirrors the SQL upsert below.
-const FAILURE_LUA = `
-local now = tonumber(ARGV[1]); local limit = tonumber(ARGV[2]); local win = tonumber(ARGV[3]); local lock = tonumber(ARGV[4])
-local h = redis.call('HMGET', KEYS[1], 'count', 'reset_at', 'locked_until')
-local count = tonumber(h[1]); local reset_at = tonumber(h[2]); local locked_until = tonumber(h[3]) or 0
-if count and locked_until > now then return {count, locked_until} end
-if (not count) or reset_at <= now or locked_until ~= 0 then
-  count = 1; reset_at = now + win; locked_until = 0
-else
-  count = count + 1
-end
-if count >= limit then locked_until = now + lock end
-redis.call('HSET', KEYS[1], 'count', count, 'reset_at', reset_at, 'locked_until', locked_until)
-redis.call('PEXPIREAT', KEYS[1], math.max(reset_at, locked_until))
-return {count, locked_until}
-`;
-
 // KEYS[1]; ARGV now, limit, windowMs, lockMs. Takes a slot unless the key is locked: {1, count, locked_until}
 // when taken (the slot reaching the limit locks the key), {0, count, locked_until} when refused. Mirrors takeSlot's SQL.
 const RESERVE_LUA = `
@@ -200,39 +183,26 @@ export async function assertNotLocked(app: FastifyInstance, keys: string[]): Pro
   if (first) throw lockedError(first.key, first.until, Date.now());
 }
 
-/** Counts one failure per key; the failure that reaches a key's limit locks it. Returns the counts after the failure. */
+/** The counter of a locked key as it stands (what a refused slot leaves unchanged). */
+async function counterOf(app: FastifyInstance, key: string): Promise<{ count: number; lockedUntil: number }> {
+  const redis = redisOf(app);
+  if (redis) {
+    const [count, lockedUntil] = await redis.hmget(redisKey(app, key), 'count', 'locked_until');
+    return { count: Number(count ?? 0), lockedUntil: Number(lockedUntil ?? 0) };
+  }
+  const row = await app.db.kysely.selectFrom('rate_counters').select(['count', 'locked_until']).where('key', '=', key).executeTakeFirst();
+  return { count: Number(row?.count ?? 0), lockedUntil: Number(row?.locked_until ?? 0) };
+}
+
+/**
+ * Counts one failure per key; the failure that reaches a key's limit locks it. Returns the counts after the failure
+ * (a key that is already locked is left as it is). The same atomic step as a reservation (takeSlot).
+ */
 export async function recordFailure(app: FastifyInstance, keys: string[]): Promise<{ key: string; count: number; lockedUntil: number }[]> {
   const out: { key: string; count: number; lockedUntil: number }[] = [];
   for (const key of new Set(keys)) {
-    const { limit, windowMs, lockMs } = ruleFor(key);
-    const now = Date.now();
-    const redis = redisOf(app);
-    if (redis) {
-      const [count, lockedUntil] = (await redis.eval(FAILURE_LUA, 1, redisKey(app, key), now, limit, windowMs, lockMs)) as [number, number];
-      out.push({ key, count: Number(count), lockedUntil: Number(lockedUntil) });
-      continue;
-    }
-    const firstLock = limit <= 1 ? now + lockMs : 0;
-    const res = await sql<{ count: number; locked_until: number }>`
-      insert into rate_counters (key, count, reset_at, locked_until)
-      values (${key}, 1, cast(${now + windowMs} as bigint), cast(${firstLock} as bigint))
-      on conflict (key) do update set
-        count = case
-          when rate_counters.locked_until > cast(${now} as bigint) then rate_counters.count
-          when rate_counters.reset_at <= cast(${now} as bigint) or rate_counters.locked_until <> 0 then 1
-          else rate_counters.count + 1 end,
-        reset_at = case
-          when rate_counters.locked_until > cast(${now} as bigint) then rate_counters.reset_at
-          when rate_counters.reset_at <= cast(${now} as bigint) or rate_counters.locked_until <> 0 then cast(${now + windowMs} as bigint)
-          else rate_counters.reset_at end,
-        locked_until = case
-          when rate_counters.locked_until > cast(${now} as bigint) then rate_counters.locked_until
-          when rate_counters.reset_at <= cast(${now} as bigint) or rate_counters.locked_until <> 0 then cast(${firstLock} as bigint)
-          when rate_counters.count + 1 >= ${limit} then cast(${now + lockMs} as bigint)
-          else cast(0 as bigint) end
-      returning count, locked_until`.execute(app.db.kysely);
-    const row = res.rows[0];
-    out.push({ key, count: Number(row?.count ?? 0), lockedUntil: Number(row?.locked_until ?? 0) });
+    const slot = (await takeSlot(app, key)) ?? (await counterOf(app, key));
+    out.push({ key, ...slot });
   }
   return out;
 }
