@@ -1,6 +1,7 @@
 import { SMTPServer } from 'smtp-server';
 import PostalMime from 'postal-mime';
 import type { AddressInfo } from 'node:net';
+import { expect } from 'vitest';
 
 export interface ReceivedMail {
   to: string[];
@@ -71,4 +72,15 @@ export async function startSmtp(): Promise<{
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+/** The signed API link (`?url=`) inside a mail's link to the SPA page `page` (asserted to be that exact path). */
+export function apiLinkOf(mail: ReceivedMail, page: string): string {
+  const link = mail.links.find((l) => l.includes(page));
+  expect(link, `a link to ${page} in ${mail.text}`).toBeDefined();
+  const u = new URL(link ?? '');
+  expect(u.pathname).toBe(page);
+  const api = u.searchParams.get('url');
+  expect(api).toBeTruthy();
+  return api ?? '';
 }

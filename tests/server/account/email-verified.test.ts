@@ -1,6 +1,6 @@
 import { afterAll, expect, it } from 'vitest';
 import { describeEachDb, type TestApp } from '../../helpers/app';
-import { startSmtp, type ReceivedMail } from '../../helpers/smtp';
+import { apiLinkOf, startSmtp } from '../../helpers/smtp';
 import { createAccount, signIn } from '../../helpers/auth';
 import { issueToken } from '../../../server/services/signed-links';
 import { sendInvitation } from '../../../server/services/invitations';
@@ -19,11 +19,6 @@ const NEW_PASSWORD = 'An0ther!Secret#9';
 let n = 0;
 const email = (p: string) => `${p}-${++n}-${Date.now()}@example.test`;
 
-function apiLinkOf(mail: ReceivedMail, page: string): string {
-  const link = mail.links.find((l) => new URL(l).pathname === page);
-  expect(link, `a link to ${page}`).toBeDefined();
-  return new URL(link ?? '').searchParams.get('url') ?? '';
-}
 const verifiedAt = async (t: TestApp, id: string) => (await t.db.kysely.selectFrom('accounts').select('email_verified_at').where('id', '=', id).executeTakeFirstOrThrow()).email_verified_at;
 
 describeEachDb(

@@ -1,6 +1,6 @@
 import { afterAll, expect, it } from 'vitest';
 import { describeEachDb, type TestApp } from '../../helpers/app';
-import { startSmtp, type ReceivedMail } from '../../helpers/smtp';
+import { apiLinkOf, startSmtp } from '../../helpers/smtp';
 import { createAccount, pathOf, signIn } from '../../helpers/auth';
 import { sendInvitation } from '../../../server/services/invitations';
 import { issueToken, signedApiLink } from '../../../server/services/signed-links';
@@ -15,16 +15,6 @@ const NEW_PASSWORD = 'An0ther!Secret#9';
 let n = 0;
 const email = (p: string) => `${p}-${++n}-${Date.now()}@example.test`;
 
-/** The signed API link inside the SPA page link of a mail. */
-function apiLinkOf(mail: ReceivedMail, page: string): string {
-  const link = mail.links.find((l) => l.includes(page));
-  expect(link, `a link to ${page} in ${mail.text}`).toBeDefined();
-  const u = new URL(link ?? '');
-  expect(u.pathname).toBe(page);
-  const api = u.searchParams.get('url');
-  expect(api).toBeTruthy();
-  return api ?? '';
-}
 
 function tamper(url: string, param: 'token' | 'expires' | 'signature'): string {
   const u = new URL(url);
