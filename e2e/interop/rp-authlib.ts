@@ -1,20 +1,12 @@
 /** Starts e2e/interop/rp_authlib.py with Debian's /usr/bin/python3 (python3-authlib, python3-requests). */
 import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
+import type { RpOptions } from './rp-openid-client';
 
 export const DEBIAN_PYTHON = '/usr/bin/python3';
 export const authlibAvailable = (): boolean => spawnSync(DEBIAN_PYTHON, ['-c', 'import authlib, requests'], { stdio: 'ignore' }).status === 0;
 
-export interface AuthlibRpOptions {
-  issuer: string;
-  host: string;
-  port: number;
-  clientId: string;
-  clientSecret: string;
-  scope: string;
-}
-
-export async function startAuthlibRp(o: AuthlibRpOptions): Promise<{ url: string; output(): string; close(): Promise<void> }> {
+export async function startAuthlibRp(o: RpOptions): Promise<{ url: string; output(): string; close(): Promise<void> }> {
   const child = spawn(DEBIAN_PYTHON, [join(import.meta.dirname, 'rp_authlib.py')], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: {
