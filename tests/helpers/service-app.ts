@@ -1,4 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { expect } from 'vitest';
+import * as client from 'openid-client';
+import { Browser } from './http';
 import type { TestApp } from './app';
 import { nowIso } from '../../server/db/index';
 import { encryptSecret } from '../../server/services/admin/service-apps';
@@ -48,4 +51,34 @@ export async function seedServiceApp(
     await db.insertInto('role_subscriptions').values({ account_id: accountId, subscription_id: subscriptionId, role_id: roleId, created_at: now }).execute();
   }
   return { id, name, roleId, roleName, subscriptionId, redirectUri: `${url}${path}`, secret };
+}
+
+/**
+ * Signs `email` in to a service app through the real endpoints (authorization with PKCE S256, the product's
+ * /api/login, then the provider's redirects) as a cookie-keeping browser would; returns the callback URL carrying the
+ * code, the PKCE verifier and state, and the paths visited on the way. `onStep` sees each URL before it is followed.
+ */
+export async function authorizeInBrowser(
+  o: { appUrl: string; config: client.Configuration; redirectUri: string; email: string; password: string; params: Record<string, string> },
+  onStep?: (url: string) => Promise<void>,
+): Promise<{ callback: URL; verifier: string; state: string; visited: string[] }> {
+  const verifier = client.randomPKCECodeVerifier();
+  const state = client.randomState();
+  const authUrl = client.buildAuthorizationUrl(o.config, { redirect_uri: o.redirectUri, code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256', state, ...o.params });
+  const browser = new Browser();
+  const r1 = await browser.go(authUrl.href);
+  const interaction = new URL(String(r1.headers.get('location'))).searchParams.get('interaction');
+  const login = await browser.go(`${o.appUrl}/api/login`, { method: 'POST', headers: { 'content-type': 'application/json', origin: o.appUrl }, body: JSON.stringify({ email: o.email, password: o.password, interaction }) });
+  expect(login.status).toBe(200);
+  let url = ((await login.json()) as { data: { redirect_to: string } }).data.redirect_to;
+  const visited: string[] = [];
+  for (let i = 0; i < 6 && !url.startsWith(o.redirectUri); i++) {
+    visited.push(new URL(url).pathname.replace(/[^/]{20,}$/, ':uid'));
+    await onStep?.(url);
+    const r = await browser.go(url);
+    expect(r.status, `${url}: ${r.status}`).toBeLessThan(400);
+    url = new URL(String(r.headers.get('location')), o.appUrl).href;
+  }
+  expect(url.startsWith(`${o.redirectUri}?`), `stuck at ${url} after ${visited.join(' → ')}`).toBe(true);
+  return { callback: new URL(url), verifier, state, visited };
 }

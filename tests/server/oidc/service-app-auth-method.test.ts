@@ -3,8 +3,8 @@ import { beforeAll, expect, it } from 'vitest';
 import * as client from 'openid-client';
 import { describeEachDb } from '../../helpers/app';
 import { createAccount } from '../../helpers/auth';
-import { Browser, freePort } from '../../helpers/http';
-import { seedServiceApp } from '../../helpers/service-app';
+import { freePort } from '../../helpers/http';
+import { authorizeInBrowser, seedServiceApp } from '../../helpers/service-app';
 import { actor, type Actor } from '../admin/fixtures';
 
 const PW = 'Correct-Horse1!x';
@@ -31,24 +31,8 @@ describeEachDb(
     });
 
     /** Signs `email` in to the app through the real endpoints; returns the callback URL carrying the code. */
-    async function signIn(config: client.Configuration, redirectUri: string, email: string) {
-      const verifier = client.randomPKCECodeVerifier();
-      const state = client.randomState();
-      const authUrl = client.buildAuthorizationUrl(config, { redirect_uri: redirectUri, scope: 'openid email', code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256', state });
-      const browser = new Browser();
-      const r1 = await browser.go(authUrl.href);
-      const interaction = new URL(String(r1.headers.get('location'))).searchParams.get('interaction');
-      const login = await browser.go(`${appUrl}/api/login`, { method: 'POST', headers: { 'content-type': 'application/json', origin: appUrl }, body: JSON.stringify({ email, password: PW, interaction }) });
-      expect(login.status).toBe(200);
-      let url = ((await login.json()) as { data: { redirect_to: string } }).data.redirect_to;
-      for (let i = 0; i < 6 && !url.startsWith(redirectUri); i++) {
-        const r = await browser.go(url);
-        expect(r.status, `${url}: ${r.status}`).toBeLessThan(400);
-        url = new URL(String(r.headers.get('location')), appUrl).href;
-      }
-      expect(url.startsWith(`${redirectUri}?`), `stuck at ${url}`).toBe(true);
-      return { callback: new URL(url), verifier, state };
-    }
+    const signIn = (config: client.Configuration, redirectUri: string, email: string) =>
+      authorizeInBrowser({ appUrl, config, redirectUri, email, password: PW, params: { scope: 'openid email' } });
 
     const discover = (name: string, auth: client.ClientAuth) => client.discovery(new URL(`${appUrl}/oidc`), name, undefined, auth, { execute: [client.allowInsecureRequests] });
 

@@ -3,8 +3,8 @@ import { beforeAll, expect, it } from 'vitest';
 import * as client from 'openid-client';
 import { describeEachDb } from '../../helpers/app';
 import { createAccount } from '../../helpers/auth';
-import { Browser, freePort } from '../../helpers/http';
-import { seedServiceApp } from '../../helpers/service-app';
+import { freePort } from '../../helpers/http';
+import { authorizeInBrowser, seedServiceApp } from '../../helpers/service-app';
 
 const PW = 'Correct-Horse1!x';
 const port = await freePort();
@@ -19,29 +19,14 @@ describeEachDb(
 
     /** Authorization code flow through the real endpoints; `prompt` as the app sends it. */
     async function authorize(config: client.Configuration, redirectUri: string, email: string, params: Record<string, string>) {
-      const verifier = client.randomPKCECodeVerifier();
-      const state = client.randomState();
-      const authUrl = client.buildAuthorizationUrl(config, { redirect_uri: redirectUri, code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256', state, ...params });
-      const browser = new Browser();
-      const r1 = await browser.go(authUrl.href);
-      const interaction = new URL(String(r1.headers.get('location'))).searchParams.get('interaction');
-      const login = await browser.go(`${appUrl}/api/login`, { method: 'POST', headers: { 'content-type': 'application/json', origin: appUrl }, body: JSON.stringify({ email, password: PW, interaction }) });
-      expect(login.status).toBe(200);
-      let url = ((await login.json()) as { data: { redirect_to: string } }).data.redirect_to;
-      const visited: string[] = [];
-      for (let i = 0; i < 6 && !url.startsWith(redirectUri); i++) {
-        visited.push(new URL(url).pathname.replace(/[^/]{20,}$/, ':uid'));
+      const { callback, verifier, state, visited } = await authorizeInBrowser({ appUrl, config, redirectUri, email, password: PW, params }, async (url) => {
         if (new URL(url).pathname.startsWith('/api/oidc-pages/consent/')) {
           // the consent step is bound to the browser that signed in: without its interaction cookie, refused
           const stranger = await fetch(url, { redirect: 'manual' });
           expect(stranger.status).toBe(400);
         }
-        const r = await browser.go(url);
-        expect(r.status, `${url}: ${r.status}`).toBeLessThan(400);
-        url = new URL(String(r.headers.get('location')), appUrl).href;
-      }
-      expect(url.startsWith(`${redirectUri}?`), `stuck at ${url} after ${visited.join(' → ')}`).toBe(true);
-      const tokens = await client.authorizationCodeGrant(config, new URL(url), { pkceCodeVerifier: verifier, expectedState: state, idTokenExpected: true });
+      });
+      const tokens = await client.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: state, idTokenExpected: true });
       return { tokens, visited };
     }
 
