@@ -13,6 +13,7 @@ import auth from './plugins/app/auth';
 import inputGuard from './plugins/app/input-guard';
 import noStore from './plugins/app/no-store';
 import routes from './plugins/app/routes';
+import services from './plugins/app/services';
 import spa from './plugins/app/spa';
 import metrics, { requestIdOf } from './plugins/app/metrics';
 import { randomUUID } from 'node:crypto';
@@ -88,6 +89,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     app.mailer.close();
     if (!opts.db) await db.close();
   });
+  await app.register(services);
   await app.register(i18n);
   await app.register(metrics);
   await app.register(errors);

@@ -1,17 +1,7 @@
 import { z } from 'zod';
 
-/** The error body every route may answer with (DESIGN §7). */
-export const errorBody = z
-  .object({
-    error: z.object({
-      code: z.string(),
-      message: z.string(),
-      fields: z.record(z.string(), z.array(z.string())).optional(),
-      field_messages: z.record(z.string(), z.array(z.string())).optional(),
-      request_id: z.string().optional(),
-    }),
-  })
-  .describe('Error');
+export { errorBody } from '../../contract/errors';
+import { errorBody } from '../../contract/errors';
 
 /** `response` entries for the given error statuses, for route schemas. */
 export function errorResponses(...statuses: number[]): Record<number, typeof errorBody> {

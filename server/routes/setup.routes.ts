@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { emailSchema, personNameSchema } from '../../src/domain/formats';
+import { emailSchema, personNameSchema } from '../../contract/domain/formats';
 import { newPasswordBody } from '../services/account-passwords';
 import { AppError } from '../errors';
 import { errorResponses } from '../lib/openapi';

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { nowIso } from '../db/index';
 import type { Account } from '../db/schema';
 import { AppError } from '../errors';
-import { passwordSchema } from '../../src/domain/password-policy';
+import { passwordSchema } from '../../contract/domain/password-policy';
 import { revokeAccountGrants } from '../oidc/grants';
 import { hashPassword, verifyPassword } from './passwords';
 import { consumeToken } from './signed-links';

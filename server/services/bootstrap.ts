@@ -1,7 +1,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { nowIso } from '../db/index';
-import { passwordViolations } from '../../src/domain/password-policy';
+import { passwordViolations } from '../../contract/domain/password-policy';
 import { ConfigError } from '../config';
 import { hashPassword } from './passwords';
 import { isCommonPassword } from './common-passwords';

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Account, AccountType } from '../../db/schema';
 import { AppError } from '../../errors';
 import { errorResponses } from '../../lib/openapi';
-import { emailSchema } from '../../../src/domain/formats';
+import { emailSchema } from '../../../contract/domain/formats';
 import { findAccountByEmail } from '../../services/accounts';
 import { assertDiffersFromCurrent, displayName, newPasswordBody, setAccountPassword } from '../../services/account-passwords';
 import { checkSignedLink, issueToken, LINK_PATHS, parseSignedUrl, signedApiLink, type ValidLink } from '../../services/signed-links';

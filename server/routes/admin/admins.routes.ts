@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { requireAdmin } from '../../plugins/app/auth';
 import { AppError } from '../../errors';
 import { errorResponses } from '../../lib/openapi';
-import { emailSchema, personNameSchema } from '../../../src/domain/formats';
+import { emailSchema, personNameSchema } from '../../../contract/domain/formats';
 import { accountSchema, idParams, listMeta, localeEnum, pageQuery, accountView } from '../../services/admin/schemas';
 import { createAdmin, changeAdminRole, requireAdminAccount } from '../../services/admin/admins';
 import { deleteAccount, listAccounts, reinvite } from '../../services/admin/users';

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { requireAdmin } from '../../plugins/app/auth';
 import { errorResponses } from '../../lib/openapi';
-import { servicePathSchema, serviceUrlSchema } from '../../../src/domain/formats';
+import { servicePathSchema, serviceUrlSchema } from '../../../contract/domain/formats';
 import { idParams, listMeta, pageQuery } from '../../services/admin/schemas';
 import { createServiceApp, deleteServiceApp, listServiceApps, requireServiceApp, updateServiceApp, type ServiceAppView } from '../../services/admin/service-apps';
 import { serviceAppOidcSettings } from '../../oidc/adapter';

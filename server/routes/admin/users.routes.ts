@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { requireAdmin } from '../../plugins/app/auth';
 import { AppError } from '../../errors';
 import { errorResponses } from '../../lib/openapi';
-import { emailSchema, personNameSchema, phoneSchema } from '../../../src/domain/formats';
+import { emailSchema, personNameSchema, phoneSchema } from '../../../contract/domain/formats';
 import { accountSchema, boolQuery, idParams, listMeta, localeEnum, pageQuery } from '../../services/admin/schemas';
 import {
   USER_RELATIONS,

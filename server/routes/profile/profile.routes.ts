@@ -8,7 +8,7 @@ import { requireAdmin, requireUser } from '../../plugins/app/auth';
 import { AppError } from '../../errors';
 import { errorResponses } from '../../lib/openapi';
 import { nowIso } from '../../db/index';
-import { emailSchema, personNameSchema, phoneSchema } from '../../../src/domain/formats';
+import { emailSchema, personNameSchema, phoneSchema } from '../../../contract/domain/formats';
 import { accountSchema, accountView, localeEnum } from '../../services/admin/schemas';
 import { normalizeEmail, searchTextOf } from '../../services/accounts';
 import { verifyPassword } from '../../services/passwords';

@@ -3,6 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema';
 import { nowIso } from '../../db/index';
+import { actorOf, type Actor } from '../deps';
 
 const SECRET_KEY_RE = /(password|secret|hash|token|api_key|recovery|two_factor_secret|code_verifier)/i;
 
@@ -22,9 +23,37 @@ export function redact(value: unknown): unknown {
 }
 
 /**
- * Records an admin change (who, what, before/after, when). Pass the transaction of the change as `db` so the
+ * Records an admin change (who, what, before/after, when). Run it on the transaction of the change so the
  * entry is committed, or rolled back, with it.
  */
+export async function recordAudit(
+  db: Kysely<Database>,
+  actor: Actor,
+  action: string,
+  targetType: string,
+  targetId: string | null,
+  before: unknown,
+  after: unknown,
+  now: string = nowIso(),
+): Promise<void> {
+  await db
+    .insertInto('audit_log')
+    .values({
+      id: randomUUID(),
+      actor_id: actor.id,
+      actor_email: actor.email,
+      action,
+      target_type: targetType,
+      target_id: targetId,
+      before: before === null || before === undefined ? null : JSON.stringify(redact(before)),
+      after: after === null || after === undefined ? null : JSON.stringify(redact(after)),
+      ip_address: actor.ip,
+      created_at: now,
+    })
+    .execute();
+}
+
+/** @deprecated transitional: services move to `recordAudit(db, actor, …)` (server/services/deps.ts). */
 export async function audit(
   request: FastifyRequest,
   action: string,
@@ -34,19 +63,5 @@ export async function audit(
   after: unknown,
   db: Kysely<Database> = request.server.db.kysely,
 ): Promise<void> {
-  await db
-    .insertInto('audit_log')
-    .values({
-      id: randomUUID(),
-      actor_id: request.auth?.account.id ?? null,
-      actor_email: request.auth?.account.email ?? null,
-      action,
-      target_type: targetType,
-      target_id: targetId,
-      before: before === null || before === undefined ? null : JSON.stringify(redact(before)),
-      after: after === null || after === undefined ? null : JSON.stringify(redact(after)),
-      ip_address: request.ip ?? null,
-      created_at: nowIso(),
-    })
-    .execute();
+  await recordAudit(db, actorOf(request), action, targetType, targetId, before, after);
 }

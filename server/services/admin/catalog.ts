@@ -1,12 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { FastifyRequest } from 'fastify';
-import type { Kysely } from 'kysely';
-import type { Database, Role } from '../../db/schema';
-import { nowIso } from '../../db/index';
+import type { Role } from '../../db/schema';
 import { AppError } from '../../errors';
-import { audit } from './audit';
+import { recordAudit } from './audit';
+import type { Actor, Deps, Queries } from '../deps';
 
-/** Roles and subscriptions. */
+/** Roles and subscriptions: repository functions on a query builder (or a transaction), and the service. */
 export interface RoleView {
   id: string;
   name: string;
@@ -32,7 +30,7 @@ async function withUniqueName<T>(fn: () => Promise<T>): Promise<T> {
   }
 }
 
-export async function listRoles(db: Kysely<Database>, search: string | undefined, page: number, size: number) {
+async function listRoles(db: Queries, search: string | undefined, page: number, size: number) {
   let q = db.selectFrom('roles');
   if (search) q = q.where('name', 'like', `%${search.toUpperCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
   const total = Number((await q.select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow()).n);
@@ -40,40 +38,40 @@ export async function listRoles(db: Kysely<Database>, search: string | undefined
   return { rows: rows.map(roleView), total };
 }
 
-export async function requireRole(db: Kysely<Database>, id: string): Promise<Role> {
+export async function requireRole(db: Queries, id: string): Promise<Role> {
   const r = await db.selectFrom('roles').selectAll().where('id', '=', id).executeTakeFirst();
   if (!r) throw new AppError(404, 'role_not_found');
   return r;
 }
 
-export async function createRole(request: FastifyRequest, input: { name: string; description?: string | undefined }): Promise<RoleView> {
-  const now = nowIso();
+async function createRole(deps: CatalogDeps, actor: Actor, input: { name: string; description?: string | undefined }): Promise<RoleView> {
+  const now = deps.clock.nowIso();
   const row = { id: randomUUID(), name: input.name, description: input.description ?? '', created_at: now, updated_at: now };
   await withUniqueName(() =>
-    request.server.db.kysely.transaction().execute(async (trx) => {
+    deps.db.kysely.transaction().execute(async (trx) => {
       if (await trx.selectFrom('roles').select('id').where('name', '=', row.name).executeTakeFirst()) throw nameTaken();
       await trx.insertInto('roles').values(row).execute();
-      await audit(request, 'role.create', 'role', row.id, null, row, trx);
+      await recordAudit(trx, actor, 'role.create', 'role', row.id, null, row, now);
     }),
   );
   return roleView(row);
 }
 
-export async function updateRole(request: FastifyRequest, id: string, input: { name?: string | undefined; description?: string | undefined }): Promise<RoleView> {
-  const db = request.server.db.kysely;
+async function updateRole(deps: CatalogDeps, actor: Actor, id: string, input: { name?: string | undefined; description?: string | undefined }): Promise<RoleView> {
+  const db = deps.db.kysely;
   await withUniqueName(() =>
     db.transaction().execute(async (trx) => {
       const before = await requireRole(trx, id);
       if (input.name && input.name !== before.name && (await trx.selectFrom('roles').select('id').where('name', '=', input.name).executeTakeFirst())) throw nameTaken();
       const patch = { ...(input.name !== undefined ? { name: input.name } : {}), ...(input.description !== undefined ? { description: input.description } : {}) };
-      await trx.updateTable('roles').set({ ...patch, updated_at: nowIso() }).where('id', '=', id).execute();
-      await audit(request, 'role.update', 'role', id, roleView(before), patch, trx);
+      await trx.updateTable('roles').set({ ...patch, updated_at: deps.clock.nowIso() }).where('id', '=', id).execute();
+      await recordAudit(trx, actor, 'role.update', 'role', id, roleView(before), patch, deps.clock.nowIso());
     }),
   );
   return roleView(await requireRole(db, id));
 }
 
-export async function roleUsage(db: Kysely<Database>, id: string) {
+export async function roleUsage(db: Queries, id: string) {
   const subscriptions = await db
     .selectFrom('subscription_roles as sr')
     .innerJoin('subscriptions as s', 's.id', 'sr.subscription_id')
@@ -101,8 +99,8 @@ export async function roleUsage(db: Kysely<Database>, id: string) {
 }
 
 /** Deletes an unused role; in use → 409 role_in_use naming the subscriptions, service apps and user count. */
-export async function deleteRole(request: FastifyRequest, id: string): Promise<void> {
-  await request.server.db.kysely.transaction().execute(async (trx) => {
+async function deleteRole(deps: CatalogDeps, actor: Actor, id: string): Promise<void> {
+  await deps.db.kysely.transaction().execute(async (trx) => {
     const before = await requireRole(trx, id);
     const usage = await roleUsage(trx, id);
     if (usage.subscriptions.length || usage.service_apps.length || usage.users) {
@@ -115,12 +113,12 @@ export async function deleteRole(request: FastifyRequest, id: string): Promise<v
       });
     }
     await trx.deleteFrom('roles').where('id', '=', id).execute();
-    await audit(request, 'role.delete', 'role', id, roleView(before), null, trx);
+    await recordAudit(trx, actor, 'role.delete', 'role', id, roleView(before), null, deps.clock.nowIso());
   });
 }
 
 /** Unknown role ids → 422 field `role_ids.N: role_unknown`. */
-export async function checkRoleIds(db: Kysely<Database>, roleIds: string[]): Promise<void> {
+export async function checkRoleIds(db: Queries, roleIds: string[]): Promise<void> {
   if (!roleIds.length) return;
   const known = new Set((await db.selectFrom('roles').select('id').where('id', 'in', [...new Set(roleIds)]).execute()).map((r) => r.id));
   const fields: Record<string, string[]> = {};
@@ -141,7 +139,7 @@ export interface SubscriptionView {
   updated_at: string;
 }
 
-export async function subscriptionViews(db: Kysely<Database>, ids: string[]): Promise<SubscriptionView[]> {
+export async function subscriptionViews(db: Queries, ids: string[]): Promise<SubscriptionView[]> {
   if (!ids.length) return [];
   const subs = await db.selectFrom('subscriptions').selectAll().where('id', 'in', ids).orderBy('name').execute();
   const roles = await db
@@ -164,13 +162,13 @@ export async function subscriptionViews(db: Kysely<Database>, ids: string[]): Pr
   });
 }
 
-export async function requireSubscription(db: Kysely<Database>, id: string): Promise<SubscriptionView> {
+export async function requireSubscription(db: Queries, id: string): Promise<SubscriptionView> {
   const [v] = await subscriptionViews(db, [id]);
   if (!v) throw new AppError(404, 'subscription_not_found');
   return v;
 }
 
-export async function listSubscriptions(db: Kysely<Database>, search: string | undefined, page: number, size: number) {
+async function listSubscriptions(db: Queries, search: string | undefined, page: number, size: number) {
   let q = db.selectFrom('subscriptions');
   if (search) q = q.where('name', 'like', `%${search.toUpperCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
   const total = Number((await q.select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow()).n);
@@ -178,10 +176,10 @@ export async function listSubscriptions(db: Kysely<Database>, search: string | u
   return { rows: await subscriptionViews(db, ids), total };
 }
 
-export async function createSubscription(request: FastifyRequest, input: { name: string; description?: string | undefined; role_ids: string[] }): Promise<SubscriptionView> {
-  const db = request.server.db.kysely;
+async function createSubscription(deps: CatalogDeps, actor: Actor, input: { name: string; description?: string | undefined; role_ids: string[] }): Promise<SubscriptionView> {
+  const db = deps.db.kysely;
   await checkRoleIds(db, input.role_ids);
-  const now = nowIso();
+  const now = deps.clock.nowIso();
   const row = { id: randomUUID(), name: input.name, description: input.description ?? '', created_at: now, updated_at: now };
   await withUniqueName(() =>
     db.transaction().execute(async (trx) => {
@@ -189,19 +187,20 @@ export async function createSubscription(request: FastifyRequest, input: { name:
       await trx.insertInto('subscriptions').values(row).execute();
       const roleIds = [...new Set(input.role_ids)];
       if (roleIds.length) await trx.insertInto('subscription_roles').values(roleIds.map((r) => ({ subscription_id: row.id, role_id: r }))).execute();
-      await audit(request, 'subscription.create', 'subscription', row.id, null, { ...row, role_ids: roleIds }, trx);
+      await recordAudit(trx, actor, 'subscription.create', 'subscription', row.id, null, { ...row, role_ids: roleIds }, now);
     }),
   );
   return requireSubscription(db, row.id);
 }
 
 /** Update; a role removed from the subscription also leaves the users holding it (reported as removed_assignments). */
-export async function updateSubscription(
-  request: FastifyRequest,
+async function updateSubscription(
+  deps: CatalogDeps,
+  actor: Actor,
   id: string,
   input: { name?: string | undefined; description?: string | undefined; role_ids?: string[] | undefined },
 ): Promise<SubscriptionView & { removed_assignments: number }> {
-  const db = request.server.db.kysely;
+  const db = deps.db.kysely;
   if (input.role_ids) await checkRoleIds(db, input.role_ids);
   let removed = 0;
   await withUniqueName(() =>
@@ -209,7 +208,7 @@ export async function updateSubscription(
       const before = await requireSubscription(trx, id);
       if (input.name && input.name !== before.name && (await trx.selectFrom('subscriptions').select('id').where('name', '=', input.name).executeTakeFirst())) throw nameTaken();
       const patch = { ...(input.name !== undefined ? { name: input.name } : {}), ...(input.description !== undefined ? { description: input.description } : {}) };
-      await trx.updateTable('subscriptions').set({ ...patch, updated_at: nowIso() }).where('id', '=', id).execute();
+      await trx.updateTable('subscriptions').set({ ...patch, updated_at: deps.clock.nowIso() }).where('id', '=', id).execute();
       if (input.role_ids) {
         const next = new Set(input.role_ids);
         const drop = before.roles.map((r) => r.id).filter((r) => !next.has(r));
@@ -221,20 +220,49 @@ export async function updateSubscription(
         }
         if (add.length) await trx.insertInto('subscription_roles').values(add.map((r) => ({ subscription_id: id, role_id: r }))).execute();
       }
-      await audit(request, 'subscription.update', 'subscription', id, before, { ...patch, ...(input.role_ids ? { role_ids: input.role_ids } : {}), removed_assignments: removed }, trx);
+      await recordAudit(trx, actor, 'subscription.update', 'subscription', id, before, { ...patch, ...(input.role_ids ? { role_ids: input.role_ids } : {}), removed_assignments: removed }, deps.clock.nowIso());
     }),
   );
   return { ...(await requireSubscription(db, id)), removed_assignments: removed };
 }
 
-export async function deleteSubscription(request: FastifyRequest, id: string): Promise<{ removed_assignments: number }> {
+async function deleteSubscription(deps: CatalogDeps, actor: Actor, id: string): Promise<{ removed_assignments: number }> {
   let removed = 0;
-  await request.server.db.kysely.transaction().execute(async (trx) => {
+  await deps.db.kysely.transaction().execute(async (trx) => {
     const before = await requireSubscription(trx, id);
     const res = await trx.deleteFrom('role_subscriptions').where('subscription_id', '=', id).executeTakeFirst();
     removed = Number(res.numDeletedRows);
     await trx.deleteFrom('subscriptions').where('id', '=', id).execute();
-    await audit(request, 'subscription.delete', 'subscription', id, before, { removed_assignments: removed }, trx);
+    await recordAudit(trx, actor, 'subscription.delete', 'subscription', id, before, { removed_assignments: removed }, deps.clock.nowIso());
   });
   return { removed_assignments: removed };
 }
+
+type CatalogDeps = Pick<Deps, 'db' | 'clock'>;
+type RoleInput = { name: string; description?: string | undefined };
+type SubscriptionInput = { name: string; description?: string | undefined; role_ids: string[] };
+type SubscriptionPatch = { name?: string | undefined; description?: string | undefined; role_ids?: string[] | undefined };
+type ListQuery = { search?: string | undefined; page: number; size: number };
+
+/** Roles and subscriptions (contract/admin/catalog.ts): every change is audited in its own transaction. */
+export function createCatalogService(deps: CatalogDeps) {
+  const db = () => deps.db.kysely;
+  return {
+    listRoles: (q: ListQuery) => listRoles(db(), q.search, q.page, q.size),
+    async getRole(id: string) {
+      const role = roleView(await requireRole(db(), id));
+      return { ...role, usage: await roleUsage(db(), id) };
+    },
+    createRole: (actor: Actor, input: RoleInput) => createRole(deps, actor, input),
+    updateRole: (actor: Actor, id: string, input: Partial<RoleInput>) => updateRole(deps, actor, id, input),
+    deleteRole: (actor: Actor, id: string) => deleteRole(deps, actor, id),
+    listSubscriptions: (q: ListQuery) => listSubscriptions(db(), q.search, q.page, q.size),
+    getSubscription: (id: string) => requireSubscription(db(), id),
+    createSubscription: (actor: Actor, input: SubscriptionInput) => createSubscription(deps, actor, input),
+    updateSubscription: (actor: Actor, id: string, input: SubscriptionPatch) => updateSubscription(deps, actor, id, input),
+    async deleteSubscription(actor: Actor, id: string) {
+      return { id, deleted: true as const, ...(await deleteSubscription(deps, actor, id)) };
+    },
+  };
+}
+export type CatalogService = ReturnType<typeof createCatalogService>;

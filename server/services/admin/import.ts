@@ -8,7 +8,7 @@ import { nowIso } from '../../db/index';
 import { AppError } from '../../errors';
 import { importJobs as importJobMetrics } from '../../lib/metrics';
 import { zodErrorToFieldIssues } from '../../lib/validation';
-import { emailSchema, LOCALES, personNameSchema, phoneSchema } from '../../../src/domain/formats';
+import { emailSchema, LOCALES, personNameSchema, phoneSchema } from '../../../contract/domain/formats';
 import { normalizeEmail, searchTextOf } from '../accounts';
 import { audit } from './audit';
 import { parseCsv, type CsvEncoding, type ParsedCsv } from './csv';

@@ -1,27 +1,8 @@
-import { z } from 'zod';
 import type { Account } from '../../db/schema';
-import { LOCALES } from '../../../src/domain/formats';
+import type { AccountView } from '../../../contract/common';
 
-/** Shared zod schemas (OpenAPI) and views for the admin and account API. */
-export const idParams = z.object({ id: z.string().min(1).max(64) });
-
-/** `true`/`false`/`1`/`0` in a query string. */
-export const boolQuery = z
-  .enum(['true', 'false', '1', '0'])
-  .transform((v) => v === 'true' || v === '1');
-
-export const pageQuery = {
-  page: z.coerce.number().int().min(1).max(1_000_000).default(1),
-  size: z.coerce.number().int().min(1).max(100).default(10),
-};
-
-export const listMeta = z.object({
-  page: z.number().int(),
-  size: z.number().int(),
-  total: z.number().int(),
-  /** localized 'No results for given search' when a search found nothing */
-  message: z.string().optional(),
-});
+/** The account view the API answers with, built from a database row. Shapes live in contract/common.ts. */
+export { idParams, boolQuery, pageQuery, listMeta, accountSchema, localeEnum, type AccountView } from '../../../contract/common';
 
 export const ACCOUNT_VIEW_COLUMNS = [
   'id', 'type', 'email', 'first_name', 'last_name', 'phone', 'locale', 'status', 'auth_type', 'provider', 'technical',
@@ -29,30 +10,6 @@ export const ACCOUNT_VIEW_COLUMNS = [
   'api_key_hash', 'created_by', 'created_at', 'updated_at',
 ] as const;
 export type AccountViewRow = Pick<Account, (typeof ACCOUNT_VIEW_COLUMNS)[number]>;
-
-export const accountSchema = z.object({
-  id: z.string(),
-  type: z.enum(['user', 'admin']),
-  email: z.string(),
-  first_name: z.string(),
-  last_name: z.string(),
-  phone: z.string().nullable(),
-  locale: z.string(),
-  status: z.enum(['ACTIVE', 'INACTIVE']),
-  auth_type: z.enum(['CREDENTIALS', 'SSO']),
-  provider: z.string().nullable(),
-  technical: z.boolean(),
-  role: z.enum(['super_admin', 'manager']).nullable(),
-  avatar_url: z.string().nullable(),
-  email_verified: z.boolean(),
-  has_password: z.boolean(),
-  two_factor: z.object({ enabled: z.boolean(), method: z.enum(['GOOGLE', 'SMS']).nullable() }),
-  has_api_key: z.boolean(),
-  created_by: z.string().nullable(),
-  created_at: z.string(),
-  updated_at: z.string(),
-});
-export type AccountView = z.infer<typeof accountSchema>;
 
 export function accountView(a: AccountViewRow): AccountView {
   return {
@@ -79,4 +36,3 @@ export function accountView(a: AccountViewRow): AccountView {
   };
 }
 
-export const localeEnum = z.enum(LOCALES);

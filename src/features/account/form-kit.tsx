@@ -13,7 +13,7 @@ import { isApiError } from '../../api/errors';
 import { Button } from '../../components/ui/button';
 import * as Field from '../../components/ui/field';
 import { CheckIcon, XIcon } from '../../components/ui/icons';
-import { passwordChecklist } from '../../domain/password-policy';
+import { passwordChecklist } from '../../../contract/domain/password-policy';
 import { fieldErrorMessage, passwordRuleLabel } from '../../lib/field-errors';
 
 /** Seconds → "2 min 5 s" style, localized by Intl. */

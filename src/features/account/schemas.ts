@@ -3,8 +3,8 @@
  * (src/lib/field-errors.ts) so the same mapping renders client and server errors.
  */
 import { z } from 'zod';
-import { passwordSchema } from '../../domain/password-policy';
-import { PHONE_RE } from '../../domain/formats';
+import { passwordSchema } from '../../../contract/domain/password-policy';
+import { PHONE_RE } from '../../../contract/domain/formats';
 
 const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 

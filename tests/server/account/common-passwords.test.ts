@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { describeEachDb, createTestApp, type TestApp } from '../../helpers/app';
 import { createAccount, signIn } from '../../helpers/auth';
 import { commonPasswordCandidates, commonPasswordCount, isCommonPassword } from '../../../server/services/common-passwords';
-import { passwordViolations } from '../../../src/domain/password-policy';
+import { passwordViolations } from '../../../contract/domain/password-policy';
 import { bootstrapFirstAdmin } from '../../../server/services/bootstrap';
 
 /**

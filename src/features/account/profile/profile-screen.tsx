@@ -20,7 +20,7 @@ import { Button } from '../../../components/ui/button';
 import * as Field from '../../../components/ui/field';
 import { SimpleSelect } from '../../../components/ui/select';
 import { toaster } from '../../../components/ui/toast';
-import { passwordSchema } from '../../../domain/password-policy';
+import { passwordSchema } from '../../../../contract/domain/password-policy';
 import { applyServerFieldErrors } from '../../../lib/field-errors';
 import { activateLocale, FALLBACK_LANGUAGES, languageName } from '../../../lib/i18n';
 import { STORAGE_KEYS, writeStorage } from '../../../lib/storage';

@@ -1,5 +1,7 @@
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiDelete, apiGet, apiPatch, apiPost } from '../../../api';
+import { call } from '../../../api/call';
+import * as catalog from '../../../../contract/admin/catalog';
 import { adminKeys, compactQuery } from './keys';
 import type { ListResponse, Role, SecretAuthMethod, ServiceApp, Subscription } from './types';
 
@@ -16,7 +18,7 @@ export function rolesQueryOptions(filters: CatalogFilters = ALL) {
   const query = compactQuery(filters);
   return queryOptions({
     queryKey: adminKeys.roleList(query),
-    queryFn: ({ signal }) => apiGet<ListResponse<Role>>('/api/admin/roles', { query, signal }),
+    queryFn: ({ signal }) => call(catalog.listRoles, { query }, { signal }),
     placeholderData: keepPreviousData,
   });
 }
@@ -25,7 +27,7 @@ export function subscriptionsQueryOptions(filters: CatalogFilters = ALL) {
   const query = compactQuery(filters);
   return queryOptions({
     queryKey: adminKeys.subscriptionList(query),
-    queryFn: ({ signal }) => apiGet<ListResponse<Subscription>>('/api/admin/subscriptions', { query, signal }),
+    queryFn: ({ signal }) => call(catalog.listSubscriptions, { query }, { signal }),
     placeholderData: keepPreviousData,
   });
 }
@@ -63,9 +65,13 @@ export interface ServiceAppInput {
   token_endpoint_auth_method?: SecretAuthMethod;
 }
 
-function useCrud<Input extends object, Out>(base: string, invalidate: readonly (readonly string[])[]) {
+function useRefresh(invalidate: readonly (readonly string[])[]) {
   const qc = useQueryClient();
-  const refresh = () => Promise.all(invalidate.map((queryKey) => qc.invalidateQueries({ queryKey })));
+  return () => Promise.all(invalidate.map((queryKey) => qc.invalidateQueries({ queryKey })));
+}
+
+function useCrud<Input extends object, Out>(base: string, invalidate: readonly (readonly string[])[]) {
+  const refresh = useRefresh(invalidate);
   const create = useMutation({
     mutationFn: (input: Input) => apiPost<{ data: Out }>(base, input as Record<string, unknown>).then((r) => r.data),
     onSuccess: refresh,
@@ -82,8 +88,28 @@ function useCrud<Input extends object, Out>(base: string, invalidate: readonly (
 }
 
 // Renaming or deleting a role changes how subscriptions, service apps and users show it.
-export const useRoleMutations = () =>
-  useCrud<RoleInput, Role>('/api/admin/roles', [adminKeys.roles(), adminKeys.subscriptions(), adminKeys.serviceApps(), adminKeys.users()]);
-export const useSubscriptionMutations = () =>
-  useCrud<SubscriptionInput, Subscription>('/api/admin/subscriptions', [adminKeys.subscriptions(), adminKeys.users()]);
+export function useRoleMutations() {
+  const refresh = useRefresh([adminKeys.roles(), adminKeys.subscriptions(), adminKeys.serviceApps(), adminKeys.users()]);
+  return {
+    create: useMutation({ mutationFn: (body: RoleInput) => call(catalog.createRole, { body }).then((r) => r.data), onSuccess: refresh }),
+    update: useMutation({
+      mutationFn: ({ id, input }: { id: string; input: Partial<RoleInput> }) => call(catalog.updateRole, { params: { id }, body: input }).then((r) => r.data),
+      onSuccess: refresh,
+    }),
+    remove: useMutation({ mutationFn: (id: string) => call(catalog.deleteRole, { params: { id } }), onSuccess: refresh }),
+  };
+}
+
+export function useSubscriptionMutations() {
+  const refresh = useRefresh([adminKeys.subscriptions(), adminKeys.users()]);
+  return {
+    create: useMutation({ mutationFn: (body: SubscriptionInput) => call(catalog.createSubscription, { body }).then((r) => r.data), onSuccess: refresh }),
+    update: useMutation({
+      mutationFn: ({ id, input }: { id: string; input: Partial<SubscriptionInput> }) =>
+        call(catalog.updateSubscription, { params: { id }, body: input }).then((r) => r.data),
+      onSuccess: refresh,
+    }),
+    remove: useMutation({ mutationFn: (id: string) => call(catalog.deleteSubscription, { params: { id } }), onSuccess: refresh }),
+  };
+}
 export const useServiceAppMutations = () => useCrud<ServiceAppInput, ServiceApp>('/api/admin/service-apps', [adminKeys.serviceApps()]);

@@ -1,3 +1,4 @@
+export type { Role, RoleUsage, Subscription } from '../../../../contract/admin/catalog';
 /** Admin API shapes (DESIGN §7; server/routes/admin/*.routes.ts). */
 
 export interface ListMeta {
@@ -77,24 +78,6 @@ export interface ApiKeyEvent {
   created_at: string;
 }
 
-export interface Role {
-  id: string;
-  name: string;
-  description: string;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface Subscription {
-  id: string;
-  name: string;
-  description: string;
-  roles: NamedRef[];
-  role_count: number;
-  user_count: number;
-  created_at: string;
-  updated_at: string;
-}
 
 export type ClientType = 'public' | 'confidential';
 

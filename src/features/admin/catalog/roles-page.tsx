@@ -10,7 +10,7 @@ import { PageHeading } from '../../../components/page-heading';
 import { Button } from '../../../components/ui/button';
 import * as Dialog from '../../../components/ui/dialog';
 import * as Table from '../../../components/ui/table';
-import { ROLE_NAME_RE } from '../../../domain/formats';
+import { ROLE_NAME_RE } from '../../../../contract/domain/formats';
 import { applyServerFieldErrors } from '../../../lib/field-errors';
 import { rolesQueryOptions, useRoleMutations } from '../api/catalog';
 import type { Role } from '../api/types';

@@ -12,7 +12,7 @@ import * as Dialog from '../../../components/ui/dialog';
 import { SimpleSelect } from '../../../components/ui/select';
 import { Switch } from '../../../components/ui/switch';
 import * as Table from '../../../components/ui/table';
-import { SERVICE_PATH_RE } from '../../../domain/formats';
+import { SERVICE_PATH_RE } from '../../../../contract/domain/formats';
 import { applyServerFieldErrors } from '../../../lib/field-errors';
 import { rolesQueryOptions, serviceAppsQueryOptions, useServiceAppMutations, type ServiceAppInput } from '../api/catalog';
 import type { ServiceApp } from '../api/types';

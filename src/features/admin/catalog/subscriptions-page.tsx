@@ -10,7 +10,7 @@ import { PageHeading } from '../../../components/page-heading';
 import { Button } from '../../../components/ui/button';
 import * as Dialog from '../../../components/ui/dialog';
 import * as Table from '../../../components/ui/table';
-import { SUBSCRIPTION_NAME_RE } from '../../../domain/formats';
+import { SUBSCRIPTION_NAME_RE } from '../../../../contract/domain/formats';
 import { applyServerFieldErrors } from '../../../lib/field-errors';
 import { rolesQueryOptions, subscriptionsQueryOptions, useSubscriptionMutations } from '../api/catalog';
 import type { Subscription } from '../api/types';

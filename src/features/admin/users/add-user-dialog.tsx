@@ -8,7 +8,7 @@ import { Button } from '../../../components/ui/button';
 import * as Dialog from '../../../components/ui/dialog';
 import { SimpleSelect } from '../../../components/ui/select';
 import { Switch } from '../../../components/ui/switch';
-import { LOCALES, PHONE_RE } from '../../../domain/formats';
+import { LOCALES, PHONE_RE } from '../../../../contract/domain/formats';
 import { applyServerFieldErrors, fieldErrorMessage } from '../../../lib/field-errors';
 import { ssoProvidersQueryOptions } from '../api/config';
 import { useCreateUser } from '../api/users';

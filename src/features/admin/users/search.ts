@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { LOCALES } from '../../../domain/formats';
+import { LOCALES } from '../../../../contract/domain/formats';
 import type { UserFilters } from '../api/users';
 
 /** URL search params of /admin/user-management (page, size, search and filters live in the URL). */

@@ -18,7 +18,7 @@ import { Badge, Card, ConfirmDialog, EmptyRow, SearchField, SkeletonRows, TableF
 import { AddUserDialog } from './add-user-dialog';
 import { ImportUsersDialog } from './import-users-dialog';
 import { toUserFilters, type UserSearch } from './search';
-import { LOCALES } from '../../../domain/formats';
+import { LOCALES } from '../../../../contract/domain/formats';
 
 export interface UserManagementProps {
   search: UserSearch;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { newPasswordSchema, passwordChecklist, passwordViolations } from '../../src/domain/password-policy';
-import { PHONE_RE, ROLE_NAME_RE, SUBSCRIPTION_NAME_RE, SERVICE_PATH_RE } from '../../src/domain/formats';
+import { newPasswordSchema, passwordChecklist, passwordViolations } from '../../contract/domain/password-policy';
+import { PHONE_RE, ROLE_NAME_RE, SUBSCRIPTION_NAME_RE, SERVICE_PATH_RE } from '../../contract/domain/formats';
 
 describe('password policy (SPEC §5)', () => {
   const ok = 'Abcdefgh1!xy';

@@ -1,0 +1,19 @@
+/**
+ * The API contract: every endpoint of the REST API, by area. One module per area; add a new module here so
+ * the contract tests (tests/contract) and the route coverage check see it.
+ */
+import { isEndpoint, type EndpointShape } from './endpoint';
+import * as adminCatalog from './admin/catalog';
+
+export * from './endpoint';
+export * from './errors';
+export * as adminCatalog from './admin/catalog';
+
+const modules: Record<string, Record<string, unknown>> = { adminCatalog };
+
+/** Every endpoint of the contract, named `<module>.<export>`. */
+export function allEndpoints(): Array<{ name: string; endpoint: EndpointShape }> {
+  return Object.entries(modules).flatMap(([module, exports]) =>
+    Object.entries(exports).flatMap(([name, value]) => (isEndpoint(value) ? [{ name: `${module}.${name}`, endpoint: value }] : [])),
+  );
+}
