@@ -3,7 +3,7 @@ import { apiDelete, apiGet, apiPatch, apiPost } from '../../../api';
 import { call } from '../../../api/call';
 import * as catalog from '../../../../contract/admin/catalog';
 import { adminKeys, compactQuery } from './keys';
-import type { ListResponse, Role, SecretAuthMethod, ServiceApp, Subscription } from './types';
+import type { ListResponse, SecretAuthMethod, ServiceApp } from './types';
 
 /** Roles, subscriptions and service apps are small sets; the server pages them with size ≤ 100. */
 export interface CatalogFilters {
