@@ -214,6 +214,36 @@ export interface RateCountersTable {
   locked_until: number;
 }
 
+/** CSV imports run as jobs (migrations 0003_admin_search, 0006_import_job_lease): progress and report, readable by every instance. */
+export interface ImportJobsTable {
+  id: string;
+  actor_id: string | null;
+  status: 'queued' | 'running' | 'done' | 'failed';
+  dry_run: number;
+  send_invitations: number;
+  total: number;
+  processed: number;
+  created: number;
+  skipped_count: number;
+  failed_count: number;
+  report: string | null;
+  error_code: string | null;
+  created_at: string;
+  updated_at: string;
+  finished_at: string | null;
+  /** instance running the job (server/services/admin/import.ts INSTANCE_ID); null when not running */
+  owner: string | null;
+  heartbeat_at: string | null;
+  /** epoch ms; past = the owner is gone */
+  lease_until: number;
+}
+
+/** Maintained count of accounts per type (migration 0003_admin_search), for unfiltered list totals in O(1). */
+export interface AccountCountersTable {
+  type: string;
+  n: number;
+}
+
 export interface Database {
   accounts: AccountsTable;
   roles: RolesTable;
@@ -232,6 +262,8 @@ export interface Database {
   otp_challenges: OtpChallengesTable;
   rate_counters: RateCountersTable;
   app_settings: { key: string; value: string; updated_at: string };
+  import_jobs: ImportJobsTable;
+  account_counters: AccountCountersTable;
 }
 
 export type Account = Selectable<AccountsTable>;

@@ -5,7 +5,8 @@ import { nowIso } from '../../db/index';
 import { AppError } from '../../errors';
 import { accountRow } from '../accounts';
 import { audit } from './audit';
-import { sendInvitation } from './integrations';
+import { sendInvitation } from '../invitations';
+import { actorOpts } from './users';
 import { accountView, type AccountView } from './schemas';
 
 export async function requireAdminAccount(db: Kysely<Database>, id: string): Promise<Account> {
@@ -47,7 +48,8 @@ export async function createAdmin(
   const admin = await requireAdminAccount(app.db.kysely, row.id);
   let invitation_sent = false;
   try {
-    invitation_sent = await sendInvitation(app, admin, request.auth?.account.id ?? null);
+    await sendInvitation(app, admin, actorOpts(request.auth?.account.id ?? null));
+    invitation_sent = true;
   } catch (err) {
     request.log.error({ err }, 'admin invitation mail failed');
   }

@@ -12,8 +12,8 @@ import { emailSchema, LOCALES, personNameSchema, phoneSchema } from '../../../co
 import { normalizeEmail, searchTextOf } from '../accounts';
 import { audit } from './audit';
 import { parseCsv, type CsvEncoding, type ParsedCsv } from './csv';
-import { sendInvitation } from './integrations';
-import './db-types';
+import { sendInvitation } from '../invitations';
+import { actorOpts } from './users';
 
 /** CSV columns (docs/IMPORT.md). The first five are required in the header. */
 export const IMPORT_COLUMNS = ['email', 'first_name', 'last_name', 'locale', 'auth_type', 'provider', 'technical', 'phone'] as const;
@@ -249,7 +249,7 @@ export function sendInvitationsThrottled(app: FastifyInstance, accounts: Account
   return (async () => {
     for (const a of accounts) {
       try {
-        await sendInvitation(app, a, actorId);
+        await sendInvitation(app, a, actorOpts(actorId));
       } catch (err) {
         app.log.error({ err, accountId: a.id }, 'import invitation failed');
       }

@@ -5,9 +5,9 @@ import { nowIso } from '../../db/index';
 import { AppError } from '../../errors';
 import { accountRow, normalizeEmail, searchTextOf } from '../accounts';
 import { audit } from './audit';
-import { revokeAccountGrants, sendInvitation } from './integrations';
+import { sendInvitation } from '../invitations';
+import { revokeAccountGrants } from '../../oidc/grants';
 import { ACCOUNT_VIEW_COLUMNS, accountView, type AccountView } from './schemas';
-import './db-types';
 
 export interface UserFilters {
   search?: string | undefined;
@@ -232,6 +232,9 @@ export async function userDetail(app: FastifyInstance, id: string, relations: Se
   return view;
 }
 
+/** The invitation's actor option (none for the system). */
+export const actorOpts = (actorId: string | null): { actorId?: string } => (actorId ? { actorId } : {});
+
 export interface CreateUserInput {
   email: string;
   first_name: string;
@@ -288,7 +291,8 @@ export async function createUser(request: FastifyRequest, input: CreateUserInput
   let invitation_sent = false;
   if (account.auth_type === 'CREDENTIALS') {
     try {
-      invitation_sent = await sendInvitation(app, account, request.auth?.account.id ?? null);
+      await sendInvitation(app, account, actorOpts(request.auth?.account.id ?? null));
+      invitation_sent = true;
     } catch (err) {
       request.log.error({ err }, 'invitation mail failed');
     }
@@ -381,9 +385,9 @@ export async function deleteAccount(request: FastifyRequest, account: Account): 
 export async function reinvite(request: FastifyRequest, account: Account): Promise<boolean> {
   if (account.auth_type === 'SSO') throw new AppError(409, 'invitation_not_applicable');
   if (account.password_hash || account.email_verified_at) throw new AppError(409, 'already_verified');
-  const sent = await sendInvitation(request.server, account, request.auth?.account.id ?? null);
+  await sendInvitation(request.server, account, actorOpts(request.auth?.account.id ?? null));
   await audit(request, `${account.type}.invite`, account.type, account.id, null, { email: account.email });
-  return sent;
+  return true;
 }
 
 export { normalizeEmail };
