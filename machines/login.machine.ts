@@ -1,5 +1,5 @@
 /**
- * Login statechart (DESIGN §6 steps 2–5): credentials → complete | two-factor
+ * Login statechart (docs/DESIGN.md §6 steps 2–5): credentials → complete | two-factor
  * (authenticator OTP, SMS code with resend cooldown, recovery code) |
  * password expired. With 2FA on, the server answers `password_expired` only
  * after the second factor, so every second-factor step can end there too. Without an `interaction` uid (user opened /login

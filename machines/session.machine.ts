@@ -1,6 +1,6 @@
 /**
  * Session statechart: tokens, the single shared refresh on 401, logout,
- * cross-tab sync and language changes (SPEC §4, DESIGN §6/§8).
+ * cross-tab sync and language changes (docs/SPEC.md §4, docs/DESIGN.md §6/§8).
  *
  * Side effects are injected with `.provide()`:
  * - actors:  refreshTokens (token endpoint, grant_type=refresh_token),

@@ -14,7 +14,7 @@ export interface HttpInit {
 /** The injected HTTP function (the SPA passes its ofetch API client). */
 export type Http = <T>(url: string, init?: HttpInit) => Promise<T>;
 
-/** Client storage keys (SPEC §3 "Stored client keys"). */
+/** Client storage keys (docs/SPEC.md §3 "Stored client keys"). */
 export const STORAGE_KEYS = {
   token: 'token',
   codeVerifier: 'code_verifier',
@@ -29,7 +29,7 @@ export interface KeyValueStorage {
   removeItem(key: string): void;
 }
 
-/** `GET /api/config` (DESIGN §7). */
+/** `GET /api/config` (docs/DESIGN.md §7). */
 export interface OidcClientConfig {
   issuer: string;
   authorization_endpoint: string;

@@ -1,5 +1,5 @@
 /**
- * Single sign-on statechart for the SPA's own OIDC client (DESIGN §6):
+ * Single sign-on statechart for the SPA's own OIDC client (docs/DESIGN.md §6):
  * authorize (PKCE S256) → provider → back on /login or /admin/login with
  * `code`&`state` → check state → exchange the code → tokens.
  * Also: `error` from the provider, and `type=sso&provider=<id>` which sends the

@@ -1,5 +1,5 @@
 /**
- * Two-factor setup on the profile page (SPEC §4 "Two-factor", DESIGN §7):
+ * Two-factor setup on the profile page (docs/SPEC.md §4 "Two-factor", docs/DESIGN.md §7):
  * status → authenticator (secret + QR → confirm code) or SMS (phone → send →
  * code, resend after a 60 s cooldown → confirm) → recovery codes shown once →
  * enabled; disable with a one-time password or the password.
@@ -11,7 +11,7 @@ import { assign, fromPromise, setup } from 'xstate';
 import { notProvided, toErrorInfo, type ErrorCode, type ErrorInfo, type Http } from './shared';
 
 export const SMS_RESEND_COOLDOWN_MS = 60_000;
-/** SPEC §5: phone starts with + followed only by digits. */
+/** docs/SPEC.md §5: phone starts with + followed only by digits. */
 export const PHONE_PATTERN = /^\+\d+$/;
 
 export type TwoFactorMethod = 'GOOGLE' | 'SMS';

@@ -1,5 +1,5 @@
 /**
- * Verify / reset-password page (DESIGN §6 "Invitation", "Reset", §7 fixed points):
+ * Verify / reset-password page (docs/DESIGN.md §6 "Invitation", "Reset", §7 fixed points):
  * check the signed link → password form → save → done with the flow code
  * (`sc` setup complete, `cp` changed password).
  *

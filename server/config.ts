@@ -2,7 +2,7 @@ import path from 'node:path';
 import { z } from 'zod';
 
 /**
- * Configuration from the environment (DESIGN §4). Validated once at start; a bad value
+ * Configuration from the environment (docs/DESIGN.md §4). Validated once at start; a bad value
  * stops the process with one line naming the variable.
  */
 const ssoProviderSchema = z.object({

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** SPEC §5 formats, shared by the SPA and the server. */
+/** docs/SPEC.md §5 formats, shared by the SPA and the server. */
 export const PHONE_RE = /^\+[0-9]{4,15}$/;
 /** Subscription name XX_XX(X): upper-case segments joined by underscores (2 or 3 segments). */
 export const SUBSCRIPTION_NAME_RE = /^[A-Z0-9]+_[A-Z0-9]+(_[A-Z0-9]+)?$/;

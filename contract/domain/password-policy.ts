@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** SPEC §5/§9: the password policy, written once and used by the SPA and the server. */
+/** docs/SPEC.md §5/§9: the password policy, written once and used by the SPA and the server. */
 export const PASSWORD_MIN_LENGTH = 12;
 /** Passwords must be shorter than this ("fewer than 50 characters"). */
 export const PASSWORD_MAX_LENGTH_EXCLUSIVE = 50;

@@ -10,7 +10,7 @@ import { hmacHex, safeEqual, sha256Hex } from './server-secrets';
  * Signed, expiring, single-use links (invitation, password reset).
  *
  * The mailed link goes to an SPA page whose `url` query parameter is the full signed API link
- * `${APP_URL}${apiPath}?token=T&expires=E&signature=S` (DESIGN §7): E is epoch seconds, S the
+ * `${APP_URL}${apiPath}?token=T&expires=E&signature=S` (docs/DESIGN.md §7): E is epoch seconds, S the
  * HMAC-SHA256 (server secret in app_settings) of `${apiPath}?token=T&expires=E`. The token itself is a
  * 256-bit random value stored only as its SHA-256 in `one_time_tokens` (purpose, expiry, used_at).
  */

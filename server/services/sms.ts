@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppConfig } from '../config';
 
-/** SMS provider adapters (DESIGN §4): only the transport differs; codes, expiry and limits live in two-factor.ts. */
+/** SMS provider adapters (docs/DESIGN.md §4): only the transport differs; codes, expiry and limits live in two-factor.ts. */
 export interface SmsSender {
   send(to: string, body: string): Promise<void>;
 }

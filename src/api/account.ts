@@ -1,5 +1,5 @@
 /**
- * Query options for the signed-in account and app-wide data (DESIGN §7).
+ * Query options for the signed-in account and app-wide data (docs/DESIGN.md §7).
  * Loaders use them with `queryClient.ensureQueryData(...)`, components with
  * `useQuery` / `useSuspenseQuery`. Keys live under ['account', …] so a
  * language change or logout resets them together.

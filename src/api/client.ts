@@ -1,5 +1,5 @@
 /**
- * The SPA's one HTTP client (SPEC §7: every call sends credentials, a locale
+ * The SPA's one HTTP client (docs/SPEC.md §7: every call sends credentials, a locale
  * header, and a bearer token when signed in). A 401 is handed to the session
  * (see session-bridge.ts): `onUnauthorized` resolves once the single shared
  * refresh finished (→ the request is replayed once) or rejects (→ the 401 is

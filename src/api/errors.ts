@@ -1,7 +1,7 @@
 /**
  * Normalized error of the HTTP layer. Every failure of the API client ends up
  * as an ApiError so forms and statecharts only deal with one shape.
- * The server error body is `{ error: { code, message, fields } }` (DESIGN §7).
+ * The server error body is `{ error: { code, message, fields } }` (docs/DESIGN.md §7).
  */
 export type ApiErrorKind = 'network' | 'timeout' | 'http';
 

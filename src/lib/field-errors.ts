@@ -1,5 +1,5 @@
 /**
- * Field error codes → localized messages (SPEC §5), shared by every form.
+ * Field error codes → localized messages (docs/SPEC.md §5), shared by every form.
  *
  * Codes come from two places and use the same vocabulary:
  * - the server's 422 `{error:{fields:{name:[code…]}}}` (server/lib/validation.ts),

@@ -1,5 +1,5 @@
 /**
- * Route guards of SPEC §2 "Access areas", called from the pathless layouts'
+ * Route guards of docs/SPEC.md §2 "Access areas", called from the pathless layouts'
  * `beforeLoad` (`_public`, `_user`, `admin/_public`, `admin/_shell`).
  * They wait until the session actor leaves its 'loading' tag (restore,
  * refresh, sign-in in progress) and then decide from its snapshot.
@@ -30,7 +30,7 @@ export async function settledSession(session: SessionHandle): Promise<SessionKin
   return snapshot.context.admin ? 'admin' : 'user';
 }
 
-/** Admin pages only super_admin may open (SPEC §2 sidebar, §6). */
+/** Admin pages only super_admin may open (docs/SPEC.md §2 sidebar, §6). */
 export const SUPER_ADMIN_PATHS: readonly string[] = ['/admin/admin-management', '/admin/roles', '/admin/service-apps', '/admin/subscriptions'];
 
 export function requiredAdminRoles(pathname: string): readonly AdminRole[] {
@@ -76,7 +76,7 @@ export async function guardUserArea({ context, location }: { context: GuardConte
 
 const RESET_RELOAD_FLAG = 'iam:public-reset-reloaded';
 
-/** Public reset/verify paths on which stale tokens are cleared (SPEC §2). */
+/** Public reset/verify paths on which stale tokens are cleared (docs/SPEC.md §2). */
 export function isResetOrVerifyPath(pathname: string): boolean {
   return /^\/(admin\/)?reset-password\/?$/.test(pathname) || /^\/verify(\/|$)/.test(pathname) || /^\/admin\/setup\/?$/.test(pathname);
 }

@@ -1,7 +1,7 @@
 /**
  * PKCE helpers (RFC 7636) for the SPA's authorization code flow.
  * Pure functions on top of Web Crypto (`globalThis.crypto`), so they run in
- * browsers and in Node 20 alike. SPEC §9: verifier 128 chars, state 40 chars,
+ * browsers and in Node 20 alike. docs/SPEC.md §9: verifier 128 chars, state 40 chars,
  * challenge method S256.
  */
 

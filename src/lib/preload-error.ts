@@ -1,7 +1,7 @@
 import { useSyncExternalStore } from 'react';
 
 /**
- * Failures to load a lazily loaded chunk (SPEC §8 "preload error"): Vite
+ * Failures to load a lazily loaded chunk (docs/SPEC.md §8 "preload error"): Vite
  * dispatches `vite:preloadError` on window; route chunks that fail end up in
  * the route error boundary, which uses `isChunkLoadError`.
  */

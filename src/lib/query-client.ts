@@ -1,6 +1,6 @@
 import { QueryClient } from '@tanstack/react-query';
 
-/** SPEC §9: queries do not retry and do not refetch on window focus. */
+/** docs/SPEC.md §9: queries do not retry and do not refetch on window focus. */
 export function createQueryClient(): QueryClient {
   return new QueryClient({
     defaultOptions: {

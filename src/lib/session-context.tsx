@@ -10,7 +10,7 @@ export interface SessionValue {
   /** Ends the session (revoke, clear storage and cache, end-session redirect). */
   logout: () => void;
   /**
-   * Records a language change (SPEC §4): signed in → saved to the profile
+   * Records a language change (docs/SPEC.md §4): signed in → saved to the profile
    * (PATCH /api/user or /api/admin) and cached data reset; guest → stored locally.
    */
   changeLanguage?: (locale: string) => void;

@@ -13,7 +13,7 @@ interface SessionDeps {
   navigate: (to: string) => void;
 }
 
-/** `GET /api/config` (DESIGN §7). */
+/** `GET /api/config` (docs/DESIGN.md §7). */
 export async function fetchClientConfig(): Promise<OidcClientConfig> {
   const body = await sessionHttp<{ data: OidcClientConfig }>('/api/config');
   return body.data;

@@ -19,7 +19,7 @@ export function writeStorage(key: string, value: string | null): void {
   }
 }
 
-/** Storage keys used by the SPA (SPEC §3 "Stored client keys" plus UI state). */
+/** Storage keys used by the SPA (docs/SPEC.md §3 "Stored client keys" plus UI state). */
 export const STORAGE_KEYS = {
   locale: 'locale',
   sidebar: 'sidebar',

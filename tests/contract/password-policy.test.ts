@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { newPasswordSchema, passwordChecklist, passwordViolations } from '../../contract/domain/password-policy';
 import { PHONE_RE, ROLE_NAME_RE, SUBSCRIPTION_NAME_RE, SERVICE_PATH_RE } from '../../contract/domain/formats';
 
-describe('password policy (SPEC §5)', () => {
+describe('password policy (docs/SPEC.md §5)', () => {
   const ok = 'Abcdefgh1!xy';
   it('accepts a password meeting every rule', () => {
     expect(passwordViolations(ok)).toEqual([]);
@@ -43,7 +43,7 @@ describe('password policy (SPEC §5)', () => {
   });
 });
 
-describe('formats (SPEC §5)', () => {
+describe('formats (docs/SPEC.md §5)', () => {
   it('phone starts with + followed by digits only', () => {
     expect(PHONE_RE.test('+41791234567')).toBe(true);
     expect(PHONE_RE.test('0041791234567')).toBe(false);

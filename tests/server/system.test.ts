@@ -12,7 +12,7 @@ describeEachDb('system routes', (get) => {
     expect(res.json()).toEqual({ data: { languages: ['en', 'de', 'fr', 'it'] } });
   });
 
-  it('GET /api/config has the fixed points of DESIGN §7', async () => {
+  it('GET /api/config has the fixed points of docs/DESIGN.md §7', async () => {
     const res = await get().app.inject({ method: 'GET', url: '/api/config' });
     const data = res.json().data;
     expect(data.issuer).toBe('http://localhost:3000/oidc');
@@ -62,7 +62,7 @@ describeEachDb('system routes', (get) => {
     expect(docs.body).toContain('swagger');
   });
 
-  it('creates every entity table of DESIGN §5', async () => {
+  it('creates every entity table of docs/DESIGN.md §5', async () => {
     const { db } = get();
     for (const t of ['accounts', 'roles', 'subscriptions', 'subscription_roles', 'role_subscriptions', 'service_apps', 'service_app_roles', 'auth_activities', 'error_logs', 'audit_log', 'oidc_models', 'signing_keys'] as const) {
       const rows = await db.kysely.selectFrom(t).selectAll().limit(1).execute();
@@ -81,7 +81,7 @@ describe('configuration', () => {
     expect(() => loadConfig({ IAM_ADMIN_EMAIL: 'a@b.co' })).toThrow(ConfigError);
   });
 
-  it('has the defaults of DESIGN §4', () => {
+  it('has the defaults of docs/DESIGN.md §4', () => {
     const c = loadConfig({});
     expect(c.port).toBe(3000);
     expect(c.appUrl).toBe('http://localhost:3000');

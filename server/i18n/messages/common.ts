@@ -1,6 +1,6 @@
 import type { DomainMessages } from '../index';
 
-/** Generic error codes and field validation codes (SPEC §5, §8). */
+/** Generic error codes and field validation codes (docs/SPEC.md §5, §8). */
 const messages: DomainMessages = {
   en: {
     bad_request: 'The request is malformed',

@@ -141,7 +141,7 @@ async function secondFactor(
 }
 
 /**
- * Sign-in endpoints of the OIDC interaction (DESIGN §6): password, then the second factor when enabled.
+ * Sign-in endpoints of the OIDC interaction (docs/DESIGN.md §6): password, then the second factor when enabled.
  * The interaction remembers the account and the passed password step server-side.
  */
 const routes: FastifyPluginAsyncZod = async (app) => {

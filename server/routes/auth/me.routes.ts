@@ -95,7 +95,7 @@ export async function subscriptionsOf(db: Kysely<Database>, accountId: string): 
   return [...bySub.values()];
 }
 
-/** The signed-in account (SPEC §3 "Authenticated user response" / "Admin response"). */
+/** The signed-in account (docs/SPEC.md §3 "Authenticated user response" / "Admin response"). */
 const routes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/user',

@@ -6,7 +6,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { nowIso } from '../../db/index';
 import { AppError } from '../../errors';
 
-/** SPEC §5: .jpg/.jpeg/.png, at most 1200x600. */
+/** docs/SPEC.md §5: .jpg/.jpeg/.png, at most 1200x600. */
 export const AVATAR_MAX_BYTES = 2 * 1024 * 1024;
 export const AVATAR_MAX_WIDTH = 1200;
 export const AVATAR_MAX_HEIGHT = 600;

@@ -11,7 +11,7 @@ function GoHome() {
   );
 }
 
-/** SPEC §2: title 404, heading 'Page Not Found', a 'Go to Home' button. */
+/** docs/SPEC.md §2: title 404, heading 'Page Not Found', a 'Go to Home' button. */
 export function NotFoundPage({ landmark }: { landmark?: boolean }) {
   return (
     <StatusPage code={404} heading={<Trans>Page Not Found</Trans>} actions={<GoHome />} landmark={landmark}>
@@ -22,7 +22,7 @@ export function NotFoundPage({ landmark }: { landmark?: boolean }) {
   );
 }
 
-/** SPEC §2: a path containing 403 shows 'Forbidden Access' with 403. */
+/** docs/SPEC.md §2: a path containing 403 shows 'Forbidden Access' with 403. */
 export function ForbiddenPage({ landmark }: { landmark?: boolean }) {
   return (
     <StatusPage code={403} heading={<Trans>Forbidden Access</Trans>} actions={<GoHome />} landmark={landmark}>

@@ -21,7 +21,7 @@ function reload() {
   window.location.reload();
 }
 
-/** The app failed to load one of its parts (SPEC §8 preload error). */
+/** The app failed to load one of its parts (docs/SPEC.md §8 preload error). */
 export function PreloadErrorPage() {
   return (
     <StatusPage
@@ -39,7 +39,7 @@ export function PreloadErrorPage() {
   );
 }
 
-/** SPEC §2: an unhandled route error shows 'Unexpected Application Error!' with the status or message. */
+/** docs/SPEC.md §2: an unhandled route error shows 'Unexpected Application Error!' with the status or message. */
 export function RouteErrorPage({ error, reset }: ErrorComponentProps) {
   if (isChunkLoadError(error)) return <PreloadErrorPage />;
   const status = statusOf(error);

@@ -148,7 +148,7 @@ export function PasswordField({ label, errorText, helperText, required, ...input
   );
 }
 
-/** Live password-policy checklist (SPEC §5); announced politely as rules are met. */
+/** Live password-policy checklist (docs/SPEC.md §5); announced politely as rules are met. */
 export function PasswordChecklist({ password, id }: { password: string; id?: string }) {
   const { i18n, t } = useLingui();
   const fallbackId = useId();

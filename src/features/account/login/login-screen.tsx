@@ -1,5 +1,5 @@
 /**
- * Login and admin login (SPEC §2, DESIGN §6). Three situations:
+ * Login and admin login (docs/SPEC.md §2, docs/DESIGN.md §6). Three situations:
  * - back from the provider with `code`/`error`, or `type=sso&provider` → ssoCallback machine;
  * - `?interaction=` → login machine: credentials → 2FA (OTP / SMS / recovery) → redirect_to;
  * - neither → login machine starts the OIDC authorization (PKCE).

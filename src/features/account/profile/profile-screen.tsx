@@ -107,7 +107,7 @@ export function avatarProblemFromError(error: unknown): 'format' | 'size' | null
   return null;
 }
 
-/** Client-side avatar checks (SPEC §5): .jpg/.jpeg/.png, at most 1200×600. */
+/** Client-side avatar checks (docs/SPEC.md §5): .jpg/.jpeg/.png, at most 1200×600. */
 export async function checkAvatar(file: File): Promise<'format' | 'size' | null> {
   if (!AVATAR_TYPES.includes(file.type) || !/\.(jpe?g|png)$/i.test(file.name)) return 'format';
   try {

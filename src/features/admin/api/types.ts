@@ -1,5 +1,5 @@
 export type { Role, RoleUsage, Subscription } from '../../../../contract/admin/catalog';
-/** Admin API shapes (DESIGN §7; server/routes/admin/*.routes.ts). */
+/** Admin API shapes (docs/DESIGN.md §7; server/routes/admin/*.routes.ts). */
 
 export interface ListMeta {
   page: number;

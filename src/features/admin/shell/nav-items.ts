@@ -19,7 +19,7 @@ export interface AdminNavItem {
   roles: readonly AdminRole[];
 }
 
-/** SPEC §2 sidebar items and the roles that see them. */
+/** docs/SPEC.md §2 sidebar items and the roles that see them. */
 export const ADMIN_NAV_ITEMS: readonly AdminNavItem[] = [
   { to: '/admin/dashboard', label: msg`Dashboard`, icon: DashboardIcon, roles: ['super_admin', 'manager'] },
   { to: '/admin/admin-management', label: msg`Admin management`, icon: ShieldIcon, roles: ['super_admin'] },

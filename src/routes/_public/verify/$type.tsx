@@ -5,7 +5,7 @@ import { PasswordLinkScreen } from '../../../features/account/password/password-
 
 /**
  * /verify/verify (invitation), /verify/resetPassword, and the literal
- * /verify/user and /verify/admin links (SPEC §2). `?url=` is the full signed API link.
+ * /verify/user and /verify/admin links (docs/SPEC.md §2). `?url=` is the full signed API link.
  */
 export const VERIFY_TYPES = ['verify', 'resetPassword', 'user', 'admin'] as const;
 export type VerifyType = (typeof VERIFY_TYPES)[number];
