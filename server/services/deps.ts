@@ -33,6 +33,9 @@ export interface Deps {
   log: FastifyBaseLogger;
 }
 
+/** What the shared low-level helpers (throttle, second factors, server secrets) need; a FastifyInstance has it too. */
+export type ServiceHost = Pick<Deps, 'db' | 'config' | 'log'>;
+
 /** The query builder, or a transaction of it: what a repository function runs its queries on. */
 export type Queries = Kysely<Database>;
 

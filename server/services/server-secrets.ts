@@ -1,5 +1,6 @@
 import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import type { Db } from '../db/index';
+import type { ServiceHost } from './deps';
 import { nowIso } from '../db/index';
 
 /**
@@ -8,10 +9,11 @@ import { nowIso } from '../db/index';
  * `IAM_ENCRYPTION_KEY` (env), when set, is mixed into the encryption key so a database dump alone
  * does not reveal TOTP secrets.
  */
-const cache = new WeakMap<FastifyInstance, Map<string, Promise<Buffer>>>();
+/** Per database (the app and its services share one `Db`, so they share the cache). */
+const cache = new WeakMap<Db, Map<string, Promise<Buffer>>>();
 
-async function loadSecret(app: FastifyInstance, name: string): Promise<Buffer> {
-  const db = app.db.kysely;
+async function loadSecret(deps: ServiceHost, name: string): Promise<Buffer> {
+  const db = deps.db.kysely;
   const key = `secret:${name}`;
   // concurrent first calls (or instances) race on the insert; the primary key keeps exactly one
   await db
@@ -23,12 +25,12 @@ async function loadSecret(app: FastifyInstance, name: string): Promise<Buffer> {
   return Buffer.from(row.value, 'base64');
 }
 
-export function serverSecret(app: FastifyInstance, name: string): Promise<Buffer> {
-  let m = cache.get(app);
-  if (!m) cache.set(app, (m = new Map()));
+export function serverSecret(deps: ServiceHost, name: string): Promise<Buffer> {
+  let m = cache.get(deps.db);
+  if (!m) cache.set(deps.db, (m = new Map()));
   let p = m.get(name);
   if (!p) {
-    p = loadSecret(app, name);
+    p = loadSecret(deps, name);
     p.catch(() => m?.delete(name));
     m.set(name, p);
   }
@@ -37,8 +39,8 @@ export function serverSecret(app: FastifyInstance, name: string): Promise<Buffer
 
 export const sha256Hex = (s: string): string => createHash('sha256').update(s).digest('hex');
 
-export async function hmacHex(app: FastifyInstance, name: string, data: string): Promise<string> {
-  return createHmac('sha256', await serverSecret(app, name)).update(data).digest('hex');
+export async function hmacHex(deps: ServiceHost, name: string, data: string): Promise<string> {
+  return createHmac('sha256', await serverSecret(deps, name)).update(data).digest('hex');
 }
 
 /** Constant-time string comparison (equal-length buffers; different lengths are unequal). */
@@ -53,26 +55,26 @@ export function safeEqual(a: string, b: string): boolean {
   return timingSafeEqual(ba, bb);
 }
 
-async function encryptionKey(app: FastifyInstance): Promise<Buffer> {
-  const base = await serverSecret(app, 'encryption');
+async function encryptionKey(deps: ServiceHost): Promise<Buffer> {
+  const base = await serverSecret(deps, 'encryption');
   const pepper = process.env.IAM_ENCRYPTION_KEY ?? '';
   return Buffer.from(hkdfSync('sha256', base, Buffer.from(pepper, 'utf8'), 'iam-totp-secret-v1', 32));
 }
 
 /** AES-256-GCM, output `v1.<iv>.<tag>.<ciphertext>` (base64url). */
-export async function encryptText(app: FastifyInstance, plain: string): Promise<string> {
+export async function encryptText(deps: ServiceHost, plain: string): Promise<string> {
   const iv = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', await encryptionKey(app), iv);
+  const cipher = createCipheriv('aes-256-gcm', await encryptionKey(deps), iv);
   const ct = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
   return ['v1', iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), ct.toString('base64url')].join('.');
 }
 
 /** Null when the value is not ours or does not authenticate. */
-export async function decryptText(app: FastifyInstance, value: string): Promise<string | null> {
+export async function decryptText(deps: ServiceHost, value: string): Promise<string | null> {
   const [v, iv, tag, ct] = value.split('.');
   if (v !== 'v1' || !iv || !tag || ct === undefined) return null;
   try {
-    const decipher = createDecipheriv('aes-256-gcm', await encryptionKey(app), Buffer.from(iv, 'base64url'));
+    const decipher = createDecipheriv('aes-256-gcm', await encryptionKey(deps), Buffer.from(iv, 'base64url'));
     decipher.setAuthTag(Buffer.from(tag, 'base64url'));
     return Buffer.concat([decipher.update(Buffer.from(ct, 'base64url')), decipher.final()]).toString('utf8');
   } catch {

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { ServiceHost } from './deps';
 import type { Redis } from 'ioredis';
 import { sql } from 'kysely';
 import type { AppConfig } from '../config';
@@ -80,26 +80,26 @@ export interface LockInfo {
 
 const redisClients = new WeakMap<AppConfig, Redis>();
 /** Hash of a counter in Redis: `<IAM_REDIS_PREFIX>rc:<key>` (`iam:rc:<key>` by default). */
-const redisKey = (app: FastifyInstance, key: string) => `${app.config.redisKeyPrefix ?? 'iam:'}rc:${key}`;
+const redisKey = (deps: ServiceHost, key: string) => `${deps.config.redisKeyPrefix ?? 'iam:'}rc:${key}`;
 const escapeGlob = (s: string) => s.replace(/[*?[\]\\]/g, '\\$&');
 
-function redisOf(app: FastifyInstance): Redis | null {
-  const url = app.config.redisUrl;
+function redisOf(deps: ServiceHost): Redis | null {
+  const url = deps.config.redisUrl;
   if (!url) return null;
-  let client = redisClients.get(app.config);
+  let client = redisClients.get(deps.config);
   if (!client) {
     // fails fast while Redis is unreachable; the error handler answers 503 (server/lib/redis.ts)
-    client = createRedis(url, 'throttle', { log: app.log, timeoutMs: app.config.timeouts.redisMs });
-    redisClients.set(app.config, client);
+    client = createRedis(url, 'throttle', { log: deps.log, timeoutMs: deps.config.timeouts.redisMs });
+    redisClients.set(deps.config, client);
   }
   return client;
 }
 
 /** Closes the Redis connection of this app's throttle store, if one was opened. */
-export async function closeThrottleStore(app: FastifyInstance): Promise<void> {
-  const client = redisClients.get(app.config);
+export async function closeThrottleStore(deps: ServiceHost): Promise<void> {
+  const client = redisClients.get(deps.config);
   if (client) {
-    redisClients.delete(app.config);
+    redisClients.delete(deps.config);
     await client.quit().catch(() => client.disconnect());
   }
 }
@@ -151,19 +151,19 @@ function lockedError(key: string, untilMs: number, now: number): AppError {
   return err;
 }
 
-async function lockedUntilOf(app: FastifyInstance, keys: string[]): Promise<{ key: string; until: number }[]> {
+async function lockedUntilOf(deps: ServiceHost, keys: string[]): Promise<{ key: string; until: number }[]> {
   const now = Date.now();
-  const redis = redisOf(app);
+  const redis = redisOf(deps);
   if (redis) {
     const out: { key: string; until: number }[] = [];
     for (const key of keys) {
-      const v = await redis.hget(redisKey(app, key), 'locked_until');
+      const v = await redis.hget(redisKey(deps, key), 'locked_until');
       const until = Number(v ?? 0);
       if (until > now) out.push({ key, until });
     }
     return out;
   }
-  const rows = await app.db.kysely
+  const rows = await deps.db.kysely
     .selectFrom('rate_counters')
     .select(['key', 'locked_until'])
     .where('key', 'in', keys)
@@ -173,9 +173,9 @@ async function lockedUntilOf(app: FastifyInstance, keys: string[]): Promise<{ ke
 }
 
 /** Throws 429 (`account_locked` for account-like keys, `too_many_requests` for ip keys) with retry-after when any key is locked. */
-export async function assertNotLocked(app: FastifyInstance, keys: string[]): Promise<void> {
+export async function assertNotLocked(deps: ServiceHost, keys: string[]): Promise<void> {
   if (keys.length === 0) return;
-  const locked = await lockedUntilOf(app, [...new Set(keys)]);
+  const locked = await lockedUntilOf(deps, [...new Set(keys)]);
   if (locked.length === 0) return;
   // an account lock is the more useful message; the longest wait wins within the same kind
   locked.sort((a, b) => Number(a.key.startsWith('ip:')) - Number(b.key.startsWith('ip:')) || b.until - a.until);
@@ -184,13 +184,13 @@ export async function assertNotLocked(app: FastifyInstance, keys: string[]): Pro
 }
 
 /** The counter of a locked key as it stands (what a refused slot leaves unchanged). */
-async function counterOf(app: FastifyInstance, key: string): Promise<{ count: number; lockedUntil: number }> {
-  const redis = redisOf(app);
+async function counterOf(deps: ServiceHost, key: string): Promise<{ count: number; lockedUntil: number }> {
+  const redis = redisOf(deps);
   if (redis) {
-    const [count, lockedUntil] = await redis.hmget(redisKey(app, key), 'count', 'locked_until');
+    const [count, lockedUntil] = await redis.hmget(redisKey(deps, key), 'count', 'locked_until');
     return { count: Number(count ?? 0), lockedUntil: Number(lockedUntil ?? 0) };
   }
-  const row = await app.db.kysely.selectFrom('rate_counters').select(['count', 'locked_until']).where('key', '=', key).executeTakeFirst();
+  const row = await deps.db.kysely.selectFrom('rate_counters').select(['count', 'locked_until']).where('key', '=', key).executeTakeFirst();
   return { count: Number(row?.count ?? 0), lockedUntil: Number(row?.locked_until ?? 0) };
 }
 
@@ -198,22 +198,22 @@ async function counterOf(app: FastifyInstance, key: string): Promise<{ count: nu
  * Counts one failure per key; the failure that reaches a key's limit locks it. Returns the counts after the failure
  * (a key that is already locked is left as it is). The same atomic step as a reservation (takeSlot).
  */
-export async function recordFailure(app: FastifyInstance, keys: string[]): Promise<{ key: string; count: number; lockedUntil: number }[]> {
+export async function recordFailure(deps: ServiceHost, keys: string[]): Promise<{ key: string; count: number; lockedUntil: number }[]> {
   const out: { key: string; count: number; lockedUntil: number }[] = [];
   for (const key of new Set(keys)) {
-    const slot = (await takeSlot(app, key)) ?? (await counterOf(app, key));
+    const slot = (await takeSlot(deps, key)) ?? (await counterOf(deps, key));
     out.push({ key, ...slot });
   }
   return out;
 }
 
 /** Takes one slot on `key`; null when the key is locked (nothing counted). */
-async function takeSlot(app: FastifyInstance, key: string): Promise<{ count: number; lockedUntil: number } | null> {
+async function takeSlot(deps: ServiceHost, key: string): Promise<{ count: number; lockedUntil: number } | null> {
   const { limit, windowMs, lockMs } = ruleFor(key);
   const now = Date.now();
-  const redis = redisOf(app);
+  const redis = redisOf(deps);
   if (redis) {
-    const [taken, count, lockedUntil] = (await redis.eval(RESERVE_LUA, 1, redisKey(app, key), now, limit, windowMs, lockMs)) as [number, number, number];
+    const [taken, count, lockedUntil] = (await redis.eval(RESERVE_LUA, 1, redisKey(deps, key), now, limit, windowMs, lockMs)) as [number, number, number];
     return Number(taken) === 1 ? { count: Number(count), lockedUntil: Number(lockedUntil) } : null;
   }
   const firstLock = limit <= 1 ? now + lockMs : 0;
@@ -233,24 +233,24 @@ async function takeSlot(app: FastifyInstance, key: string): Promise<{ count: num
         when rate_counters.count + 1 >= ${limit} then cast(${now + lockMs} as bigint)
         else cast(0 as bigint) end
     where rate_counters.locked_until <= cast(${now} as bigint)
-    returning count, locked_until`.execute(app.db.kysely);
+    returning count, locked_until`.execute(deps.db.kysely);
   const row = res.rows[0];
   return row ? { count: Number(row.count), lockedUntil: Number(row.locked_until) } : null;
 }
 
 /** Gives one slot of `key` back (an attempt that was not evaluated, or an ip slot after a success). */
-async function releaseSlot(app: FastifyInstance, key: string): Promise<void> {
+async function releaseSlot(deps: ServiceHost, key: string): Promise<void> {
   const { limit } = ruleFor(key);
-  const redis = redisOf(app);
+  const redis = redisOf(deps);
   if (redis) {
-    await redis.eval(RELEASE_LUA, 1, redisKey(app, key), limit);
+    await redis.eval(RELEASE_LUA, 1, redisKey(deps, key), limit);
     return;
   }
   await sql`
     update rate_counters set
       count = case when count > 0 then count - 1 else 0 end,
       locked_until = case when count - 1 < ${limit} then cast(0 as bigint) else locked_until end
-    where key = ${key}`.execute(app.db.kysely);
+    where key = ${key}`.execute(deps.db.kysely);
 }
 
 /** Slots held by one attempt at a secret, taken by `reserveAttempt`. */
@@ -271,20 +271,20 @@ export interface AttemptReservation {
  * At most `limit` attempts per key are therefore ever evaluated within a window, however many run in
  * parallel and on however many instances (the counters live in the shared database or Redis).
  */
-export async function reserveAttempt(app: FastifyInstance, keys: string[]): Promise<AttemptReservation> {
+export async function reserveAttempt(deps: ServiceHost, keys: string[]): Promise<AttemptReservation> {
   const unique = [...new Set(keys)];
   const taken: string[] = [];
   /** keys whose limit this attempt's slot reached: locked for good if the attempt fails */
   const locking: string[] = [];
   for (const key of unique) {
-    const slot = await takeSlot(app, key);
+    const slot = await takeSlot(deps, key);
     if (slot) {
       taken.push(key);
       if (slot.lockedUntil > 0 && slot.count >= ruleFor(key).limit) locking.push(key);
       continue;
     }
-    for (const k of taken) await releaseSlot(app, k);
-    const locked = await lockedUntilOf(app, [key]);
+    for (const k of taken) await releaseSlot(deps, k);
+    const locked = await lockedUntilOf(deps, [key]);
     throw lockedError(key, locked[0]?.until ?? Date.now() + 1000, Date.now());
   }
   let settled = false;
@@ -302,13 +302,13 @@ export async function reserveAttempt(app: FastifyInstance, keys: string[]): Prom
     succeed: () =>
       once(async () => {
         for (const key of taken) {
-          if (key.startsWith('ip:')) await releaseSlot(app, key);
-          else await clearLock(app, key);
+          if (key.startsWith('ip:')) await releaseSlot(deps, key);
+          else await clearLock(deps, key);
         }
       }),
     release: () =>
       once(async () => {
-        for (const key of taken) await releaseSlot(app, key);
+        for (const key of taken) await releaseSlot(deps, key);
       }),
   };
 }
@@ -317,8 +317,8 @@ export async function reserveAttempt(app: FastifyInstance, keys: string[]): Prom
  * Runs `check` (the evaluation of a secret) under a reservation on `keys`: 429 without calling it when a key
  * is locked; false or a throw keeps the slots (fails closed), true clears them (`succeed`).
  */
-export async function checkWithLockout(app: FastifyInstance, keys: string[], check: () => Promise<boolean>): Promise<boolean> {
-  const slot = await reserveAttempt(app, keys);
+export async function checkWithLockout(deps: ServiceHost, keys: string[], check: () => Promise<boolean>): Promise<boolean> {
+  const slot = await reserveAttempt(deps, keys);
   let ok = false;
   try {
     ok = await check();
@@ -330,28 +330,28 @@ export async function checkWithLockout(app: FastifyInstance, keys: string[], che
 }
 
 /** After a success: clears the failure counters of the account-like keys (`account:`, `email:`, `otp:`); ip counters stay. */
-export async function recordSuccess(app: FastifyInstance, keys: string[]): Promise<void> {
+export async function recordSuccess(deps: ServiceHost, keys: string[]): Promise<void> {
   const toClear = keys.filter((k) => !k.startsWith('ip:'));
-  for (const key of toClear) await clearLock(app, key);
+  for (const key of toClear) await clearLock(deps, key);
 }
 
 /** Keys locked right now (optionally those starting with `prefix`), for admins. */
-export async function listLocks(app: FastifyInstance, prefix?: string): Promise<LockInfo[]> {
+export async function listLocks(deps: ServiceHost, prefix?: string): Promise<LockInfo[]> {
   const now = Date.now();
-  const redis = redisOf(app);
+  const redis = redisOf(deps);
   const rows: { key: string; count: number; locked_until: number }[] = [];
   if (redis) {
     let cursor = '0';
     do {
-      const [next, found] = await redis.scan(cursor, 'MATCH', `${escapeGlob(redisKey(app, prefix ?? ''))}*`, 'COUNT', 500);
+      const [next, found] = await redis.scan(cursor, 'MATCH', `${escapeGlob(redisKey(deps, prefix ?? ''))}*`, 'COUNT', 500);
       cursor = next;
       for (const full of found) {
         const [count, until] = await redis.hmget(full, 'count', 'locked_until');
-        rows.push({ key: full.slice(redisKey(app, '').length), count: Number(count ?? 0), locked_until: Number(until ?? 0) });
+        rows.push({ key: full.slice(redisKey(deps, '').length), count: Number(count ?? 0), locked_until: Number(until ?? 0) });
       }
     } while (cursor !== '0');
   } else {
-    let q = app.db.kysely.selectFrom('rate_counters').select(['key', 'count', 'locked_until']).where('locked_until', '>', now);
+    let q = deps.db.kysely.selectFrom('rate_counters').select(['key', 'count', 'locked_until']).where('locked_until', '>', now);
     if (prefix) q = q.where(sql<boolean>`substr(key, 1, ${prefix.length}) = ${prefix}`);
     rows.push(...(await q.orderBy('key').limit(1000).execute()));
   }
@@ -367,10 +367,10 @@ export async function listLocks(app: FastifyInstance, prefix?: string): Promise<
 }
 
 /** Removes a key's counter and lock. Returns whether it existed. */
-export async function clearLock(app: FastifyInstance, key: string): Promise<boolean> {
-  const redis = redisOf(app);
-  if (redis) return (await redis.del(redisKey(app, key))) > 0;
-  const r = await app.db.kysely.deleteFrom('rate_counters').where('key', '=', key).executeTakeFirst();
+export async function clearLock(deps: ServiceHost, key: string): Promise<boolean> {
+  const redis = redisOf(deps);
+  if (redis) return (await redis.del(redisKey(deps, key))) > 0;
+  const r = await deps.db.kysely.deleteFrom('rate_counters').where('key', '=', key).executeTakeFirst();
   return Number(r.numDeletedRows) > 0;
 }
 
@@ -378,13 +378,13 @@ export async function clearLock(app: FastifyInstance, key: string): Promise<bool
  * A plain rate limit: counts one hit on `key` in a fixed window and throws 429 (code `too_many_requests`,
  * retry-after) when the count goes past `limit`. Used for resend/forgot-password limits.
  */
-export async function hitRateLimit(app: FastifyInstance, key: string, limit: number, windowMs: number, code = 'too_many_requests'): Promise<void> {
+export async function hitRateLimit(deps: ServiceHost, key: string, limit: number, windowMs: number, code = 'too_many_requests'): Promise<void> {
   const now = Date.now();
-  const redis = redisOf(app);
+  const redis = redisOf(deps);
   let count: number;
   let resetAt: number;
   if (redis) {
-    const [c, r] = (await redis.eval(HIT_LUA, 1, redisKey(app, 'rate:' + key), now, windowMs)) as [number, number];
+    const [c, r] = (await redis.eval(HIT_LUA, 1, redisKey(deps, 'rate:' + key), now, windowMs)) as [number, number];
     count = Number(c);
     resetAt = Number(r);
   } else {
@@ -394,7 +394,7 @@ export async function hitRateLimit(app: FastifyInstance, key: string, limit: num
       on conflict (key) do update set
         count = case when rate_counters.reset_at <= cast(${now} as bigint) then 1 else rate_counters.count + 1 end,
         reset_at = case when rate_counters.reset_at <= cast(${now} as bigint) then cast(${now + windowMs} as bigint) else rate_counters.reset_at end
-      returning count, reset_at`.execute(app.db.kysely);
+      returning count, reset_at`.execute(deps.db.kysely);
     count = Number(res.rows[0]?.count ?? 0);
     resetAt = Number(res.rows[0]?.reset_at ?? now);
   }

@@ -1,5 +1,5 @@
 import { randomBytes, randomInt, randomUUID } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import type { ServiceHost } from './deps';
 import type { Kysely, Transaction } from 'kysely';
 import { Secret, TOTP } from 'otpauth';
 import { nowIso } from '../db/index';
@@ -46,10 +46,10 @@ function totpFor(secretBase32: string, label = 'account'): TOTP {
  * Starts (or restarts) authenticator enrollment: a new secret, stored encrypted and pending until
  * confirmed by `enableTotp`. Refused (409 `two_factor_already_enabled`) while 2FA is active.
  */
-export async function createTotpSecret(app: FastifyInstance, account: Account): Promise<{ secret: string; otpauth_url: string }> {
+export async function createTotpSecret(deps: ServiceHost, account: Account): Promise<{ secret: string; otpauth_url: string }> {
   const secret = new Secret({ size: 20 }).base32;
-  const stored = await encryptText(app, secret);
-  const r = await app.db.kysely
+  const stored = await encryptText(deps, secret);
+  const r = await deps.db.kysely
     .updateTable('accounts')
     .set({ two_factor_method: 'GOOGLE', two_factor_secret: stored, two_factor_confirmed_at: null, two_factor_last_step: null, updated_at: nowIso() })
     .where('id', '=', account.id)
@@ -64,22 +64,22 @@ export async function createTotpSecret(app: FastifyInstance, account: Account): 
  * and refuses any step <= the last accepted one (replay), recording the step with a conditional
  * UPDATE so two parallel uses of one code cannot both pass.
  */
-export async function verifyTotp(app: FastifyInstance, account: Pick<Account, 'id'>, code: string, now = Date.now()): Promise<boolean> {
+export async function verifyTotp(deps: ServiceHost, account: Pick<Account, 'id'>, code: string, now = Date.now()): Promise<boolean> {
   const token = normalizeCode(code);
   if (!/^\d{6}$/.test(token)) return false;
-  const row = await app.db.kysely
+  const row = await deps.db.kysely
     .selectFrom('accounts')
     .select(['two_factor_method', 'two_factor_secret'])
     .where('id', '=', account.id)
     .executeTakeFirst();
   if (!row || row.two_factor_method !== 'GOOGLE' || !row.two_factor_secret) return false;
-  const secret = await decryptText(app, row.two_factor_secret);
+  const secret = await decryptText(deps, row.two_factor_secret);
   if (!secret) return false;
   const totp = totpFor(secret);
   const delta = totp.validate({ token, timestamp: now, window: 1 });
   if (delta === null) return false;
   const step = totp.counter({ timestamp: now }) + delta;
-  const r = await app.db.kysely
+  const r = await deps.db.kysely
     .updateTable('accounts')
     .set({ two_factor_last_step: step })
     .where('id', '=', account.id)
@@ -89,12 +89,12 @@ export async function verifyTotp(app: FastifyInstance, account: Pick<Account, 'i
 }
 
 /** Confirms a pending authenticator enrollment with a valid code; returns fresh recovery codes, or null when the code is wrong. */
-export async function enableTotp(app: FastifyInstance, account: Account, code: string): Promise<string[] | null> {
-  const current = await app.db.kysely.selectFrom('accounts').select(['two_factor_method', 'two_factor_confirmed_at']).where('id', '=', account.id).executeTakeFirst();
+export async function enableTotp(deps: ServiceHost, account: Account, code: string): Promise<string[] | null> {
+  const current = await deps.db.kysely.selectFrom('accounts').select(['two_factor_method', 'two_factor_confirmed_at']).where('id', '=', account.id).executeTakeFirst();
   if (!current || current.two_factor_confirmed_at) throw new AppError(409, 'two_factor_already_enabled');
   if (current.two_factor_method !== 'GOOGLE') throw new AppError(409, 'two_factor_not_started');
-  if (!(await verifyTotp(app, account, code))) return null;
-  return app.db.kysely.transaction().execute(async (trx) => {
+  if (!(await verifyTotp(deps, account, code))) return null;
+  return deps.db.kysely.transaction().execute(async (trx) => {
     const now = nowIso();
     const r = await trx
       .updateTable('accounts')
@@ -116,15 +116,15 @@ export async function enableTotp(app: FastifyInstance, account: Account, code: s
  * enrolling is not refused) and 5 per hour per account across purposes (429 otherwise);
  * 422 `phone_required` without a phone.
  */
-export async function sendSmsCode(app: FastifyInstance, account: Account, purpose: SmsPurpose, interactionUid?: string): Promise<void> {
+export async function sendSmsCode(deps: ServiceHost, account: Account, purpose: SmsPurpose, interactionUid?: string): Promise<void> {
   if (!account.phone || !/^\+[0-9]{4,15}$/.test(account.phone)) throw new AppError(422, 'phone_required', { fields: { phone: ['phone_required'] } });
-  await hitRateLimit(app, `sms30:${purpose}:${account.id}`, 1, SMS_RESEND_MIN_INTERVAL_MS);
-  await hitRateLimit(app, `smsh:${account.id}`, SMS_MAX_PER_HOUR, 3600_000);
+  await hitRateLimit(deps, `sms30:${purpose}:${account.id}`, 1, SMS_RESEND_MIN_INTERVAL_MS);
+  await hitRateLimit(deps, `smsh:${account.id}`, SMS_MAX_PER_HOUR, 3600_000);
   const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
   const id = randomUUID();
-  const codeHash = await hmacHex(app, 'otp', `${id}:${code}`);
+  const codeHash = await hmacHex(deps, 'otp', `${id}:${code}`);
   const now = new Date();
-  await app.db.kysely.transaction().execute(async (trx) => {
+  await deps.db.kysely.transaction().execute(async (trx) => {
     await trx
       .updateTable('otp_challenges')
       .set({ consumed_at: now.toISOString() })
@@ -149,9 +149,9 @@ export async function sendSmsCode(app: FastifyInstance, account: Account, purpos
   });
   const lang = isLanguage(account.locale) ? account.locale : 'en';
   try {
-    await smsSenderFor(app).send(account.phone, translate(lang, 'sms.code', { code, minutes: SMS_CODE_TTL_MS / 60_000 }));
+    await smsSenderFor(deps).send(account.phone, translate(lang, 'sms.code', { code, minutes: SMS_CODE_TTL_MS / 60_000 }));
   } catch (err) {
-    app.log.error({ err: err instanceof Error ? err.message : String(err) }, 'sms send failed');
+    deps.log.error({ err: err instanceof Error ? err.message : String(err) }, 'sms send failed');
     throw new AppError(502, 'sms_send_failed', { cause: err });
   }
 }
@@ -160,10 +160,10 @@ export async function sendSmsCode(app: FastifyInstance, account: Account, purpos
  * Checks an SMS code: the newest open challenge of that purpose (and interaction), not expired, with
  * tries left. Each try is claimed atomically (at most 5, then the code is dead); a match consumes it.
  */
-export async function verifySmsCode(app: FastifyInstance, account: Pick<Account, 'id'>, purpose: SmsPurpose, code: string, interactionUid?: string): Promise<boolean> {
+export async function verifySmsCode(deps: ServiceHost, account: Pick<Account, 'id'>, purpose: SmsPurpose, code: string, interactionUid?: string): Promise<boolean> {
   const given = normalizeCode(code);
   if (!/^\d{6}$/.test(given)) return false;
-  const db = app.db.kysely;
+  const db = deps.db.kysely;
   const nowS = nowIso();
   let q = db
     .selectFrom('otp_challenges')
@@ -185,17 +185,17 @@ export async function verifySmsCode(app: FastifyInstance, account: Pick<Account,
     .where('expires_at', '>', nowS)
     .executeTakeFirst();
   if (Number(claim.numUpdatedRows) !== 1) return false;
-  const expected = await hmacHex(app, 'otp', `${ch.id}:${given}`);
+  const expected = await hmacHex(deps, 'otp', `${ch.id}:${given}`);
   if (!safeEqual(expected, ch.code_hash)) return false;
   const used = await db.updateTable('otp_challenges').set({ consumed_at: nowIso() }).where('id', '=', ch.id).where('consumed_at', 'is', null).executeTakeFirst();
   return Number(used.numUpdatedRows) === 1;
 }
 
 /** Confirms SMS enrollment with the `sms_enable` code; returns recovery codes, or null when the code is wrong. */
-export async function enableSms(app: FastifyInstance, account: Account, code: string): Promise<string[] | null> {
+export async function enableSms(deps: ServiceHost, account: Account, code: string): Promise<string[] | null> {
   if (isTwoFactorEnabled(account)) throw new AppError(409, 'two_factor_already_enabled');
-  if (!(await verifySmsCode(app, account, 'sms_enable', code))) return null;
-  return app.db.kysely.transaction().execute(async (trx) => {
+  if (!(await verifySmsCode(deps, account, 'sms_enable', code))) return null;
+  return deps.db.kysely.transaction().execute(async (trx) => {
     const now = nowIso();
     const r = await trx
       .updateTable('accounts')
@@ -209,8 +209,8 @@ export async function enableSms(app: FastifyInstance, account: Account, code: st
 }
 
 /** Turns 2FA off: method, secret, recovery codes and open SMS codes go. */
-export async function disableTwoFactor(app: FastifyInstance, accountId: string): Promise<void> {
-  await app.db.kysely.transaction().execute(async (trx) => {
+export async function disableTwoFactor(deps: ServiceHost, accountId: string): Promise<void> {
+  await deps.db.kysely.transaction().execute(async (trx) => {
     await trx
       .updateTable('accounts')
       .set({ two_factor_method: null, two_factor_secret: null, two_factor_confirmed_at: null, two_factor_last_step: null, updated_at: nowIso() })
@@ -238,16 +238,16 @@ async function writeRecoveryCodes(db: Kysely<Database> | Transaction<Database>, 
 }
 
 /** 10 new recovery codes (shown once); the old ones stop working. */
-export async function generateRecoveryCodes(app: FastifyInstance, accountId: string): Promise<string[]> {
-  return app.db.kysely.transaction().execute((trx) => writeRecoveryCodes(trx, accountId));
+export async function generateRecoveryCodes(deps: ServiceHost, accountId: string): Promise<string[]> {
+  return deps.db.kysely.transaction().execute((trx) => writeRecoveryCodes(trx, accountId));
 }
 
 /** Uses one recovery code: true once per code (conditional update, so parallel uses cannot both pass). */
-export async function consumeRecoveryCode(app: FastifyInstance, account: Pick<Account, 'id'>, code: string): Promise<boolean> {
+export async function consumeRecoveryCode(deps: ServiceHost, account: Pick<Account, 'id'>, code: string): Promise<boolean> {
   const normalized = normalizeRecovery(code);
   if (!/^[0-9a-f]{32}$/.test(normalized)) return false;
   // lookup by the SHA-256 of a 128-bit secret: timing reveals nothing usable about the code
-  const r = await app.db.kysely
+  const r = await deps.db.kysely
     .updateTable('recovery_codes')
     .set({ used_at: nowIso() })
     .where('account_id', '=', account.id)
@@ -258,8 +258,8 @@ export async function consumeRecoveryCode(app: FastifyInstance, account: Pick<Ac
 }
 
 /** How many unused recovery codes remain. */
-export async function remainingRecoveryCodes(app: FastifyInstance, accountId: string): Promise<number> {
-  const r = await app.db.kysely
+export async function remainingRecoveryCodes(deps: ServiceHost, accountId: string): Promise<number> {
+  const r = await deps.db.kysely
     .selectFrom('recovery_codes')
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('account_id', '=', accountId)
@@ -276,6 +276,6 @@ export function enrollmentSmsPurpose(account: Pick<Account, 'two_factor_method' 
   return isTwoFactorEnabled(account) && account.two_factor_method === 'SMS' ? 'sms_disable' : 'sms_enable';
 }
 
-export async function sendEnrollmentSms(app: FastifyInstance, account: Account): Promise<void> {
-  await sendSmsCode(app, account, enrollmentSmsPurpose(account));
+export async function sendEnrollmentSms(deps: ServiceHost, account: Account): Promise<void> {
+  await sendSmsCode(deps, account, enrollmentSmsPurpose(account));
 }
