@@ -175,3 +175,13 @@ export async function createAccount(
   await t.db.kysely.insertInto('accounts').values(row).execute();
   return t.db.kysely.selectFrom('accounts').selectAll().where('id', '=', row.id).executeTakeFirstOrThrow();
 }
+
+/**
+ * The parts of an API key as documented (server/routes/account/api-keys.routes.ts): `iam_<prefix>_<secret>`, an 8-hex
+ * prefix and a 43-character base64url secret. Parsed by position, never split on `_`: the secret may contain `_`.
+ */
+export function parseApiKey(key: string): { prefix: string; secret: string } {
+  const m = /^iam_([0-9a-f]{8})_([A-Za-z0-9_-]{43})$/.exec(key);
+  if (!m) throw new Error(`not an API key: ${key}`);
+  return { prefix: m[1]!, secret: m[2]! };
+}

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { describeEachDb, type TestApp } from '../../helpers/app';
 import { startSmtp } from '../../helpers/smtp';
-import { createAccount, signIn, type Tokens } from '../../helpers/auth';
+import { createAccount, parseApiKey, signIn, type Tokens } from '../../helpers/auth';
 
 /**
  * Issue 10 A: a manager must not be able to mint a backdoor into an ordinary account. `technical` is fixed at
@@ -103,7 +103,7 @@ describeEachDb(
         const admin = await adminSession(t);
         const { tech, key } = await technicalWithKey(t, admin);
         const generatedMail = await smtp.waitFor(tech.email, { subject: /API key/ });
-        const prefix = key.split('_')[1] ?? '';
+        const { prefix } = parseApiKey(key.slice('Bearer '.length));
         expect(generatedMail.text).toContain(`iam_${prefix}_`);
         expect(generatedMail.text).not.toContain(key.slice('Bearer '.length));
 
