@@ -4,12 +4,14 @@
  */
 import { isEndpoint, type EndpointShape } from './endpoint';
 import * as adminCatalog from './admin/catalog';
+import * as adminServiceApps from './admin/service-apps';
 
 export * from './endpoint';
 export * from './errors';
 export * as adminCatalog from './admin/catalog';
+export * as adminServiceApps from './admin/service-apps';
 
-const modules: Record<string, Record<string, unknown>> = { adminCatalog };
+const modules: Record<string, Record<string, unknown>> = { adminCatalog, adminServiceApps };
 
 /** Every endpoint of the contract, named `<module>.<export>`. */
 export function allEndpoints(): Array<{ name: string; endpoint: EndpointShape }> {

@@ -76,9 +76,9 @@ export interface RoleSubscriptionsTable {
   created_at: string;
 }
 
-/** Token endpoint authentication methods a confidential service app may be registered for. */
-export const SECRET_AUTH_METHODS = ['client_secret_basic', 'client_secret_post'] as const;
-export type SecretAuthMethod = (typeof SECRET_AUTH_METHODS)[number];
+/** Token endpoint authentication methods a confidential service app may be registered for (contract/admin/service-apps.ts). */
+export { SECRET_AUTH_METHODS, type SecretAuthMethod } from '../../contract/admin/service-apps';
+import type { SecretAuthMethod } from '../../contract/admin/service-apps';
 
 export interface ServiceAppsTable {
   id: string;

@@ -1,10 +1,12 @@
 import fp from 'fastify-plugin';
 import { systemClock, type Deps } from '../../services/deps';
 import { createCatalogService, type CatalogService } from '../../services/admin/catalog';
+import { createServiceAppsService, type ServiceAppsService } from '../../services/admin/service-apps';
 
 /** The services of the app, built once from explicit dependencies (server/services/deps.ts). */
 export interface Services {
   catalog: CatalogService;
+  serviceApps: ServiceAppsService;
 }
 
 declare module 'fastify' {
@@ -18,6 +20,7 @@ declare module 'fastify' {
 export function createServices(deps: Deps): Services {
   return {
     catalog: createCatalogService(deps),
+    serviceApps: createServiceAppsService(deps),
   };
 }
 

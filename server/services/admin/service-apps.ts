@@ -1,12 +1,12 @@
 import { createCipheriv, createDecipheriv, randomBytes, randomUUID } from 'node:crypto';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Kysely } from 'kysely';
-import type { Database, SecretAuthMethod, ServiceApp } from '../../db/schema';
-import { serviceAppAuthMethod } from '../../oidc/adapter';
+import type { ServiceApp } from '../../db/schema';
+import type { ClientType, SecretAuthMethod, ServiceAppWithSecret, TokenEndpointAuthMethod } from '../../../contract/admin/service-apps';
+import { serviceAppAuthMethod, serviceAppOidcSettings } from '../../oidc/adapter';
 import { nowIso } from '../../db/index';
 import { AppError } from '../../errors';
-import { audit } from './audit';
+import { recordAudit } from './audit';
 import { checkRoleIds, isUniqueViolation } from './catalog';
+import type { Actor, Deps, Queries } from '../deps';
 
 /**
  * Service apps are OIDC clients (client_id = name). Confidential clients get a random secret, returned once;
@@ -17,7 +17,7 @@ import { checkRoleIds, isUniqueViolation } from './catalog';
 export const RESERVED_CLIENT_IDS = ['portal', 'admin-console'];
 const KEY_SETTING = 'service_app_secret_key';
 
-async function secretKey(db: Kysely<Database>): Promise<Buffer> {
+async function secretKey(db: Queries): Promise<Buffer> {
   const row = await db.selectFrom('app_settings').select('value').where('key', '=', KEY_SETTING).executeTakeFirst();
   if (row) return Buffer.from(row.value, 'base64url');
   const key = randomBytes(32).toString('base64url');
@@ -27,7 +27,7 @@ async function secretKey(db: Kysely<Database>): Promise<Buffer> {
   return Buffer.from(again.value, 'base64url');
 }
 
-export async function encryptSecret(db: Kysely<Database>, plain: string): Promise<string> {
+export async function encryptSecret(db: Queries, plain: string): Promise<string> {
   const key = await secretKey(db);
   const iv = randomBytes(12);
   const c = createCipheriv('aes-256-gcm', key, iv);
@@ -35,13 +35,13 @@ export async function encryptSecret(db: Kysely<Database>, plain: string): Promis
   return ['enc', 'v1', iv.toString('base64url'), c.getAuthTag().toString('base64url'), ct.toString('base64url')].join(':');
 }
 
-/** Plaintext client secret of a confidential service app, or null (public client). */
-export async function getClientSecret(app: FastifyInstance, serviceApp: Pick<ServiceApp, 'client_secret'>): Promise<string | null> {
+/** Plaintext client secret of a confidential service app, or null (public client). `deps` may be the app itself. */
+export async function getClientSecret(deps: Pick<Deps, 'db'>, serviceApp: Pick<ServiceApp, 'client_secret'>): Promise<string | null> {
   const stored = serviceApp.client_secret;
   if (!stored) return null;
   const parts = stored.split(':');
   if (parts[0] !== 'enc' || parts[1] !== 'v1' || parts.length !== 5) return stored;
-  const key = await secretKey(app.db.kysely);
+  const key = await secretKey(deps.db.kysely);
   const d = createDecipheriv('aes-256-gcm', key, Buffer.from(parts[2] ?? '', 'base64url'));
   d.setAuthTag(Buffer.from(parts[3] ?? '', 'base64url'));
   return Buffer.concat([d.update(Buffer.from(parts[4] ?? '', 'base64url')), d.final()]).toString('utf8');
@@ -53,19 +53,19 @@ export interface ServiceAppView {
   display_name: string;
   url: string;
   path: string;
-  client_type: 'public' | 'confidential';
+  client_type: ClientType;
   /** PKCE required for this app (public apps: always true) */
   pkce_required: boolean;
   /** the app may use the client_credentials grant (confidential apps only) */
   client_credentials: boolean;
   /** how the app authenticates at the token endpoint (public apps: none) */
-  token_endpoint_auth_method: SecretAuthMethod | 'none';
+  token_endpoint_auth_method: TokenEndpointAuthMethod;
   roles: { id: string; name: string }[];
   created_at: string;
   updated_at: string;
 }
 
-export async function serviceAppViews(db: Kysely<Database>, ids: string[]): Promise<ServiceAppView[]> {
+async function serviceAppViews(db: Queries, ids: string[]): Promise<ServiceAppView[]> {
   if (!ids.length) return [];
   const apps = await db.selectFrom('service_apps').selectAll().where('id', 'in', ids).orderBy('name').execute();
   const roles = await db
@@ -91,13 +91,13 @@ export async function serviceAppViews(db: Kysely<Database>, ids: string[]): Prom
   }));
 }
 
-export async function requireServiceApp(db: Kysely<Database>, id: string): Promise<ServiceAppView> {
+async function requireServiceApp(db: Queries, id: string): Promise<ServiceAppView> {
   const [v] = await serviceAppViews(db, [id]);
   if (!v) throw new AppError(404, 'service_app_not_found');
   return v;
 }
 
-export async function listServiceApps(db: Kysely<Database>, search: string | undefined, page: number, size: number) {
+async function listServiceApps(db: Queries, search: string | undefined, page: number, size: number) {
   let q = db.selectFrom('service_apps');
   if (search) q = q.where((eb) => eb.or([eb('name', 'like', `%${search.toLowerCase()}%`), eb('display_name', 'like', `%${search}%`)]));
   const total = Number((await q.select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow()).n);
@@ -108,13 +108,13 @@ export async function listServiceApps(db: Kysely<Database>, search: string | und
 const nameTaken = () => new AppError(409, 'name_taken', { fields: { name: ['name_taken'] } });
 const newSecret = () => randomBytes(32).toString('base64url');
 
-export interface ServiceAppInput {
+interface ServiceAppInput {
   name: string;
   display_name: string;
   url: string;
   path: string;
   role_ids: string[];
-  client_type?: 'public' | 'confidential' | undefined;
+  client_type?: ClientType | undefined;
   pkce_required?: boolean | undefined;
   client_credentials?: boolean | undefined;
   token_endpoint_auth_method?: SecretAuthMethod | undefined;
@@ -127,7 +127,7 @@ const confidentialOnly = (field: 'pkce_required' | 'client_credentials' | 'token
  * and authenticates with `none`; asking for any of these explicitly is a 422, a change to public resets them.
  */
 function oidcFlags(
-  clientType: 'public' | 'confidential',
+  clientType: ClientType,
   input: Pick<ServiceAppInput, 'pkce_required' | 'client_credentials' | 'token_endpoint_auth_method'>,
   before?: Pick<ServiceAppView, 'pkce_required' | 'client_credentials' | 'token_endpoint_auth_method'>,
 ) {
@@ -145,14 +145,14 @@ function oidcFlags(
   };
 }
 
-export async function createServiceApp(request: FastifyRequest, input: ServiceAppInput): Promise<ServiceAppView & { client_secret: string | null }> {
-  const db = request.server.db.kysely;
+async function createServiceApp(deps: ServiceAppsDeps, actor: Actor, input: ServiceAppInput): Promise<ServiceAppView & { client_secret: string | null }> {
+  const db = deps.db.kysely;
   if (RESERVED_CLIENT_IDS.includes(input.name)) throw new AppError(422, 'validation_failed', { fields: { name: ['name_reserved'] } });
   await checkRoleIds(db, input.role_ids);
   const clientType = input.client_type ?? 'public';
   const flags = oidcFlags(clientType, input);
   const secret = clientType === 'confidential' ? newSecret() : null;
-  const now = nowIso();
+  const now = deps.clock.nowIso();
   const row = {
     id: randomUUID(),
     name: input.name,
@@ -171,7 +171,7 @@ export async function createServiceApp(request: FastifyRequest, input: ServiceAp
       await trx.insertInto('service_apps').values(row).execute();
       const roleIds = [...new Set(input.role_ids)];
       if (roleIds.length) await trx.insertInto('service_app_roles').values(roleIds.map((r) => ({ service_app_id: row.id, role_id: r }))).execute();
-      await audit(request, 'service_app.create', 'service_app', row.id, null, { ...row, role_ids: roleIds }, trx);
+      await recordAudit(trx, actor, 'service_app.create', 'service_app', row.id, null, { ...row, role_ids: roleIds }, deps.clock.nowIso());
     });
   } catch (err) {
     if (isUniqueViolation(err)) throw nameTaken();
@@ -180,12 +180,8 @@ export async function createServiceApp(request: FastifyRequest, input: ServiceAp
   return { ...(await requireServiceApp(db, row.id)), client_secret: secret };
 }
 
-export async function updateServiceApp(
-  request: FastifyRequest,
-  id: string,
-  input: Partial<ServiceAppInput> & { regenerate_secret?: boolean | undefined },
-): Promise<ServiceAppView & { client_secret: string | null }> {
-  const db = request.server.db.kysely;
+async function updateServiceApp(deps: ServiceAppsDeps, actor: Actor, id: string, input: ServiceAppPatch): Promise<ServiceAppView & { client_secret: string | null }> {
+  const db = deps.db.kysely;
   if (input.name && RESERVED_CLIENT_IDS.includes(input.name)) throw new AppError(422, 'validation_failed', { fields: { name: ['name_reserved'] } });
   if (input.role_ids) await checkRoleIds(db, input.role_ids);
   let secret: string | null = null;
@@ -203,13 +199,13 @@ export async function updateServiceApp(
         secret = newSecret();
         patch.client_secret = await encryptSecret(trx, secret);
       }
-      await trx.updateTable('service_apps').set({ ...patch, updated_at: nowIso() }).where('id', '=', id).execute();
+      await trx.updateTable('service_apps').set({ ...patch, updated_at: deps.clock.nowIso() }).where('id', '=', id).execute();
       if (input.role_ids) {
         await trx.deleteFrom('service_app_roles').where('service_app_id', '=', id).execute();
         const roleIds = [...new Set(input.role_ids)];
         if (roleIds.length) await trx.insertInto('service_app_roles').values(roleIds.map((r) => ({ service_app_id: id, role_id: r }))).execute();
       }
-      await audit(request, 'service_app.update', 'service_app', id, before, { ...patch, ...(input.role_ids ? { role_ids: input.role_ids } : {}), secret_rotated: secret !== null }, trx);
+      await recordAudit(trx, actor, 'service_app.update', 'service_app', id, before, { ...patch, ...(input.role_ids ? { role_ids: input.role_ids } : {}), secret_rotated: secret !== null }, deps.clock.nowIso());
     });
   } catch (err) {
     if (isUniqueViolation(err)) throw nameTaken();
@@ -218,10 +214,45 @@ export async function updateServiceApp(
   return { ...(await requireServiceApp(db, id)), client_secret: secret };
 }
 
-export async function deleteServiceApp(request: FastifyRequest, id: string): Promise<void> {
-  await request.server.db.kysely.transaction().execute(async (trx) => {
+async function deleteServiceApp(deps: ServiceAppsDeps, actor: Actor, id: string): Promise<void> {
+  await deps.db.kysely.transaction().execute(async (trx) => {
     const before = await requireServiceApp(trx, id);
     await trx.deleteFrom('service_apps').where('id', '=', id).execute();
-    await audit(request, 'service_app.delete', 'service_app', id, before, null, trx);
+    await recordAudit(trx, actor, 'service_app.delete', 'service_app', id, before, null, deps.clock.nowIso());
   });
 }
+
+type ServiceAppsDeps = Pick<Deps, 'db' | 'clock' | 'config'>;
+type ServiceAppPatch = Partial<ServiceAppInput> & { regenerate_secret?: boolean | undefined };
+type ListQuery = { search?: string | undefined; page: number; size: number };
+
+/** The answer shape: the view plus what to configure in the app's OIDC software (issuer from the configuration). */
+function withOidc<T extends ServiceAppView>(issuer: string, v: T): T & { oidc: ServiceAppWithSecret['oidc'] } {
+  const row = {
+    ...v,
+    pkce_required: v.pkce_required ? 1 : 0,
+    client_credentials: v.client_credentials ? 1 : 0,
+    token_endpoint_auth_method: v.token_endpoint_auth_method === 'none' ? ('client_secret_basic' as const) : v.token_endpoint_auth_method,
+  };
+  return { ...v, oidc: serviceAppOidcSettings(issuer, row) };
+}
+
+/** Service apps (contract/admin/service-apps.ts): every change is audited in its own transaction. */
+export function createServiceAppsService(deps: ServiceAppsDeps) {
+  const db = () => deps.db.kysely;
+  const oidc = <T extends ServiceAppView>(v: T) => withOidc(deps.config.issuer, v);
+  return {
+    async list(q: ListQuery) {
+      const { rows, total } = await listServiceApps(db(), q.search, q.page, q.size);
+      return { rows: rows.map(oidc), total };
+    },
+    get: async (id: string) => oidc(await requireServiceApp(db(), id)),
+    create: async (actor: Actor, input: ServiceAppInput) => oidc(await createServiceApp(deps, actor, input)),
+    update: async (actor: Actor, id: string, input: ServiceAppPatch) => oidc(await updateServiceApp(deps, actor, id, input)),
+    async delete(actor: Actor, id: string) {
+      await deleteServiceApp(deps, actor, id);
+      return { id, deleted: true as const };
+    },
+  };
+}
+export type ServiceAppsService = ReturnType<typeof createServiceAppsService>;

@@ -1,0 +1,121 @@
+/** Service apps: the OIDC clients (client_id = name) people sign in to; super_admin only. */
+import { z } from 'zod';
+import { defineEndpoint } from '../endpoint';
+import { dataOf, deletedAnswer, idParams, listOf, pageQuery } from '../common';
+import { servicePathSchema, serviceUrlSchema } from '../domain/formats';
+
+/** Token endpoint authentication methods a confidential service app may be registered for. */
+export const SECRET_AUTH_METHODS = ['client_secret_basic', 'client_secret_post'] as const;
+export type SecretAuthMethod = (typeof SECRET_AUTH_METHODS)[number];
+/** How an app authenticates at the token endpoint: `none` for public apps, a secret method for confidential ones. */
+export type TokenEndpointAuthMethod = 'none' | SecretAuthMethod;
+
+export const CLIENT_TYPES = ['public', 'confidential'] as const;
+export type ClientType = (typeof CLIENT_TYPES)[number];
+
+const tokenEndpointAuthMethod = z.enum(['none', ...SECRET_AUTH_METHODS]);
+const ref = z.object({ id: z.string(), name: z.string() });
+
+export const serviceAppSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  display_name: z.string(),
+  url: z.string(),
+  path: z.string(),
+  client_type: z.enum(CLIENT_TYPES),
+  pkce_required: z.boolean().describe('PKCE required (always true for public apps)'),
+  client_credentials: z.boolean().describe('the app may use the client_credentials grant (confidential apps)'),
+  token_endpoint_auth_method: tokenEndpointAuthMethod.describe('how the app authenticates at the token endpoint (public apps: none)'),
+  roles: z.array(ref),
+  oidc: z
+    .object({
+      issuer: z.string(),
+      discovery_url: z.string().describe('OpenID Connect discovery document of the provider'),
+      redirect_uri: z.string().describe('the only registered redirect URI (url + path)'),
+      post_logout_redirect_uris: z.array(z.string()),
+      token_endpoint_auth_method: tokenEndpointAuthMethod,
+      grant_types: z.array(z.string()),
+      pkce_required: z.boolean(),
+    })
+    .describe("what to configure in the app's OIDC software"),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+/** A service app as the admin API shows it; `client_secret` only in the answer of a create or update. */
+export type ServiceApp = z.infer<typeof serviceAppSchema> & { client_secret?: string | null };
+
+const withSecret = serviceAppSchema.extend({ client_secret: z.string().nullable().describe('confidential clients: shown once, at creation or rotation') });
+export type ServiceAppWithSecret = z.infer<typeof withSecret>;
+
+const clientId = z.string().trim().min(2).max(64).regex(/^[a-z0-9][a-z0-9-]*$/).describe('OIDC client_id: lowercase letters, digits, "-"; not portal/admin-console');
+const displayName = z.string().trim().min(1).max(100);
+const roleIds = z.array(z.string().min(1).max(64)).max(500);
+const clientType = z.enum(CLIENT_TYPES);
+const pkceRequired = z.boolean().describe('confidential apps only: false lets the app omit PKCE (software that cannot send it); public apps always need PKCE');
+const authMethod = z.enum(SECRET_AUTH_METHODS).describe('confidential apps only: client_secret_basic (default, HTTP Basic) or client_secret_post (secret in the request body)');
+const clientCredentials = z.boolean().describe('confidential apps only: allow the client_credentials grant (machine to machine)');
+
+const tag = 'admin: service apps';
+
+export const listServiceApps = defineEndpoint({
+  method: 'GET', path: '/api/admin/service-apps', tag, access: 'super_admin', summary: 'List service apps',
+  query: z.object({ ...pageQuery, size: z.coerce.number().int().min(1).max(100).default(100), search: z.string().trim().max(64).optional() }),
+  response: listOf(serviceAppSchema),
+  errors: { 401: ['unauthorized'], 403: ['forbidden'], 422: ['validation_failed'] },
+});
+
+export const getServiceApp = defineEndpoint({
+  method: 'GET', path: '/api/admin/service-apps/:id', tag, access: 'super_admin', summary: 'One service app',
+  params: idParams,
+  response: dataOf(serviceAppSchema),
+  errors: { 401: ['unauthorized'], 403: ['forbidden'], 404: ['service_app_not_found'] },
+});
+
+/**
+ * 422 `validation_failed` also carries field codes: `name: name_reserved` (portal, admin-console), `role_ids.N: role_unknown`,
+ * `pkce_required | client_credentials | token_endpoint_auth_method: confidential_only` (asked for on a public app).
+ */
+export const createServiceApp = defineEndpoint({
+  method: 'POST', path: '/api/admin/service-apps', tag, access: 'super_admin', summary: 'Create a service app (confidential: client_secret returned once)',
+  body: z.object({
+    name: clientId,
+    display_name: displayName,
+    url: serviceUrlSchema,
+    path: servicePathSchema,
+    role_ids: roleIds.default([]),
+    client_type: clientType.optional(),
+    pkce_required: pkceRequired.optional(),
+    client_credentials: clientCredentials.optional(),
+    token_endpoint_auth_method: authMethod.optional(),
+  }),
+  status: 201,
+  response: dataOf(withSecret),
+  errors: { 401: ['unauthorized'], 403: ['forbidden'], 409: ['name_taken'], 422: ['validation_failed'] },
+});
+
+export const updateServiceApp = defineEndpoint({
+  method: 'PATCH', path: '/api/admin/service-apps/:id', tag, access: 'super_admin',
+  summary: 'Update a service app (regenerate_secret rotates a confidential secret, returned once)',
+  params: idParams,
+  body: z.object({
+    name: clientId.optional(),
+    display_name: displayName.optional(),
+    url: serviceUrlSchema.optional(),
+    path: servicePathSchema.optional(),
+    role_ids: roleIds.optional(),
+    client_type: clientType.optional(),
+    regenerate_secret: z.boolean().optional(),
+    pkce_required: pkceRequired.optional(),
+    client_credentials: clientCredentials.optional(),
+    token_endpoint_auth_method: authMethod.optional(),
+  }),
+  response: dataOf(withSecret),
+  errors: { 401: ['unauthorized'], 403: ['forbidden'], 404: ['service_app_not_found'], 409: ['name_taken'], 422: ['validation_failed'] },
+});
+
+export const deleteServiceApp = defineEndpoint({
+  method: 'DELETE', path: '/api/admin/service-apps/:id', tag, access: 'super_admin', summary: 'Delete a service app',
+  params: idParams,
+  response: deletedAnswer,
+  errors: { 401: ['unauthorized'], 403: ['forbidden'], 404: ['service_app_not_found'] },
+});
