@@ -6,7 +6,7 @@ import { languagesQueryOptions } from '../api/account';
 import { activateLocale, FALLBACK_LANGUAGES, languageName } from '../lib/i18n';
 import { useChangeLanguage } from '../lib/session-context';
 import { GlobeIcon } from './ui/icons';
-import { SimpleSelect } from './ui/select';
+import { SimpleSelect } from './ui/simple-select';
 
 export interface LanguagePickerProps {
   /** Called after the new locale is active (e.g. to save it to the profile). */

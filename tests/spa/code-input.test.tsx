@@ -2,7 +2,7 @@ import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { describe, expect, it } from 'vitest';
-import { CodeInput } from '../../src/components/ui/pin-input';
+import { CodeInput } from '../../src/components/ui/code-input';
 
 function Cleared() {
   const [code, setCode] = useState<string[]>(['1', '2', '3']);

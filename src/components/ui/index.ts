@@ -1,13 +1,31 @@
-export * as Avatar from './avatar';
+// The app's UI kit: one component per file. Ark UI parts are wrapped once with their Panda slot recipe
+// (style-context.tsx); compound components export their parts as a namespace (Dialog.Root, Table.Cell, …).
+export { Badge, type BadgeProps, type BadgeTone } from './badge';
 export { Button, type ButtonProps } from './button';
+export { Card, type CardProps } from './card';
+export { CodeInput, type CodeInputProps } from './code-input';
+export { ConfirmDialog, type ConfirmDialogProps } from './confirm-dialog';
+export { CopyButton, type CopyButtonProps } from './copy-button';
+export { DataPagination, type DataPaginationProps } from './data-pagination';
+export { DetailList, type DetailListProps } from './detail-list';
 export * as Dialog from './dialog';
+export { DialogClose } from './dialog-close';
+export { DialogFooter } from './dialog-footer';
+export { EmptyRow, type EmptyRowProps } from './empty-row';
 export * as Field from './field';
+export * from './icons';
 export { Input, type InputProps } from './input';
 export * as Menu from './menu';
-export * as Pagination from './pagination';
-export * as PinInput from './pin-input';
+export { MultiSelect, type MultiSelectProps } from './multi-select';
+export { SearchField, type SearchFieldProps } from './search-field';
+export { SecretBox, type SecretBoxProps } from './secret-box';
 export * as Select from './select';
-export * as Switch from './switch';
+export { SimpleSelect, type SimpleSelectProps } from './simple-select';
+export { SkeletonRows, type SkeletonRowsProps } from './skeleton-rows';
+export { Switch, type SwitchProps } from './switch';
 export * as Table from './table';
+export { TableFrame, type TableFrameProps } from './table-frame';
 export * as Tabs from './tabs';
 export { Toaster, toaster } from './toast';
+export { Toolbar } from './toolbar';
+export { UserAvatar, type UserAvatarProps } from './user-avatar';

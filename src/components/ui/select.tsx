@@ -1,8 +1,7 @@
-import { Portal } from '@ark-ui/react/portal';
-import { Select as ArkSelect, createListCollection, type CollectionItem, type SelectValueChangeDetails } from '@ark-ui/react/select';
-import type { ReactElement, ReactNode } from 'react';
+import { Select as ArkSelect, createListCollection, type CollectionItem } from '@ark-ui/react/select';
+import type { ReactElement } from 'react';
+import { css } from 'styled-system/css';
 import { select, type SelectVariantProps } from 'styled-system/recipes';
-import { CheckIcon, ChevronDownIcon } from './icons';
 import { createStyleContext } from './style-context';
 
 const { withProvider, withContext } = createStyleContext(select);
@@ -32,97 +31,5 @@ export interface SelectOption {
   disabled?: boolean;
 }
 
-export interface SimpleSelectProps {
-  label: ReactNode;
-  /** Hide the label visually but keep it for assistive technology. */
-  hideLabel?: boolean;
-  options: SelectOption[];
-  value: string | undefined;
-  onValueChange: (value: string) => void;
-  placeholder?: string;
-  name?: string;
-  size?: 'sm' | 'md';
-  disabled?: boolean;
-  invalid?: boolean;
-  className?: string;
-  /** Render the dropdown in a portal (default) or inline. */
-  portalled?: boolean;
-}
-
-const visuallyHidden = {
-  position: 'absolute',
-  width: '1px',
-  height: '1px',
-  padding: 0,
-  margin: '-1px',
-  overflow: 'hidden',
-  clip: 'rect(0, 0, 0, 0)',
-  whiteSpace: 'nowrap',
-  border: 0,
-} as const;
-
-/** Single-value select with a label; menu height is bounded to 140-300 px by the recipe. */
-export function SimpleSelect({
-  label,
-  hideLabel,
-  options,
-  value,
-  onValueChange,
-  placeholder,
-  name,
-  size,
-  disabled,
-  invalid,
-  className,
-  portalled = true,
-}: SimpleSelectProps) {
-  const collection = createListCollection<SelectOption>({
-    items: options,
-    itemToString: (item) => item.label,
-    itemToValue: (item) => item.value,
-    isItemDisabled: (item) => Boolean(item.disabled),
-  });
-  const handleChange = (details: SelectValueChangeDetails<SelectOption>) => {
-    const next = details.value[0];
-    if (next !== undefined) onValueChange(next);
-  };
-  const content = (
-    <Positioner>
-      <Content>
-        {collection.items.map((item) => (
-          <Item key={item.value} item={item}>
-            <ItemText>{item.label}</ItemText>
-            <ItemIndicator>
-              <CheckIcon width={16} height={16} />
-            </ItemIndicator>
-          </Item>
-        ))}
-      </Content>
-    </Positioner>
-  );
-  return (
-    <Root
-      collection={collection}
-      value={value === undefined ? [] : [value]}
-      onValueChange={handleChange}
-      name={name}
-      size={size}
-      disabled={disabled}
-      invalid={invalid}
-      className={className}
-      positioning={{ sameWidth: false, fitViewport: true }}
-    >
-      <Label style={hideLabel ? visuallyHidden : undefined}>{label}</Label>
-      <Control>
-        <Trigger>
-          <ValueText placeholder={placeholder} />
-          <Indicator>
-            <ChevronDownIcon width={16} height={16} />
-          </Indicator>
-        </Trigger>
-      </Control>
-      {portalled ? <Portal>{content}</Portal> : content}
-      <HiddenSelect />
-    </Root>
-  );
-}
+/** For selects rendered inline (inside dialogs): the open menu stacks above later fields. */
+export const raiseWhenOpen = css({ position: 'relative', '&:has([data-part=content][data-state=open])': { zIndex: 5 } });

@@ -5,11 +5,11 @@ import { createStyleContext } from './style-context';
 
 const { withProvider, withContext } = createStyleContext(switchRecipe);
 
-export const Root = withProvider(ArkSwitch.Root, 'root');
-export const Control = withContext(ArkSwitch.Control, 'control');
-export const Thumb = withContext(ArkSwitch.Thumb, 'thumb');
-export const Label = withContext(ArkSwitch.Label, 'label');
-export const HiddenInput = ArkSwitch.HiddenInput;
+const Root = withProvider(ArkSwitch.Root, 'root');
+const Control = withContext(ArkSwitch.Control, 'control');
+const Thumb = withContext(ArkSwitch.Thumb, 'thumb');
+const Label = withContext(ArkSwitch.Label, 'label');
+const HiddenInput = ArkSwitch.HiddenInput;
 
 export interface SwitchProps extends Omit<ComponentProps<typeof Root>, 'children' | 'label'> {
   label: ReactNode;

@@ -3,9 +3,9 @@ import { useQuery } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { css } from 'styled-system/css';
 import { currentUserQueryOptions } from '../../api/account';
-import { UserAvatar } from '../../components/ui/avatar';
 import { ChevronDownIcon, LogOutIcon, UserIcon } from '../../components/ui/icons';
 import * as Menu from '../../components/ui/menu';
+import { UserAvatar } from '../../components/ui/user-avatar';
 import { useLogout } from '../../lib/session-context';
 
 /** User area header menu: Home, Profile, Sign out. */

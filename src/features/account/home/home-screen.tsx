@@ -7,7 +7,7 @@ import { LoadingBar } from '../../../components/loading-bar';
 import { PageHeading } from '../../../components/page-heading';
 import { Button } from '../../../components/ui/button';
 import { AppsIcon, LayersIcon } from '../../../components/ui/icons';
-import { SimpleSelect } from '../../../components/ui/select';
+import { SimpleSelect } from '../../../components/ui/simple-select';
 import { FormAlert } from '../form-kit';
 
 export function launchUrl(app: Pick<ServiceAppLink, 'url' | 'path'>): string {

@@ -17,19 +17,19 @@ import { z } from 'zod';
 import { createLoginActors, loginMachine, type LoginMachine } from '../../../../machines/login.machine';
 import { STORAGE_KEYS, type StorageKey } from '../../../../machines/shared';
 import { createSsoActors, ssoCallbackMachine, startAuthorization, upstreamStartUrl, type SsoCallbackMachine } from '../../../../machines/ssoCallback.machine';
-import { configQueryOptions } from '../../../api/account';
 import { http, sessionHttp } from '../../../api';
+import { configQueryOptions } from '../../../api/account';
 import { LoadingBar } from '../../../components/loading-bar';
 import { AuthCard, PageHeading } from '../../../components/page-heading';
 import { Button } from '../../../components/ui/button';
+import { CodeInput } from '../../../components/ui/code-input';
 import * as Field from '../../../components/ui/field';
-import { CodeInput } from '../../../components/ui/pin-input';
 import { afterLoginTarget } from '../../../lib/guards';
 import { inspectOptions } from '../../../lib/inspect';
 import { useSessionValue } from '../../../lib/session-context';
 import { readStorage, writeStorage } from '../../../lib/storage';
-import { emailField } from '../schemas';
 import { errorInfoMessage, FormAlert, formStack, linkClass, mutedText, PasswordField, SubmitButton, useFieldError, usePinTranslations } from '../form-kit';
+import { emailField } from '../schemas';
 import { rememberOrigin, storeResetToken, takeOrigin, type LoginSearch } from './login-search';
 
 export interface LoginScreenProps {

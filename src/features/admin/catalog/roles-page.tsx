@@ -5,20 +5,25 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { css } from 'styled-system/css';
 import { z } from 'zod';
+import { ROLE_NAME_RE } from '../../../../contract/domain/formats';
 import { isApiError } from '../../../api/errors';
 import { PageHeading } from '../../../components/page-heading';
 import { Button } from '../../../components/ui/button';
+import { Card } from '../../../components/ui/card';
+import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import * as Dialog from '../../../components/ui/dialog';
+import { DialogClose } from '../../../components/ui/dialog-close';
+import { DialogFooter } from '../../../components/ui/dialog-footer';
+import { EditIcon, PlusIcon, TrashIcon } from '../../../components/ui/icons';
 import * as Table from '../../../components/ui/table';
-import { ROLE_NAME_RE } from '../../../../contract/domain/formats';
+import { TableFrame } from '../../../components/ui/table-frame';
 import { applyServerFieldErrors } from '../../../lib/field-errors';
 import { rolesQueryOptions, useRoleMutations } from '../api/catalog';
 import type { Role } from '../api/types';
 import { useErrorText, useNotify } from '../components/feedback';
 import { FormField } from '../components/form';
 import { useFormat } from '../components/format';
-import { EditIcon, PlusIcon, TrashIcon } from '../components/icons';
-import { Card, ConfirmDialog, DialogClose, DialogFooter, QueryRows, TableFrame } from '../components/ui';
+import { QueryRows } from '../components/query-rows';
 
 const COLUMNS = 4;
 

@@ -6,9 +6,9 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import type { SVGProps } from 'react';
 import { css } from 'styled-system/css';
+import { CopyButton } from '../../../components/ui/copy-button';
 import * as Tabs from '../../../components/ui/tabs';
 import type { ServiceApp } from '../api/types';
-import { CopyButton } from '../components/ui';
 
 export const INTEGRATION_SCOPE = 'openid profile email roles offline_access';
 

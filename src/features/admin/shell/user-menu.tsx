@@ -1,9 +1,9 @@
 import { useLingui } from '@lingui/react/macro';
 import { useNavigate } from '@tanstack/react-router';
 import { css } from 'styled-system/css';
-import { UserAvatar } from '../../../components/ui/avatar';
 import { ChevronDownIcon, LogOutIcon, UserIcon } from '../../../components/ui/icons';
 import * as Menu from '../../../components/ui/menu';
+import { UserAvatar } from '../../../components/ui/user-avatar';
 import type { CurrentAdmin } from '../../../lib/current-admin';
 
 export interface UserMenuProps {

@@ -4,18 +4,20 @@ import { useQuery } from '@tanstack/react-query';
 import { Controller, useForm } from 'react-hook-form';
 import { css } from 'styled-system/css';
 import { z } from 'zod';
+import { LOCALES, PHONE_RE } from '../../../../contract/domain/formats';
 import { Button } from '../../../components/ui/button';
 import * as Dialog from '../../../components/ui/dialog';
-import { SimpleSelect } from '../../../components/ui/select';
+import { DialogClose } from '../../../components/ui/dialog-close';
+import { DialogFooter } from '../../../components/ui/dialog-footer';
+import { raiseWhenOpen } from '../../../components/ui/select';
+import { SimpleSelect } from '../../../components/ui/simple-select';
 import { Switch } from '../../../components/ui/switch';
-import { LOCALES, PHONE_RE } from '../../../../contract/domain/formats';
 import { applyServerFieldErrors, fieldErrorMessage } from '../../../lib/field-errors';
 import { ssoProvidersQueryOptions } from '../api/config';
 import { useCreateUser } from '../api/users';
 import { useNotify } from '../components/feedback';
 import { FormField } from '../components/form';
 import { useLanguageName } from '../components/format';
-import { DialogClose, DialogFooter, raiseWhenOpen } from '../components/ui';
 
 const schema = z
   .object({

@@ -4,16 +4,18 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { css } from 'styled-system/css';
 import { Button } from '../../../components/ui/button';
 import * as Dialog from '../../../components/ui/dialog';
+import { DialogClose } from '../../../components/ui/dialog-close';
+import { DialogFooter } from '../../../components/ui/dialog-footer';
+import { UploadIcon } from '../../../components/ui/icons';
 import { Switch } from '../../../components/ui/switch';
 import * as Table from '../../../components/ui/table';
+import { TableFrame } from '../../../components/ui/table-frame';
 import { fieldErrorMessage } from '../../../lib/field-errors';
 import { adminKeys } from '../api/keys';
 import type { ImportReport as Report } from '../api/types';
 import { importJobQueryOptions, postImport, type ImportResult } from '../api/users';
 import { useErrorText, useNotify } from '../components/feedback';
 import { useFormat } from '../components/format';
-import { UploadIcon } from '../components/icons';
-import { DialogClose, DialogFooter, TableFrame } from '../components/ui';
 
 export function ImportUsersDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
   return (

@@ -3,15 +3,22 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useId, useState } from 'react';
 import { css } from 'styled-system/css';
+import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
+import { Card } from '../../../components/ui/card';
+import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
+import { DetailList } from '../../../components/ui/detail-list';
+import { EmptyRow } from '../../../components/ui/empty-row';
+import { ArrowLeftIcon, CheckCircleIcon, KeyIcon, MailIcon, PowerIcon } from '../../../components/ui/icons';
+import { MultiSelect } from '../../../components/ui/multi-select';
+import { SecretBox } from '../../../components/ui/secret-box';
 import * as Table from '../../../components/ui/table';
+import { TableFrame } from '../../../components/ui/table-frame';
 import { subscriptionsQueryOptions } from '../api/catalog';
 import type { UserDetail } from '../api/types';
 import { useGenerateApiKey, useInviteUser, useRevokeApiKey, useUpdateUser, userQueryOptions, useVerifyUser } from '../api/users';
 import { useNotify } from '../components/feedback';
 import { useFormat, useLanguageName } from '../components/format';
-import { ArrowLeftIcon, CheckCircleIcon, KeyIcon, MailIcon, PowerIcon } from '../components/icons';
-import { Badge, Card, ConfirmDialog, DetailList, EmptyRow, MultiSelect, SecretBox, TableFrame } from '../components/ui';
 
 export function UserInformation({ id, canEditRoles }: { id: string; canEditRoles: boolean }) {
   const { t } = useLingui();

@@ -5,11 +5,11 @@ import { createStyleContext } from './style-context';
 
 const { withProvider, withContext } = createStyleContext(pinInput);
 
-export const Root = withProvider(ArkPinInput.Root, 'root');
-export const Label = withContext(ArkPinInput.Label, 'label');
-export const Control = withContext(ArkPinInput.Control, 'control');
-export const Input = withContext(ArkPinInput.Input, 'input');
-export const HiddenInput = ArkPinInput.HiddenInput;
+const Root = withProvider(ArkPinInput.Root, 'root');
+const Label = withContext(ArkPinInput.Label, 'label');
+const Control = withContext(ArkPinInput.Control, 'control');
+const Input = withContext(ArkPinInput.Input, 'input');
+const HiddenInput = ArkPinInput.HiddenInput;
 
 export interface CodeInputProps extends Omit<ComponentProps<typeof Root>, 'children'> {
   label: ReactNode;

@@ -3,20 +3,20 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { useId } from 'react';
 import { pagination } from 'styled-system/recipes';
 import { ChevronLeftIcon, ChevronRightIcon } from './icons';
-import { SimpleSelect } from './select';
+import { SimpleSelect } from './simple-select';
 import { createStyleContext } from './style-context';
 
 const { withProvider, withContext } = createStyleContext(pagination);
 
-export const Root = withProvider(ArkPagination.Root, 'root');
-export const PrevTrigger = withContext(ArkPagination.PrevTrigger, 'prevTrigger');
-export const NextTrigger = withContext(ArkPagination.NextTrigger, 'nextTrigger');
-export const Item = withContext(ArkPagination.Item, 'item');
-export const Ellipsis = withContext(ArkPagination.Ellipsis, 'ellipsis');
+const Root = withProvider(ArkPagination.Root, 'root');
+const PrevTrigger = withContext(ArkPagination.PrevTrigger, 'prevTrigger');
+const NextTrigger = withContext(ArkPagination.NextTrigger, 'nextTrigger');
+const Item = withContext(ArkPagination.Item, 'item');
+const Ellipsis = withContext(ArkPagination.Ellipsis, 'ellipsis');
 const Summary = withContext('p', 'summary');
 const PageSize = withContext('div', 'pageSize');
 
-export const DEFAULT_PAGE_SIZES = [10, 25, 50, 100] as const;
+const DEFAULT_PAGE_SIZES = [10, 25, 50, 100] as const;
 
 export interface DataPaginationProps {
   /** Total number of items. */

@@ -6,9 +6,9 @@ import { createStyleContext } from './style-context';
 
 const { withProvider, withContext } = createStyleContext(avatar);
 
-export const Root = withProvider(ArkAvatar.Root, 'root');
-export const Image = withContext(ArkAvatar.Image, 'image');
-export const Fallback = withContext(ArkAvatar.Fallback, 'fallback');
+const Root = withProvider(ArkAvatar.Root, 'root');
+const Image = withContext(ArkAvatar.Image, 'image');
+const Fallback = withContext(ArkAvatar.Fallback, 'fallback');
 
 export interface UserAvatarProps extends Omit<ComponentProps<typeof Root>, 'children'> {
   name?: string | undefined;

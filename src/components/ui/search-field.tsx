@@ -1,0 +1,35 @@
+import { useEffect, useRef, useState } from 'react';
+import { css } from 'styled-system/css';
+import { SearchIcon } from './icons';
+import { Input } from './input';
+
+export interface SearchFieldProps {
+  value: string;
+  onChange: (value: string) => void;
+  label: string;
+  placeholder?: string;
+  delay?: number;
+}
+
+/** Search box that reports its value after the user pauses typing. */
+export function SearchField({ value, onChange, label, placeholder, delay = 300 }: SearchFieldProps) {
+  const [text, setText] = useState(value);
+  const latest = useRef(onChange);
+  latest.current = onChange;
+  const [prev, setPrev] = useState(value);
+  if (prev !== value) {
+    setPrev(value);
+    setText(value);
+  }
+  useEffect(() => {
+    if (text === value) return;
+    const timer = setTimeout(() => latest.current(text), delay);
+    return () => clearTimeout(timer);
+  }, [text, value, delay]);
+  return (
+    <div className={css({ position: 'relative', width: 'full' })}>
+      <SearchIcon aria-hidden width={16} height={16} className={css({ position: 'absolute', insetStart: '3', top: '50%', transform: 'translateY(-50%)', color: 'fg.subtle', pointerEvents: 'none' })} />
+      <Input type="search" aria-label={label} placeholder={placeholder} value={text} onChange={(e) => setText(e.target.value)} className={css({ ps: '9' })} />
+    </div>
+  );
+}
