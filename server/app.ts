@@ -6,6 +6,7 @@ import path from 'node:path';
 import type { AppConfig } from './config';
 import { createDb, migrateToLatest, type Db, type DbLogger, type DbOptions } from './db/index';
 import { createMailer, type Mailer } from './services/mail';
+import { hashGate } from './services/passwords';
 import security from './plugins/external/security';
 import i18n from './plugins/app/i18n';
 import errors from './plugins/app/errors';
@@ -48,7 +49,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   const { config } = opts;
   const app = Fastify({
     logger: opts.logger === false ? false : { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] },
-    trustProxy: process.env.TRUST_PROXY === 'true' || process.env.TRUST_PROXY === '1',
+    trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
     // every log line of a request carries reqId; the same id goes back in the x-request-id header
     requestIdHeader: false,
@@ -81,6 +82,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       }
     }
   }
+  hashGate.configure(config.hashGate);
   app.decorate('config', config);
   app.decorate('lifecycle', { draining: false });
   app.decorate('db', db);

@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -48,6 +49,36 @@ export interface AppConfig {
   timeouts: { dbPoolSize: number; dbConnectMs: number; dbQueryMs: number; redisMs: number; healthMs: number; shutdownMs: number; jobLeaseMs: number };
   /** Prometheus metrics: on the main port behind `Authorization: Bearer IAM_METRICS_TOKEN`, and/or on METRICS_PORT (METRICS_HOST, default 127.0.0.1). */
   metrics: { token: string | undefined; port: number | undefined; host: string };
+  /** Requests per minute and client IP on /api and /oidc (IAM_RATE_LIMIT_PER_MINUTE, default 600). */
+  rateLimitPerMinute: number;
+  /** Trust X-Forwarded-* from a reverse proxy (TRUST_PROXY=true or 1). */
+  trustProxy: boolean;
+  /** Sender of every mail (MAIL_FROM). */
+  mailFrom: string;
+  /** Issuer shown in authenticator apps (IAM_TOTP_ISSUER, default IAM). */
+  totpIssuer: string;
+  /** Optional pepper mixed into the key that encrypts second-factor secrets (IAM_ENCRYPTION_KEY). */
+  encryptionPepper: string;
+  /** Lifetime of invitation links in hours (IAM_INVITATION_TTL_HOURS, default 72, at most 90 days). */
+  invitationTtlHours: number;
+  /** Forgot-password answers 404 for an unknown e-mail instead of the neutral answer (IAM_FORGOT_PASSWORD_REVEAL=true). */
+  forgotPasswordReveal: boolean;
+  /** CSV import: files with more rows run as a job (IAM_IMPORT_SYNC_MAX_ROWS); invitation mails sent per second (IAM_INVITATIONS_PER_SECOND). */
+  importJobs: { syncMaxRows: number; invitationsPerSecond: number };
+  /**
+   * Brute-force lockout (server/services/throttle.ts): IAM_LOCKOUT_MAX_FAILURES / _WINDOW_MINUTES / IAM_LOCKOUT_MINUTES for
+   * account, e-mail and second-factor keys; IAM_IP_MAX_FAILURES / IAM_IP_WINDOW_MINUTES / IAM_IP_LOCKOUT_MINUTES for ip keys.
+   */
+  lockout: {
+    accountMaxFailures: number;
+    accountWindowMinutes: number;
+    accountLockMinutes: number;
+    ipMaxFailures: number;
+    ipWindowMinutes: number;
+    ipLockMinutes: number;
+  };
+  /** Concurrent password hashes and hashes waiting (IAM_HASH_CONCURRENCY, default 2 per core; IAM_HASH_QUEUE, default 16 per core). */
+  hashGate: { concurrency: number; queue: number };
   isProduction: boolean;
 }
 
@@ -61,6 +92,12 @@ export class ConfigError extends Error {
 }
 
 type Env = Record<string, string | undefined>;
+
+/** Password hashing limits when IAM_HASH_CONCURRENCY / IAM_HASH_QUEUE are not set: 2 hashes per core, 16 waiting per core. */
+export function defaultHashGateLimits(): AppConfig['hashGate'] {
+  const cores = Math.max(1, os.availableParallelism?.() ?? os.cpus().length);
+  return { concurrency: cores * 2, queue: cores * 16 };
+}
 
 function int(env: Env, name: string, fallback: number, min: number, max: number): number {
   const raw = env[name];
@@ -150,6 +187,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
   const metricsToken = env.IAM_METRICS_TOKEN || undefined;
   if (metricsToken !== undefined && metricsToken.length < 16) throw new ConfigError('IAM_METRICS_TOKEN', 'must be at least 16 characters');
   const metricsPort = env.METRICS_PORT ? int(env, 'METRICS_PORT', 0, 0, 65535) : undefined;
+  const hashDefaults = defaultHashGateLimits();
   return {
     port,
     host,
@@ -184,6 +222,29 @@ export function loadConfig(env: Env = process.env): AppConfig {
       jobLeaseMs: int(env, 'IAM_JOB_LEASE_SECONDS', 60, 1, 3600) * 1000,
     },
     metrics: { token: metricsToken, port: metricsPort, host: env.METRICS_HOST || '127.0.0.1' },
+    rateLimitPerMinute: int(env, 'IAM_RATE_LIMIT_PER_MINUTE', 600, 1, 100_000_000),
+    trustProxy: env.TRUST_PROXY === 'true' || env.TRUST_PROXY === '1',
+    mailFrom: env.MAIL_FROM || 'IAM <no-reply@localhost>',
+    totpIssuer: env.IAM_TOTP_ISSUER || 'IAM',
+    encryptionPepper: env.IAM_ENCRYPTION_KEY ?? '',
+    invitationTtlHours: int(env, 'IAM_INVITATION_TTL_HOURS', 72, 1, 24 * 90),
+    forgotPasswordReveal: env.IAM_FORGOT_PASSWORD_REVEAL === 'true',
+    importJobs: {
+      syncMaxRows: int(env, 'IAM_IMPORT_SYNC_MAX_ROWS', 2000, 0, 10_000_000),
+      invitationsPerSecond: int(env, 'IAM_INVITATIONS_PER_SECOND', 20, 1, 100_000),
+    },
+    lockout: {
+      accountMaxFailures: int(env, 'IAM_LOCKOUT_MAX_FAILURES', 5, 1, 100_000_000),
+      accountWindowMinutes: int(env, 'IAM_LOCKOUT_WINDOW_MINUTES', 15, 1, 366 * 1440),
+      accountLockMinutes: int(env, 'IAM_LOCKOUT_MINUTES', 15, 1, 366 * 1440),
+      ipMaxFailures: int(env, 'IAM_IP_MAX_FAILURES', 50, 1, 100_000_000),
+      ipWindowMinutes: int(env, 'IAM_IP_WINDOW_MINUTES', 15, 1, 366 * 1440),
+      ipLockMinutes: int(env, 'IAM_IP_LOCKOUT_MINUTES', 15, 1, 366 * 1440),
+    },
+    hashGate: {
+      concurrency: int(env, 'IAM_HASH_CONCURRENCY', hashDefaults.concurrency, 1, 10_000),
+      queue: int(env, 'IAM_HASH_QUEUE', hashDefaults.queue, 0, 1_000_000),
+    },
     isProduction: env.NODE_ENV === 'production',
   };
 }

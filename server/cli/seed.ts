@@ -8,6 +8,7 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
 import { setImmediate as tick } from 'node:timers/promises';
+import { loadConfig } from '../config';
 import { createDb, migrateToLatest, type Db } from '../db/index';
 import type { NewAccount } from '../db/schema';
 import { sql } from 'kysely';
@@ -133,8 +134,8 @@ async function main() {
     return v;
   };
   const users = arg('users', 1000);
-  const dataDir = path.resolve(process.env.IAM_DATA_DIR || './data');
-  const db = createDb({ databaseUrl: process.env.DATABASE_URL || undefined, sqliteFile: path.join(dataDir, 'iam.sqlite') });
+  const config = loadConfig();
+  const db = createDb({ databaseUrl: config.databaseUrl, sqliteFile: path.join(config.dataDir, 'iam.sqlite') });
   await migrateToLatest(db);
   const t0 = Date.now();
   await seedUsers(db, { users, batch: arg('batch', 1000), tx: arg('tx', 20_000), log: (m) => console.log(m) });

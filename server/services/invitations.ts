@@ -4,13 +4,6 @@ import { nowIso } from '../db/index';
 import type { Account } from '../db/schema';
 import { issueToken, LINK_PATHS, signedApiLink } from './signed-links';
 
-/** Invitation lifetime in hours (IAM_INVITATION_TTL_HOURS, default 72). */
-export function invitationTtlHours(): number {
-  const raw = process.env.IAM_INVITATION_TTL_HOURS;
-  const n = raw && /^\d+$/.test(raw) ? Number(raw) : 72;
-  return n > 0 && n <= 24 * 90 ? n : 72;
-}
-
 /** The SPA page an invitation mail links to: its `url` parameter is the full signed API link. */
 export function invitationPageUrl(app: FastifyInstance, type: Account['type'], signedLink: string): string {
   return `${app.config.appUrl}/verify/${type === 'admin' ? 'admin' : 'user'}?url=${encodeURIComponent(signedLink)}`;
@@ -22,7 +15,7 @@ export function invitationPageUrl(app: FastifyInstance, type: Account['type'], s
  * only ever leaves the server inside the mail.
  */
 export async function sendInvitation(app: FastifyInstance, account: Pick<Account, 'id' | 'type' | 'email' | 'first_name' | 'last_name' | 'locale'>, opts: { actorId?: string } = {}): Promise<void> {
-  const hours = invitationTtlHours();
+  const hours = app.config.invitationTtlHours;
   const { token, expiresAt } = await app.db.kysely.transaction().execute(async (trx) => {
     const issued = await issueToken(trx, account.id, 'invitation', hours * 3600_000);
     await trx

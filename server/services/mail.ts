@@ -19,8 +19,6 @@ export interface Mailer {
   close(): void;
 }
 
-const FROM = process.env.MAIL_FROM || 'IAM <no-reply@localhost>';
-
 /** SMTP when SMTP_URL is set, else .eml files in `$IAM_DATA_DIR/outbox/` with the link logged. */
 export function createMailer(config: AppConfig, log: FastifyBaseLogger): Mailer {
   if (config.smtpUrl) {
@@ -29,7 +27,7 @@ export function createMailer(config: AppConfig, log: FastifyBaseLogger): Mailer 
       async send(m) {
         const lang: Language = isLanguage(m.locale) ? m.locale : 'en';
         const r = renderMail(m.template, lang, m.params);
-        await transport.sendMail({ from: FROM, to: m.to, subject: r.subject, text: r.text, html: r.html });
+        await transport.sendMail({ from: config.mailFrom, to: m.to, subject: r.subject, text: r.text, html: r.html });
         log.info({ template: m.template, to: m.to }, 'mail sent');
       },
       close: () => transport.close(),
@@ -41,7 +39,7 @@ export function createMailer(config: AppConfig, log: FastifyBaseLogger): Mailer 
     async send(m) {
       const lang: Language = isLanguage(m.locale) ? m.locale : 'en';
       const r = renderMail(m.template, lang, m.params);
-      const info = await transport.sendMail({ from: FROM, to: m.to, subject: r.subject, text: r.text, html: r.html });
+      const info = await transport.sendMail({ from: config.mailFrom, to: m.to, subject: r.subject, text: r.text, html: r.html });
       mkdirSync(outbox, { recursive: true });
       const file = path.join(outbox, `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID().slice(0, 8)}.eml`);
       writeFileSync(file, info.message as Buffer, { mode: 0o600 });

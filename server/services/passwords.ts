@@ -1,5 +1,5 @@
 import argon2 from 'argon2';
-import os from 'node:os';
+import { defaultHashGateLimits } from '../config';
 import { AppError } from '../errors';
 import { hashQueue } from '../lib/metrics';
 
@@ -14,9 +14,14 @@ export class HashGate {
   private active = 0;
   private readonly waiters: (() => void)[] = [];
   constructor(
-    readonly maxActive: number,
-    readonly maxQueue: number,
+    public maxActive: number,
+    public maxQueue: number,
   ) {}
+  /** New limits (the app's configuration at start); work already admitted or waiting is not affected. */
+  configure(limits: { concurrency: number; queue: number }): void {
+    this.maxActive = limits.concurrency;
+    this.maxQueue = limits.queue;
+  }
   async run<T>(fn: () => Promise<T>): Promise<T> {
     if (this.active >= this.maxActive) {
       if (this.waiters.length >= this.maxQueue) {
@@ -42,11 +47,9 @@ export class HashGate {
   }
 }
 
-const cores = Math.max(1, os.availableParallelism?.() ?? os.cpus().length);
-export const hashGate = new HashGate(
-  Number(process.env.IAM_HASH_CONCURRENCY || cores * 2),
-  Number(process.env.IAM_HASH_QUEUE || cores * 16),
-);
+/** One gate per process (it caps this process's CPU and memory); buildApp sets its limits from the configuration (IAM_HASH_CONCURRENCY, IAM_HASH_QUEUE). */
+const defaults = defaultHashGateLimits();
+export const hashGate = new HashGate(defaults.concurrency, defaults.queue);
 
 export function hashPassword(password: string): Promise<string> {
   return hashGate.run(() => argon2.hash(password, ARGON2_OPTIONS));

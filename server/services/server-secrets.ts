@@ -57,7 +57,7 @@ export function safeEqual(a: string, b: string): boolean {
 
 async function encryptionKey(deps: ServiceHost): Promise<Buffer> {
   const base = await serverSecret(deps, 'encryption');
-  const pepper = process.env.IAM_ENCRYPTION_KEY ?? '';
+  const pepper = deps.config.encryptionPepper;
   return Buffer.from(hkdfSync('sha256', base, Buffer.from(pepper, 'utf8'), 'iam-totp-secret-v1', 32));
 }
 

@@ -31,30 +31,17 @@ export interface ThrottleRule {
 }
 
 const MIN = 60_000;
-function envInt(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (!raw || !/^\d+$/.test(raw)) return fallback;
-  const n = Number(raw);
-  return n > 0 ? n : fallback;
-}
 
-export function ruleFor(key: string): ThrottleRule {
+/** The rule of a key under the configured lockout numbers (`config.lockout`). */
+export function ruleFor(key: string, lockout: AppConfig['lockout']): ThrottleRule {
   const prefix = key.slice(0, key.indexOf(':'));
   switch (prefix) {
     case 'account':
     case 'email':
     case 'otp':
-      return {
-        limit: envInt('IAM_LOCKOUT_MAX_FAILURES', 5),
-        windowMs: envInt('IAM_LOCKOUT_WINDOW_MINUTES', 15) * MIN,
-        lockMs: envInt('IAM_LOCKOUT_MINUTES', 15) * MIN,
-      };
+      return { limit: lockout.accountMaxFailures, windowMs: lockout.accountWindowMinutes * MIN, lockMs: lockout.accountLockMinutes * MIN };
     case 'ip':
-      return {
-        limit: envInt('IAM_IP_MAX_FAILURES', 50),
-        windowMs: envInt('IAM_IP_WINDOW_MINUTES', 15) * MIN,
-        lockMs: envInt('IAM_IP_LOCKOUT_MINUTES', 15) * MIN,
-      };
+      return { limit: lockout.ipMaxFailures, windowMs: lockout.ipWindowMinutes * MIN, lockMs: lockout.ipLockMinutes * MIN };
     default:
       return { limit: 10, windowMs: 15 * MIN, lockMs: 15 * MIN };
   }
@@ -209,7 +196,7 @@ export async function recordFailure(deps: ServiceHost, keys: string[]): Promise<
 
 /** Takes one slot on `key`; null when the key is locked (nothing counted). */
 async function takeSlot(deps: ServiceHost, key: string): Promise<{ count: number; lockedUntil: number } | null> {
-  const { limit, windowMs, lockMs } = ruleFor(key);
+  const { limit, windowMs, lockMs } = ruleFor(key, deps.config.lockout);
   const now = Date.now();
   const redis = redisOf(deps);
   if (redis) {
@@ -240,7 +227,7 @@ async function takeSlot(deps: ServiceHost, key: string): Promise<{ count: number
 
 /** Gives one slot of `key` back (an attempt that was not evaluated, or an ip slot after a success). */
 async function releaseSlot(deps: ServiceHost, key: string): Promise<void> {
-  const { limit } = ruleFor(key);
+  const { limit } = ruleFor(key, deps.config.lockout);
   const redis = redisOf(deps);
   if (redis) {
     await redis.eval(RELEASE_LUA, 1, redisKey(deps, key), limit);
@@ -280,7 +267,7 @@ export async function reserveAttempt(deps: ServiceHost, keys: string[]): Promise
     const slot = await takeSlot(deps, key);
     if (slot) {
       taken.push(key);
-      if (slot.lockedUntil > 0 && slot.count >= ruleFor(key).limit) locking.push(key);
+      if (slot.lockedUntil > 0 && slot.count >= ruleFor(key, deps.config.lockout).limit) locking.push(key);
       continue;
     }
     for (const k of taken) await releaseSlot(deps, k);

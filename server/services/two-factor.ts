@@ -28,16 +28,14 @@ export const SMS_RESEND_MIN_INTERVAL_MS = 30_000;
 export const SMS_MAX_PER_HOUR = 5;
 export const RECOVERY_CODE_COUNT = 10;
 
-const totpIssuer = () => process.env.IAM_TOTP_ISSUER || 'IAM';
-
 export function isTwoFactorEnabled(account: Pick<Account, 'two_factor_method' | 'two_factor_confirmed_at'>): boolean {
   return Boolean(account.two_factor_method && account.two_factor_confirmed_at);
 }
 
 const normalizeCode = (code: string) => code.replace(/[\s-]/g, '');
 
-function totpFor(secretBase32: string, label = 'account'): TOTP {
-  return new TOTP({ issuer: totpIssuer(), label, algorithm: 'SHA1', digits: TOTP_DIGITS, period: TOTP_PERIOD, secret: Secret.fromBase32(secretBase32) });
+function totpFor(issuer: string, secretBase32: string, label = 'account'): TOTP {
+  return new TOTP({ issuer, label, algorithm: 'SHA1', digits: TOTP_DIGITS, period: TOTP_PERIOD, secret: Secret.fromBase32(secretBase32) });
 }
 
 // ---------------------------------------------------------------- TOTP
@@ -56,7 +54,7 @@ export async function createTotpSecret(deps: ServiceHost, account: Account): Pro
     .where('two_factor_confirmed_at', 'is', null)
     .executeTakeFirst();
   if (Number(r.numUpdatedRows) !== 1) throw new AppError(409, 'two_factor_already_enabled');
-  return { secret, otpauth_url: totpFor(secret, account.email).toString() };
+  return { secret, otpauth_url: totpFor(deps.config.totpIssuer, secret, account.email).toString() };
 }
 
 /**
@@ -75,7 +73,7 @@ export async function verifyTotp(deps: ServiceHost, account: Pick<Account, 'id'>
   if (!row || row.two_factor_method !== 'GOOGLE' || !row.two_factor_secret) return false;
   const secret = await decryptText(deps, row.two_factor_secret);
   if (!secret) return false;
-  const totp = totpFor(secret);
+  const totp = totpFor(deps.config.totpIssuer, secret);
   const delta = totp.validate({ token, timestamp: now, window: 1 });
   if (delta === null) return false;
   const step = totp.counter({ timestamp: now }) + delta;

@@ -34,11 +34,12 @@ export default fp(async (app) => {
   if (redis) app.addHook('onClose', async () => closeRedis(redis));
   await app.register(rateLimit, {
     global: true,
-    max: Number(process.env.IAM_RATE_LIMIT_PER_MINUTE || 600),
+    max: app.config.rateLimitPerMinute,
     timeWindow: '1 minute',
     // while Redis is unreachable the global per-IP limit is skipped (fail open): sign-in throttling and
     // lockouts (server/services/throttle.ts) still fail closed with 503, everything else keeps working
-    ...(redis ? { redis, nameSpace: 'iam-rl:', skipOnError: true } : {}),
+    // counters live under IAM_REDIS_PREFIX like every other key of this app (`iam:rl:<ip>` by default)
+    ...(redis ? { redis, nameSpace: `${app.config.redisKeyPrefix ?? 'iam:'}rl:`, skipOnError: true } : {}),
     allowList: (req) => !req.url.startsWith('/api') && !req.url.startsWith('/oidc'),
   });
 });

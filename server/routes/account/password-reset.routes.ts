@@ -14,7 +14,6 @@ import { nowIso } from '../../db/index';
 
 const tags = ['password reset'];
 export const RESET_TTL_MS = 3600_000;
-const revealUnknownEmail = () => process.env.IAM_FORGOT_PASSWORD_REVEAL === 'true';
 
 /** SPA page of the reset mail: its `url` parameter is the full signed API link. */
 export const resetPageUrl = (app: FastifyInstance, type: AccountType, apiLink: string) =>
@@ -86,7 +85,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
               app.log.error({ err: err instanceof Error ? err.message : String(err) }, 'password reset mail failed'),
             );
           });
-        } else if (revealUnknownEmail()) {
+        } else if (app.config.forgotPasswordReveal) {
           throw new AppError(404, 'email_not_found');
         }
         return { data: { message: request.t('password_reset_sent') } };

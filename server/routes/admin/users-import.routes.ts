@@ -5,7 +5,7 @@ import { AppError } from '../../errors';
 import { errorResponses } from '../../lib/openapi';
 import { boolQuery, idParams } from '../../services/admin/schemas';
 import { exportUsersCsv } from '../../services/admin/csv';
-import { drainImportJobs, getImportJob, readImportFile, reapStaleImportJobs, runImport, sendInvitationsThrottled, startImportJob, SYNC_MAX_ROWS } from '../../services/admin/import';
+import { drainImportJobs, getImportJob, readImportFile, reapStaleImportJobs, runImport, sendInvitationsThrottled, startImportJob } from '../../services/admin/import';
 import { userFilterQuery } from './users.routes';
 
 const MAX_IMPORT_BYTES = 50 * 1024 * 1024;
@@ -38,10 +38,11 @@ const jobSchema = z.object({
   finished_at: z.string().nullable(),
 });
 
-const IMPORT_DESCRIPTION = `multipart/form-data with the file in field \`file\` (UTF-8, with or without BOM, ',' or ';' separated, header row required).
+/** Files with more data rows than `syncMaxRows` (IAM_IMPORT_SYNC_MAX_ROWS) run as a background job (202 + job id). */
+const importDescription = (syncMaxRows: number) => `multipart/form-data with the file in field \`file\` (UTF-8, with or without BOM, ',' or ';' separated, header row required).
 Columns: \`email\` (required), \`first_name\` (required), \`last_name\` (required), \`locale\` (required: en|de|fr|it), \`auth_type\` (required: CREDENTIALS|SSO),
 \`provider\` (SSO provider id, required for SSO), \`technical\` (true/false, 1/0, yes/no; default false), \`phone\` (+digits, optional).
-Options \`dry_run\` and \`send_invitations\` (true|false) as query parameters or form fields. Files of more than ${SYNC_MAX_ROWS} rows run as a job:
+Options \`dry_run\` and \`send_invitations\` (true|false) as query parameters or form fields. Files of more than ${syncMaxRows} rows run as a job:
 202 \`{data:{job_id}}\`, progress at GET /api/admin/users/import/{job_id}. Existing or repeated e-mails are skipped, invalid rows reported in \`failed\`.`;
 
 /** Users import (CSV) and export (CSV): super_admin and manager. */
@@ -64,7 +65,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   app.post('/admin/users/import', {
     ...guard,
     schema: {
-      tags, summary: 'Import users from CSV', description: IMPORT_DESCRIPTION, security: sec, consumes: ['multipart/form-data'],
+      tags, summary: 'Import users from CSV', description: importDescription(app.config.importJobs.syncMaxRows), security: sec, consumes: ['multipart/form-data'],
       querystring: z.object({ dry_run: boolQuery.optional(), send_invitations: boolQuery.optional(), async: boolQuery.optional().describe('always run as a job') }),
       response: {
         200: z.object({ data: reportSchema }),
@@ -85,7 +86,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     const dryRun = req.query.dry_run ?? field('dry_run') ?? false;
     const sendInvitations = req.query.send_invitations ?? field('send_invitations') ?? false;
     const parsed = await readImportFile(buf);
-    if (parsed.records.length > SYNC_MAX_ROWS || req.query.async) {
+    if (parsed.records.length > app.config.importJobs.syncMaxRows || req.query.async) {
       const jobId = await startImportJob(req, parsed, { dryRun, sendInvitations });
       return reply.status(202).send({ data: { job_id: jobId, total: parsed.records.length, status: 'running' } });
     }

@@ -19,8 +19,6 @@ import { actorOpts } from './users';
 export const IMPORT_COLUMNS = ['email', 'first_name', 'last_name', 'locale', 'auth_type', 'provider', 'technical', 'phone'] as const;
 export const REQUIRED_COLUMNS = ['email', 'first_name', 'last_name', 'locale', 'auth_type'] as const;
 export const BATCH_SIZE = 1000;
-/** Files with more data rows than this run as a background job (202 + job id). */
-export const SYNC_MAX_ROWS = Number(process.env.IAM_IMPORT_SYNC_MAX_ROWS || 2000);
 /** Lists in a report are capped; counts stay exact. */
 const REPORT_LIST_MAX = 10_000;
 
@@ -244,7 +242,7 @@ export async function runImport(
 }
 
 /** Sends invitations one after another, at most `perSecond` per second (mail servers throttle bulk senders). */
-export function sendInvitationsThrottled(app: FastifyInstance, accounts: Account[], actorId: string | null, perSecond = Number(process.env.IAM_INVITATIONS_PER_SECOND || 20)): Promise<void> {
+export function sendInvitationsThrottled(app: FastifyInstance, accounts: Account[], actorId: string | null, perSecond = app.config.importJobs.invitationsPerSecond): Promise<void> {
   const gap = Math.max(0, Math.floor(1000 / Math.max(1, perSecond)));
   return (async () => {
     for (const a of accounts) {

@@ -1,5 +1,5 @@
 import { afterAll, expect, it } from 'vitest';
-import { describeEachDb, type TestApp } from '../../helpers/app';
+import { createTestApp, describeEachDb, type TestApp } from '../../helpers/app';
 import { apiLinkOf, startSmtp } from '../../helpers/smtp';
 import { createAccount, pathOf, signIn } from '../../helpers/auth';
 import { sendInvitation } from '../../../server/services/invitations';
@@ -169,14 +169,13 @@ describeEachDb(
     });
 
     it('IAM_FORGOT_PASSWORD_REVEAL=true answers 404 Email not found', async () => {
-      const t = get();
-      process.env.IAM_FORGOT_PASSWORD_REVEAL = 'true';
+      const revealing = await createTestApp(get().kind, { SMTP_URL: smtp.url, IAM_FORGOT_PASSWORD_REVEAL: 'true' });
       try {
-        const res = await forgot(t, email('nobody'), undefined, '10.0.0.14');
+        const res = await forgot(revealing, email('nobody'), undefined, '10.0.0.14');
         expect(res.statusCode).toBe(404);
         expect(res.json().error).toMatchObject({ code: 'email_not_found', message: 'Email not found' });
       } finally {
-        delete process.env.IAM_FORGOT_PASSWORD_REVEAL;
+        await revealing.close();
       }
     });
 

@@ -29,6 +29,8 @@ import { setSmsSender } from '../../../server/services/sms';
  */
 const LIMIT = 5;
 const IP_LIMIT = 8;
+/** the configuration every app of this file gets: a low per-IP limit */
+const ENV = { IAM_IP_MAX_FAILURES: String(IP_LIMIT) };
 const PW = 'Correct-Horse-1!';
 const SEED = 20261123;
 const NUM_RUNS = 5;
@@ -65,11 +67,9 @@ beforeAll(() => {
   spies.totp = vi.spyOn(twoFactor, 'verifyTotp');
   spies.sms = vi.spyOn(twoFactor, 'verifySmsCode');
   spies.recovery = vi.spyOn(twoFactor, 'consumeRecoveryCode');
-  process.env.IAM_IP_MAX_FAILURES = String(IP_LIMIT);
 });
 afterAll(() => {
   vi.restoreAllMocks();
-  delete process.env.IAM_IP_MAX_FAILURES;
 });
 
 interface Scenario {
@@ -230,7 +230,7 @@ function properties(get: () => TestApp) {
   });
 }
 
-describeEachDb('lockout properties', (get) => properties(get));
+describeEachDb('lockout properties', (get) => properties(get), ENV);
 
 /** Deletes every key under `prefix` (the test's own namespace in the shared Redis). */
 async function dropRedisPrefix(prefix: string): Promise<void> {
@@ -252,7 +252,7 @@ describe('lockout properties [redis]', () => {
   const prefix = `test-lockout-${randomBytes(4).toString('hex')}:`;
   let t: TestApp | undefined;
   beforeAll(async () => {
-    t = await createTestApp('sqlite', { REDIS_URL, IAM_REDIS_PREFIX: prefix });
+    t = await createTestApp('sqlite', { ...ENV, REDIS_URL, IAM_REDIS_PREFIX: prefix });
   });
   afterAll(async () => {
     await t?.close();
@@ -321,7 +321,7 @@ for (const kind of process.env.TEST_DATABASE_URL ? (['postgres'] as const) : [])
   describe(`lockout across instances [${kind}, counters in the database]`, () => {
     let t: TestApp | undefined;
     beforeAll(async () => {
-      t = await createTestApp(kind);
+      t = await createTestApp(kind, ENV);
     });
     afterAll(async () => {
       await t?.close();
@@ -334,7 +334,7 @@ describe(`lockout across instances [${process.env.TEST_DATABASE_URL ? 'postgres'
   const prefix = `test-lockout-x-${randomBytes(4).toString('hex')}:`;
   let t: TestApp | undefined;
   beforeAll(async () => {
-    t = await createTestApp(process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite', { REDIS_URL, IAM_REDIS_PREFIX: prefix });
+    t = await createTestApp(process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite', { ...ENV, REDIS_URL, IAM_REDIS_PREFIX: prefix });
   });
   afterAll(async () => {
     await t?.close();

@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { randomBytes } from 'node:crypto';
 import { parse } from 'csv-parse/sync';
 import { beforeAll, expect, it } from 'vitest';
-import { errorCode, raiseEnvForFile } from '../../helpers/env';
+import { errorCode } from '../../helpers/env';
 import { describeEachDb } from '../../helpers/app';
 import { createAccount, signIn } from '../../helpers/auth';
 import { multipart } from '../admin/fixtures';
@@ -15,7 +15,6 @@ import { canStartFormula, csvCorpus } from './hostile-files';
  * naive reader that splits on another locale's separator); the export imports back as is.
  */
 const RAISED: Record<string, string> = { IAM_RATE_LIMIT_PER_MINUTE: '1000000' };
-raiseEnvForFile(RAISED);
 
 const PW = 'Corpus-Upload-7!x';
 describeEachDb('hostile corpus: CSV import and export', (get) => {
@@ -79,4 +78,4 @@ describeEachDb('hostile corpus: CSV import and export', (get) => {
     expect.soft(re.json<{ data: { failed: unknown[]; created: number } }>().data).toMatchObject({ failed: [], created: 0 });
     console.info(`[corpus ${t.kind}] ${files.length} CSV files (statuses ${JSON.stringify(Object.fromEntries(tally))}), ${rows.length} users stored, ${cells.length - 1} rows exported, in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   });
-});
+}, RAISED);

@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { beforeAll, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
-import { raiseEnvForFile } from '../../helpers/env';
 import { describeEachDb, type TestApp } from '../../helpers/app';
 import { createAccount, startAuthorize } from '../../helpers/auth';
 import { issueToken, LINK_PATHS, signedApiLink } from '../../../server/services/signed-links';
@@ -13,15 +12,14 @@ import { issueToken, LINK_PATHS, signedApiLink } from '../../../server/services/
  * 5 ms of each other (interleaved samples through app.inject; see `timingHolds` for how a busy machine's
  * noise is told apart from a difference).
  *
- * Only this test's app gets raised limits (lockout and rate limits come from the environment, read per
- * call), so the product's limits stay as they are; each request also comes from its own address.
+ * Only this test's app gets raised limits (lockout and rate limits, given to its configuration), so the
+ * product's limits stay as they are; each request also comes from its own address.
  */
 const RAISED: Record<string, string> = {
   IAM_LOCKOUT_MAX_FAILURES: '1000000',
   IAM_IP_MAX_FAILURES: '1000000',
   IAM_RATE_LIMIT_PER_MINUTE: '1000000',
 };
-raiseEnvForFile(RAISED);
 
 const PW = 'Correct-Horse-9!';
 const WRONG = 'Wrong-Passw0rd!x';
@@ -239,4 +237,4 @@ describeEachDb('no account enumeration (status, body, timing)', (get) => {
     console.info(`[enumeration ${t.kind}] GET ${path}: ${fmt(r)}`);
     expect(timingHolds(r), fmt(r)).toBe(true);
   });
-});
+}, RAISED);

@@ -4,7 +4,7 @@ import { performance } from 'node:perf_hooks';
 import { randomBytes } from 'node:crypto';
 import sharp from 'sharp';
 import { beforeAll, expect, it } from 'vitest';
-import { errorCode, raiseEnvForFile } from '../../helpers/env';
+import { errorCode } from '../../helpers/env';
 import { describeEachDb } from '../../helpers/app';
 import { createAccount, signIn } from '../../helpers/auth';
 import { multipart } from '../admin/fixtures';
@@ -17,7 +17,6 @@ import { avatarCorpus, PAYLOAD_MARKERS, type UploadCase } from './hostile-files'
  * avatar never holds the original bytes (nor any payload marker, EXIF or GPS). (CSV files: csv-corpus.test.ts.)
  */
 const RAISED: Record<string, string> = { IAM_RATE_LIMIT_PER_MINUTE: '1000000' };
-raiseEnvForFile(RAISED);
 
 const PW = 'Corpus-Upload-7!x';
 let corpus: UploadCase[] = [];
@@ -92,4 +91,4 @@ describeEachDb('hostile corpus: avatar uploads', (get) => {
     }
   });
 
-});
+}, RAISED);

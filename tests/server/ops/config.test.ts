@@ -1,0 +1,139 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Redis } from 'ioredis';
+import { createTestApp, type TestApp } from '../../helpers/app';
+import { createRedisServer, type OwnRedis } from '../../helpers/faults';
+import { ConfigError, loadConfig } from '../../../server/config';
+
+const SERVER_DIR = fileURLToPath(new URL('../../../server', import.meta.url));
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const full = path.join(dir, e.name);
+    if (e.isDirectory()) return sourceFiles(full);
+    return /\.(ts|tsx|js|mjs|cjs)$/.test(e.name) ? [full] : [];
+  });
+}
+
+describe('configuration: one place reads the environment', () => {
+  it('no file under server/ but server/config.ts reads process.env', () => {
+    const offenders: string[] = [];
+    for (const file of sourceFiles(SERVER_DIR)) {
+      if (path.relative(SERVER_DIR, file) === 'config.ts') continue;
+      const lines = readFileSync(file, 'utf8').split('\n');
+      lines.forEach((line, i) => {
+        // process.env, process['env'], const { env } = process
+        if (/\bprocess\s*(\.\s*env\b|\[\s*['"`]env['"`]\s*\])|\{[^}]*\benv\b[^}]*\}\s*=\s*process\b/.test(line)) {
+          offenders.push(`${path.relative(SERVER_DIR, file)}:${i + 1}: ${line.trim()}`);
+        }
+      });
+    }
+    expect(offenders).toEqual([]);
+  });
+
+  it('the limits read elsewhere before have their old defaults', () => {
+    const c = loadConfig({});
+    expect(c.rateLimitPerMinute).toBe(600);
+    expect(c.trustProxy).toBe(false);
+    expect(c.mailFrom).toBe('IAM <no-reply@localhost>');
+    expect(c.totpIssuer).toBe('IAM');
+    expect(c.encryptionPepper).toBe('');
+    expect(c.invitationTtlHours).toBe(72);
+    expect(c.forgotPasswordReveal).toBe(false);
+    expect(c.importJobs).toEqual({ syncMaxRows: 2000, invitationsPerSecond: 20 });
+    expect(c.lockout).toEqual({
+      accountMaxFailures: 5,
+      accountWindowMinutes: 15,
+      accountLockMinutes: 15,
+      ipMaxFailures: 50,
+      ipWindowMinutes: 15,
+      ipLockMinutes: 15,
+    });
+    expect(c.hashGate.concurrency).toBeGreaterThanOrEqual(2);
+    expect(c.hashGate.queue).toBe(c.hashGate.concurrency * 8);
+  });
+
+  it('reads each of them from the environment, and refuses bad values naming the variable', () => {
+    const c = loadConfig({
+      IAM_RATE_LIMIT_PER_MINUTE: '7',
+      TRUST_PROXY: '1',
+      MAIL_FROM: 'Acme <id@acme.test>',
+      IAM_TOTP_ISSUER: 'Acme',
+      IAM_ENCRYPTION_KEY: 'pepper',
+      IAM_INVITATION_TTL_HOURS: '24',
+      IAM_FORGOT_PASSWORD_REVEAL: 'true',
+      IAM_IMPORT_SYNC_MAX_ROWS: '10',
+      IAM_INVITATIONS_PER_SECOND: '3',
+      IAM_IP_MAX_FAILURES: '9',
+      IAM_LOCKOUT_MINUTES: '2',
+      IAM_HASH_CONCURRENCY: '4',
+      IAM_HASH_QUEUE: '0',
+    });
+    expect(c.rateLimitPerMinute).toBe(7);
+    expect(c.trustProxy).toBe(true);
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(loadConfig({ TRUST_PROXY: 'yes' }).trustProxy).toBe(false);
+    expect(c.mailFrom).toBe('Acme <id@acme.test>');
+    expect(c.totpIssuer).toBe('Acme');
+    expect(c.encryptionPepper).toBe('pepper');
+    expect(c.invitationTtlHours).toBe(24);
+    expect(c.forgotPasswordReveal).toBe(true);
+    expect(c.importJobs).toEqual({ syncMaxRows: 10, invitationsPerSecond: 3 });
+    expect(c.lockout.ipMaxFailures).toBe(9);
+    expect(c.lockout.accountLockMinutes).toBe(2);
+    expect(c.hashGate).toEqual({ concurrency: 4, queue: 0 });
+    for (const [name, value] of [
+      ['IAM_RATE_LIMIT_PER_MINUTE', 'many'],
+      ['IAM_RATE_LIMIT_PER_MINUTE', '0'],
+      ['IAM_INVITATION_TTL_HOURS', '0'],
+      ['IAM_INVITATION_TTL_HOURS', '5000'],
+      ['IAM_LOCKOUT_MAX_FAILURES', '0'],
+      ['IAM_HASH_CONCURRENCY', '0'],
+      ['IAM_IMPORT_SYNC_MAX_ROWS', '-1'],
+    ] as const) {
+      expect(() => loadConfig({ [name]: value }), `${name}=${value}`).toThrow(ConfigError);
+      expect(() => loadConfig({ [name]: value })).toThrow(name);
+    }
+  });
+});
+
+describe('the global rate limit follows the app configuration', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp('sqlite', { IAM_RATE_LIMIT_PER_MINUTE: '3' });
+  });
+  afterAll(async () => t?.close());
+
+  it('IAM_RATE_LIMIT_PER_MINUTE given to the app (not the process) limits /api', async () => {
+    const codes: number[] = [];
+    for (let i = 0; i < 4; i++) codes.push((await t.app.inject({ method: 'GET', url: '/api/languages', remoteAddress: '10.77.0.1' })).statusCode);
+    expect(codes).toEqual([200, 200, 200, 429]);
+  });
+});
+
+describe('the global rate limit keys in Redis carry IAM_REDIS_PREFIX', () => {
+  let redis: OwnRedis;
+  let t: TestApp;
+  let client: Redis;
+  beforeAll(async () => {
+    redis = await createRedisServer();
+    await redis.start();
+    client = new Redis(redis.url);
+    t = await createTestApp('sqlite', { REDIS_URL: redis.url, IAM_REDIS_PREFIX: 'cfg-test:' });
+  }, 30_000);
+  afterAll(async () => {
+    await t?.close();
+    client?.disconnect();
+    await redis?.stop();
+  });
+
+  it('writes its counters under <prefix>rl:', async () => {
+    expect((await t.app.inject({ method: 'GET', url: '/api/languages', remoteAddress: '10.77.0.2' })).statusCode).toBe(200);
+    const keys = await client.keys('*');
+    expect(keys.length).toBeGreaterThan(0);
+    expect(keys.filter((k) => !k.startsWith('cfg-test:'))).toEqual([]);
+    expect(keys.some((k) => k.startsWith('cfg-test:rl:'))).toBe(true);
+  });
+});
