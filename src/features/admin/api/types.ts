@@ -1,4 +1,5 @@
 export type { Role, RoleUsage, Subscription } from '../../../../contract/admin/catalog';
+export type { ClientType, SecretAuthMethod, ServiceApp, TokenEndpointAuthMethod } from '../../../../contract/admin/service-apps';
 /** Admin API shapes (docs/DESIGN.md §7; server/routes/admin/*.routes.ts). */
 
 export interface ListMeta {
@@ -76,42 +77,6 @@ export interface ApiKeyEvent {
   key_prefix: string | null;
   actor_email: string | null;
   created_at: string;
-}
-
-
-export type ClientType = 'public' | 'confidential';
-
-/** Token endpoint authentication of a service app: `none` for public apps, a secret method for confidential ones. */
-export type SecretAuthMethod = 'client_secret_basic' | 'client_secret_post';
-export type TokenEndpointAuthMethod = 'none' | SecretAuthMethod;
-
-export interface ServiceApp {
-  id: string;
-  name: string;
-  display_name: string;
-  url: string;
-  path: string;
-  client_type: ClientType;
-  /** PKCE required (always true for public apps) */
-  pkce_required: boolean;
-  /** the app may use the client_credentials grant (confidential apps) */
-  client_credentials: boolean;
-  /** how the app authenticates at the token endpoint (public apps: none) */
-  token_endpoint_auth_method: TokenEndpointAuthMethod;
-  roles: NamedRef[];
-  /** what to configure in the app's OIDC software */
-  oidc: {
-    issuer: string;
-    discovery_url: string;
-    redirect_uri: string;
-    post_logout_redirect_uris: string[];
-    token_endpoint_auth_method: TokenEndpointAuthMethod;
-    grant_types: string[];
-    pkce_required: boolean;
-  };
-  created_at: string;
-  updated_at: string;
-  client_secret?: string | null;
 }
 
 export interface ActivityLog {
