@@ -51,6 +51,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     logger: opts.logger === false ? false : { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] },
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
+    // registering every route takes seconds of CPU: on a busy or CPU-limited host Fastify's 10 s default failed the start
+    pluginTimeout: 60_000,
     // every log line of a request carries reqId; the same id goes back in the x-request-id header
     requestIdHeader: false,
     genReqId: (req) => requestIdOf(req.headers, randomUUID),

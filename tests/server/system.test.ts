@@ -21,6 +21,10 @@ describeEachDb('system routes', (get) => {
     expect(Array.isArray(data.sso_providers)).toBe(true);
   });
 
+  it('allows a plugin 60 s to start: registering the routes on a busy host took longer than the 10 s default', () => {
+    expect(get().app.initialConfig.pluginTimeout).toBe(60_000);
+  });
+
   it('GET /api/health checks the database', async () => {
     const res = await get().app.inject({ method: 'GET', url: '/api/health' });
     expect(res.statusCode).toBe(200);
