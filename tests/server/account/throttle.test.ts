@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { createServer } from 'node:net';
 import { describeEachDb, createTestApp, type TestApp } from '../../helpers/app';
+import { createRedisServer, type OwnRedis } from '../../helpers/faults';
 import { assertNotLocked, clearLock, hitRateLimit, listLocks, recordFailure, recordSuccess, throttleKeys } from '../../../server/services/throttle';
 import { AppError } from '../../../server/errors';
 
@@ -39,7 +38,7 @@ function throttleSuite(get: () => TestApp) {
   it('4 failures do not lock; a success clears the account counter but not the ip counter', async () => {
     const app = get().app;
     const key = throttleKeys.account(randomUUID());
-    const ip = throttleKeys.ip(`10.1.${Math.floor(Math.random() * 250)}.1`);
+    const ip = throttleKeys.ip('10.1.0.1');
     for (let i = 0; i < 4; i++) await recordFailure(app, [key, ip]);
     await assertNotLocked(app, [key, ip]);
     await recordSuccess(app, [key, ip]);
@@ -50,7 +49,7 @@ function throttleSuite(get: () => TestApp) {
 
   it('ip keys lock after 50 failures with too_many_requests', async () => {
     const app = get().app;
-    const ip = throttleKeys.ip(`192.0.2.${Math.floor(Math.random() * 250)}`);
+    const ip = throttleKeys.ip('192.0.2.1');
     await Promise.all(Array.from({ length: 60 }, () => recordFailure(app, [ip])));
     await expect429(assertNotLocked(app, [ip]), 'too_many_requests');
     expect((await listLocks(app, 'ip:')).find((l) => l.key === ip)?.failures).toBe(50);
@@ -86,28 +85,18 @@ function throttleSuite(get: () => TestApp) {
 
 describeEachDb('throttle (database store)', (get) => throttleSuite(get));
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
 describe('throttle (redis store)', () => {
-  let redis: ChildProcess | undefined;
+  let redis: OwnRedis | undefined;
   let t: TestApp | undefined;
   beforeAll(async () => {
-    const port = await freePort();
-    redis = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-    await new Promise((r) => setTimeout(r, 300));
-    t = await createTestApp('sqlite', { REDIS_URL: `redis://127.0.0.1:${port}` });
+    // started only once it answers PING: an app that meets a Redis still starting fails fast (503) for a while
+    redis = await createRedisServer();
+    await redis.start();
+    t = await createTestApp('sqlite', { REDIS_URL: redis.url });
   });
   afterAll(async () => {
     await t?.close();
-    redis?.kill();
+    await redis?.stop();
   });
   const get = () => {
     if (!t) throw new Error('not ready');
