@@ -25,15 +25,15 @@ export interface EndpointShape {
   params?: z.ZodType;
   query?: z.ZodType;
   body?: z.ZodType;
-  /** The success status (default 200). */
-  status?: 200 | 201 | 202 | 204;
+  /** The success status (default 200); 302 for the browser redirects of single sign-on. */
+  status?: 200 | 201 | 202 | 204 | 302;
   /** The success body; omitted for answers without a JSON body (CSV, redirects). */
   response?: z.ZodType;
   /**
    * The error codes this endpoint answers with, by HTTP status, beyond the refusals every route can give
    * (bad_request, route_not_found, payload_too_large, too_many_requests, service_unavailable…).
    */
-  errors: Partial<Record<400 | 401 | 403 | 404 | 409 | 410 | 413 | 415 | 422 | 423 | 429 | 503, readonly ErrorCode[]>>;
+  errors: Partial<Record<400 | 401 | 403 | 404 | 409 | 410 | 413 | 415 | 422 | 423 | 429 | 502 | 503, readonly ErrorCode[]>>;
   /** Hidden from the OpenAPI document. */
   hide?: boolean;
 }

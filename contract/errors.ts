@@ -10,6 +10,7 @@ import { z } from 'zod';
 
 export const ERROR_CODES = [
   'account_inactive',
+  'account_locked',
   'admin_not_found',
   'already_verified',
   'api_key_not_allowed',

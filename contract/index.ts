@@ -5,13 +5,15 @@
 import { isEndpoint, type EndpointShape } from './endpoint';
 import * as adminCatalog from './admin/catalog';
 import * as adminServiceApps from './admin/service-apps';
+import * as auth from './auth';
 
 export * from './endpoint';
 export * from './errors';
 export * as adminCatalog from './admin/catalog';
 export * as adminServiceApps from './admin/service-apps';
+export * as auth from './auth';
 
-const modules: Record<string, Record<string, unknown>> = { adminCatalog, adminServiceApps };
+const modules: Record<string, Record<string, unknown>> = { adminCatalog, adminServiceApps, auth };
 
 /** Every endpoint of the contract, named `<module>.<export>`. */
 export function allEndpoints(): Array<{ name: string; endpoint: EndpointShape }> {

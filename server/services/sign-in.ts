@@ -1,15 +1,25 @@
 import { randomUUID } from 'node:crypto';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
 import type { Account, AccountType } from '../db/schema';
 import { nowIso } from '../db/index';
 import { AppError } from '../errors';
-import { getProvider } from '../oidc/index';
+import { signInOutcome } from '../lib/metrics';
 import { accountTypeForClient, DENIED_PATH, mayUseClient, signInMethods } from '../oidc/access';
 import { revokeGrantRows } from '../oidc/adapter';
+import type { LoginResult, SecondFactorResult } from '../../contract/auth';
 import { displayName } from './account-passwords';
+import { findAccountByEmail, normalizeEmail } from './accounts';
+import type { Deps } from './deps';
+import { verifyAgainstDummy, verifyPassword } from './passwords';
 import { issueToken } from './signed-links';
-import { hitRateLimit } from './throttle';
+import { hitRateLimit, reserveAttempt, throttleKeys, type AttemptReservation } from './throttle';
+import { consumeRecoveryCode, isTwoFactorEnabled, sendEnrollmentSms, sendSmsCode, verifySmsCode, verifyTotp } from './two-factor';
+
+/**
+ * Signing in within an OIDC interaction (docs/DESIGN.md §6): the password step, the second factor when enabled,
+ * finishing the interaction (also for single sign-on, server/services/sso.ts) and ending a session.
+ * Routes: server/routes/auth/login.routes.ts (contract/auth.ts).
+ */
 
 const epoch = (): number => Math.floor(Date.now() / 1000);
 /** How long a passed password step waits for its second factor. */
@@ -26,17 +36,31 @@ export interface PendingSignIn {
 
 export type LoadedInteraction = InstanceType<Provider['Interaction']>;
 
+/** The OIDC provider of the app (server/oidc/index.ts), reached lazily: it is created after the services. */
+export interface OidcAccess {
+  provider(): Promise<Provider>;
+}
+
+/** Where a sign-in comes from, recorded with it (auth_activities); plain values taken from the request. */
+export interface ClientInfo {
+  ip: string;
+  origin: string | null;
+  userAgent: string | null;
+}
+
+export interface Complete {
+  status: 'complete';
+  redirect_to: string;
+}
+
+export interface PasswordExpired {
+  status: 'password_expired';
+  reset_token: string;
+}
+
 export function clientOf(interaction: LoadedInteraction): string {
   const c = interaction.params.client_id;
   return typeof c === 'string' ? c : '';
-}
-
-/** The live interaction with this uid, or 400 interaction_expired. */
-export async function loadInteraction(app: FastifyInstance, uid: string): Promise<LoadedInteraction> {
-  const provider = await getProvider(app);
-  const interaction = await provider.Interaction.find(uid);
-  if (!interaction || interaction.exp <= epoch()) throw new AppError(400, 'interaction_expired');
-  return interaction;
 }
 
 /** The account type an interaction signs in; the endpoint of the other type refuses it. */
@@ -59,114 +83,248 @@ export function pendingOf(interaction: LoadedInteraction): PendingSignIn | null 
 }
 
 /** Remembers that the first factor passed; the second factor endpoints read it back (never the client). */
-export async function setPending(interaction: LoadedInteraction, pending: PendingSignIn): Promise<void> {
+async function setPending(interaction: LoadedInteraction, pending: PendingSignIn): Promise<void> {
   interaction.result = { pending: { ...pending } };
   await saveInteraction(interaction);
 }
 
-/** Records a completed sign-in. Never throws: a recording failure must not break sign-in. */
-async function recordActivity(app: FastifyInstance, request: FastifyRequest, account: Account, clientId: string): Promise<string | undefined> {
-  try {
-    const id = randomUUID();
-    const origin = request.headers.origin ?? request.headers.referer ?? null;
-    await app.db.kysely
-      .insertInto('auth_activities')
-      .values({
-        id,
-        account_id: account.id,
-        client_id: clientId || null,
-        session_ref: null,
-        logged_in_at: nowIso(),
-        logged_out_at: null,
-        ip_address: request.ip ?? null,
-        origin: typeof origin === 'string' ? origin.slice(0, 500) : null,
-        user_agent: (request.headers['user-agent'] ?? '').slice(0, 500) || null,
-      })
-      .execute();
-    return id;
-  } catch (err) {
-    app.log.warn({ err }, 'recording the sign-in failed');
-    return undefined;
-  }
-}
+const invalidCredentials = () => new AppError(401, 'invalid_credentials');
+const otpInvalid = () => new AppError(422, 'otp_invalid', { fields: { one_time_password: ['otp_invalid'] } });
 
-export interface Complete {
-  status: 'complete';
-  redirect_to: string;
-}
-
-/**
- * Finishes the interaction for `account`: applies the client access rules (a refused account ends the
- * authorization with access_denied at the client), records the sign-in, and stores the login result.
- * The browser then follows `redirect_to` (the provider's resume URL, bound to its resume cookie).
- */
-export async function finishSignIn(app: FastifyInstance, request: FastifyRequest, interaction: LoadedInteraction, account: Account, amr: string[]): Promise<Complete> {
-  const clientId = clientOf(interaction);
-  if (!(await mayUseClient(app.db.kysely, clientId, account))) {
-    interaction.result = { error: 'access_denied', error_description: 'account not allowed for this client' };
-    await saveInteraction(interaction);
-    // the person sees the product's own "no access to <app>" page first; it continues to the app's error
-    return { status: 'complete', redirect_to: `${app.config.appUrl}${DENIED_PATH}/${interaction.uid}` };
-  }
-  const activityId = await recordActivity(app, request, account, clientId);
-  interaction.result = {
-    login: { accountId: account.id, ...signInMethods(amr), remember: true, ts: epoch() },
-    ...(activityId ? { activityId } : {}),
-  };
-  await saveInteraction(interaction);
-  return { status: 'complete', redirect_to: interaction.returnTo };
-}
-
-/** Ends one grant (the caller's session): its tokens, the sessions holding it, and records the sign-out. */
-export async function endGrant(app: FastifyInstance, grantId: string): Promise<void> {
-  const db = app.db.kysely;
-  await revokeGrantRows(db, grantId);
-  const sessions = await db.selectFrom('oidc_models').select(['id', 'payload']).where('model', '=', 'Session').where('payload', 'like', `%${grantId}%`).execute();
-  const ids = sessions.filter((s) => s.payload.includes(`"${grantId}"`)).map((s) => s.id);
-  if (ids.length) await db.deleteFrom('oidc_models').where('model', '=', 'Session').where('id', 'in', ids).execute();
-  await db.updateTable('auth_activities').set({ logged_out_at: nowIso() }).where('session_ref', '=', grantId).where('logged_out_at', 'is', null).execute();
-}
-
-/** Password older than IAM_PASSWORD_MAX_AGE_DAYS, or flagged by an admin (password_changed_at cleared). */
-export function passwordExpired(app: FastifyInstance, account: Account): boolean {
-  if (!account.password_hash) return false;
-  if (!account.password_changed_at) return true;
-  const days = app.config.auth.passwordMaxAgeDays;
-  if (!days) return false;
-  return Date.parse(account.password_changed_at) + days * 86_400_000 <= Date.now();
+/** Counts the outcome in iam_sign_ins_total and passes the answer through. */
+function outcome<T extends { status: string }>(result: T): T {
+  signInOutcome(result.status === 'complete' ? 'success' : result.status);
+  return result;
 }
 
 const EXPIRED_PASSWORD_TOKEN_TTL_MS = 30 * 60_000;
-
-export interface PasswordExpired {
-  status: 'password_expired';
-  reset_token: string;
-}
-
-/**
- * The expired-password answer: a 30-minute single-use token for POST /api/reset-password {reset_token}.
- * Given only once every factor of the account has passed (password, and the second factor when enabled).
- */
-export async function passwordExpiredAnswer(app: FastifyInstance, account: Account): Promise<PasswordExpired> {
-  const { token } = await issueToken(app.db.kysely, account.id, 'expired_password', EXPIRED_PASSWORD_TOKEN_TTL_MS);
-  return { status: 'password_expired', reset_token: token };
-}
-
 /** At most one "inactive account" mail per account and hour. */
 const INACTIVE_MAIL_PER_HOUR = 1;
 
-/**
- * An inactive account without a second factor was given the right password. The sign-in answers exactly as
- * for a wrong password (401 invalid_credentials, the attempt counts as a failure) so the answer reveals neither
- * the password nor the inactive state; the owner learns why by mail (at most one an hour). Runs in the
- * background: the answer must not take longer than for a wrong password.
- */
-export function notifyInactiveSignIn(app: FastifyInstance, account: Account): void {
-  void (async () => {
-    await hitRateLimit(app, `inactive-mail:${account.id}`, INACTIVE_MAIL_PER_HOUR, 3600_000);
-    await app.mailer.send({ to: account.email, template: 'account_inactive_sign_in', locale: account.locale, params: { name: displayName(account) } });
-  })().catch((err: unknown) => {
-    if (err instanceof AppError && err.status === 429) return;
-    app.log.error({ err: err instanceof Error ? err.message : String(err) }, 'inactive sign-in mail failed');
-  });
+type SecondFactorField = 'one_time_password' | 'recovery_code';
+
+export function createSignInService(deps: Deps, oidc: OidcAccess) {
+  const db = () => deps.db.kysely;
+
+  /** The live interaction with this uid, or 400 interaction_expired. */
+  async function loadInteraction(uid: string): Promise<LoadedInteraction> {
+    const provider = await oidc.provider();
+    const interaction = await provider.Interaction.find(uid);
+    if (!interaction || interaction.exp <= epoch()) throw new AppError(400, 'interaction_expired');
+    return interaction;
+  }
+
+  /** reserveAttempt, counting the locked answers in iam_sign_ins_total{outcome="locked"}. */
+  async function reserveSignIn(keys: string[]): Promise<AttemptReservation> {
+    try {
+      return await reserveAttempt(deps, keys);
+    } catch (err) {
+      if (err instanceof AppError && err.status === 429) signInOutcome('locked');
+      throw err;
+    }
+  }
+
+  /** Records a completed sign-in. Never throws: a recording failure must not break sign-in. */
+  async function recordActivity(account: Account, clientId: string, client: ClientInfo): Promise<string | undefined> {
+    try {
+      const id = randomUUID();
+      await db()
+        .insertInto('auth_activities')
+        .values({
+          id,
+          account_id: account.id,
+          client_id: clientId || null,
+          session_ref: null,
+          logged_in_at: nowIso(),
+          logged_out_at: null,
+          ip_address: client.ip,
+          origin: client.origin !== null ? client.origin.slice(0, 500) : null,
+          user_agent: (client.userAgent ?? '').slice(0, 500) || null,
+        })
+        .execute();
+      return id;
+    } catch (err) {
+      deps.log.warn({ err }, 'recording the sign-in failed');
+      return undefined;
+    }
+  }
+
+  /**
+   * Finishes the interaction for `account`: applies the client access rules (a refused account ends the
+   * authorization with access_denied at the client), records the sign-in, and stores the login result.
+   * The browser then follows `redirect_to` (the provider's resume URL, bound to its resume cookie).
+   */
+  async function finishSignIn(interaction: LoadedInteraction, account: Account, amr: string[], client: ClientInfo): Promise<Complete> {
+    const clientId = clientOf(interaction);
+    if (!(await mayUseClient(db(), clientId, account))) {
+      interaction.result = { error: 'access_denied', error_description: 'account not allowed for this client' };
+      await saveInteraction(interaction);
+      // the person sees the product's own "no access to <app>" page first; it continues to the app's error
+      return { status: 'complete', redirect_to: `${deps.config.appUrl}${DENIED_PATH}/${interaction.uid}` };
+    }
+    const activityId = await recordActivity(account, clientId, client);
+    interaction.result = {
+      login: { accountId: account.id, ...signInMethods(amr), remember: true, ts: epoch() },
+      ...(activityId ? { activityId } : {}),
+    };
+    await saveInteraction(interaction);
+    return { status: 'complete', redirect_to: interaction.returnTo };
+  }
+
+  /** Password older than IAM_PASSWORD_MAX_AGE_DAYS, or flagged by an admin (password_changed_at cleared). */
+  function passwordExpired(account: Account): boolean {
+    if (!account.password_hash) return false;
+    if (!account.password_changed_at) return true;
+    const days = deps.config.auth.passwordMaxAgeDays;
+    if (!days) return false;
+    return Date.parse(account.password_changed_at) + days * 86_400_000 <= Date.now();
+  }
+
+  /**
+   * The expired-password answer: a 30-minute single-use token for POST /api/reset-password {reset_token}.
+   * Given only once every factor of the account has passed (password, and the second factor when enabled).
+   */
+  async function passwordExpiredAnswer(account: Account): Promise<PasswordExpired> {
+    const { token } = await issueToken(deps.db.kysely, account.id, 'expired_password', EXPIRED_PASSWORD_TOKEN_TTL_MS);
+    return { status: 'password_expired', reset_token: token };
+  }
+
+  /**
+   * An inactive account without a second factor was given the right password. The sign-in answers exactly as
+   * for a wrong password (401 invalid_credentials, the attempt counts as a failure) so the answer reveals neither
+   * the password nor the inactive state; the owner learns why by mail (at most one an hour). Runs in the
+   * background: the answer must not take longer than for a wrong password.
+   */
+  function notifyInactiveSignIn(account: Account): void {
+    void (async () => {
+      await hitRateLimit(deps, `inactive-mail:${account.id}`, INACTIVE_MAIL_PER_HOUR, 3600_000);
+      await deps.mailer.send({ to: account.email, template: 'account_inactive_sign_in', locale: account.locale, params: { name: displayName(account) } });
+    })().catch((err: unknown) => {
+      if (err instanceof AppError && err.status === 429) return;
+      deps.log.error({ err: err instanceof Error ? err.message : String(err) }, 'inactive sign-in mail failed');
+    });
+  }
+
+  /**
+   * The password step. The attempt reserves its lockout slots (e-mail, account, ip) BEFORE the password is
+   * checked, so parallel guesses evaluate at most the limit and a locked answer is the same whatever the password.
+   * Order once the password is right: the second factor when enabled (the expired-password token and the inactive
+   * answer come only after it), else inactive accounts get the wrong-password answer (+ a mail to the owner),
+   * else the expired-password token, else the sign-in completes.
+   */
+  async function signIn(type: AccountType, body: { email: string; password: string; interaction: string }, client: ClientInfo): Promise<LoginResult> {
+    const interaction = await loadInteraction(body.interaction);
+    assertInteractionType(interaction, type);
+    const account = await findAccountByEmail(db(), type, body.email);
+    const email = normalizeEmail(body.email);
+    // as many keys (and statements) for unknown e-mails as for accounts: no enumeration by time
+    const keys = [throttleKeys.email(type, email), throttleKeys.account(account?.id ?? `unknown:${type}:${email}`), throttleKeys.ip(client.ip)];
+    const slot = await reserveSignIn(keys);
+    // unknown accounts, accounts without a password and SSO accounts get the same answer in similar time
+    const ok = account?.password_hash && account.auth_type === 'CREDENTIALS' ? await verifyPassword(account.password_hash, body.password) : await verifyAgainstDummy(body.password);
+    if (!account || !ok) {
+      await slot.fail();
+      signInOutcome('invalid_credentials');
+      throw invalidCredentials();
+    }
+    const method = isTwoFactorEnabled(account) ? account.two_factor_method : null;
+    if (account.status !== 'ACTIVE' && !method) {
+      // no oracle: the right password of an inactive account is answered and counted like a wrong one
+      await slot.fail();
+      notifyInactiveSignIn(account);
+      signInOutcome('inactive');
+      throw invalidCredentials();
+    }
+    await slot.succeed();
+    if (method === 'GOOGLE' || method === 'SMS') {
+      await setPending(interaction, { accountId: account.id, type, method, passwordAt: epoch(), amr: ['pwd'] });
+      if (method === 'SMS') await sendSmsCode(deps, account, 'sms_login', interaction.uid);
+      return outcome({ status: 'two_factor_required' as const, method });
+    }
+    if (passwordExpired(account)) return outcome(await passwordExpiredAnswer(account));
+    return outcome(await finishSignIn(interaction, account, ['pwd'], client));
+  }
+
+  /** Loads the pending second-factor sign-in of an interaction (never from the client's word). */
+  async function pendingStep(uid: string, opts: { type?: AccountType; method?: 'GOOGLE' | 'SMS' }): Promise<{ interaction: LoadedInteraction; pending: PendingSignIn; account: Account }> {
+    const interaction = await loadInteraction(uid);
+    const pending = pendingOf(interaction);
+    if (!pending) throw new AppError(400, 'interaction_expired');
+    if (opts.type && pending.type !== opts.type) throw new AppError(400, 'interaction_invalid');
+    if (opts.method && pending.method !== opts.method) throw new AppError(400, 'two_factor_method_mismatch');
+    const account = await db().selectFrom('accounts').selectAll().where('id', '=', pending.accountId).executeTakeFirst();
+    if (!account) throw new AppError(400, 'interaction_expired');
+    // an inactive account is told so only after its second factor passed (secondFactor), never before
+    return { interaction, pending, account };
+  }
+
+  async function secondFactor(
+    uid: string,
+    code: string | undefined,
+    field: SecondFactorField,
+    opts: { type?: AccountType; method?: 'GOOGLE' | 'SMS' },
+    verify: (account: Account, code: string, interactionUid: string) => Promise<boolean>,
+    client: ClientInfo,
+  ): Promise<SecondFactorResult> {
+    if (!code || !code.trim()) throw new AppError(422, 'otp_required', { fields: { [field]: ['otp_required'] } });
+    const { interaction, pending, account } = await pendingStep(uid, opts);
+    // the slot is reserved before the code is checked: parallel codes evaluate at most the limit
+    const slot = await reserveSignIn([throttleKeys.otp(account.id), throttleKeys.ip(client.ip)]);
+    if (!(await verify(account, code.trim(), interaction.uid))) {
+      await slot.fail();
+      signInOutcome(field === 'recovery_code' ? 'recovery_code_invalid' : 'otp_invalid');
+      if (field === 'recovery_code') throw new AppError(422, 'recovery_code_invalid', { fields: { recovery_code: ['recovery_code_invalid'] } });
+      throw otpInvalid();
+    }
+    await slot.succeed();
+    // every factor passed: now the account state may be told, and an old password must be changed first
+    if (account.status !== 'ACTIVE') {
+      signInOutcome('inactive');
+      throw new AppError(403, 'account_inactive');
+    }
+    if (passwordExpired(account)) return outcome(await passwordExpiredAnswer(account));
+    return outcome(await finishSignIn(interaction, account, [...pending.amr, field === 'recovery_code' ? 'kba' : pending.method === 'SMS' ? 'sms' : 'otp'], client));
+  }
+
+  return {
+    loadInteraction,
+    finishSignIn,
+    signIn,
+
+    /**
+     * The one-time password of the pending sign-in: users' authenticator code (`method: 'GOOGLE'`); admins'
+     * authenticator or SMS code, whichever their method is.
+     */
+    verifyOneTimePassword: (opts: { type: AccountType; method?: 'GOOGLE' }, uid: string, code: string | undefined, client: ClientInfo) =>
+      secondFactor(uid, code, 'one_time_password', opts, async (account, c, interactionUid) =>
+        account.two_factor_method === 'SMS' ? verifySmsCode(deps, account, 'sms_login', c, interactionUid) : verifyTotp(deps, account, c),
+      client),
+
+    /** The SMS code of the pending sign-in. */
+    verifySmsCode: (uid: string, code: string | undefined, client: ClientInfo) =>
+      secondFactor(uid, code, 'one_time_password', { method: 'SMS' }, (account, c, interactionUid) => verifySmsCode(deps, account, 'sms_login', c, interactionUid), client),
+
+    /** A recovery code instead of the one-time password (single use). */
+    verifyRecoveryCode: (uid: string, code: string | undefined, client: ClientInfo) =>
+      secondFactor(uid, code, 'recovery_code', {}, (account, c) => consumeRecoveryCode(deps, account, c), client),
+
+    /** Sends the sign-in SMS code of a pending sign-in again. */
+    async resendSignInSms(uid: string): Promise<void> {
+      const { interaction, account } = await pendingStep(uid, { method: 'SMS' });
+      await sendSmsCode(deps, account, 'sms_login', interaction.uid);
+    },
+
+    /** Signed in: the enrollment code, or the code that confirms disabling when SMS 2FA is already on. */
+    resendEnrollmentSms: (account: Account): Promise<void> => sendEnrollmentSms(deps, account),
+
+    /** Ends one grant (the caller's session): its tokens, the sessions holding it, and records the sign-out. */
+    async endGrant(grantId: string): Promise<void> {
+      await revokeGrantRows(db(), grantId);
+      const sessions = await db().selectFrom('oidc_models').select(['id', 'payload']).where('model', '=', 'Session').where('payload', 'like', `%${grantId}%`).execute();
+      const ids = sessions.filter((s) => s.payload.includes(`"${grantId}"`)).map((s) => s.id);
+      if (ids.length) await db().deleteFrom('oidc_models').where('model', '=', 'Session').where('id', 'in', ids).execute();
+      await db().updateTable('auth_activities').set({ logged_out_at: nowIso() }).where('session_ref', '=', grantId).where('logged_out_at', 'is', null).execute();
+    },
+  };
 }
+export type SignInService = ReturnType<typeof createSignInService>;

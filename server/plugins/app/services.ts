@@ -2,11 +2,18 @@ import fp from 'fastify-plugin';
 import { systemClock, type Deps } from '../../services/deps';
 import { createCatalogService, type CatalogService } from '../../services/admin/catalog';
 import { createServiceAppsService, type ServiceAppsService } from '../../services/admin/service-apps';
+import { createSignInService, type OidcAccess, type SignInService } from '../../services/sign-in';
+import { createSsoService, type SsoService } from '../../services/sso';
+import { createMeService, type MeService } from '../../services/me';
+import { getProvider } from '../../oidc/index';
 
 /** The services of the app, built once from explicit dependencies (server/services/deps.ts). */
 export interface Services {
   catalog: CatalogService;
   serviceApps: ServiceAppsService;
+  signIn: SignInService;
+  sso: SsoService;
+  me: MeService;
 }
 
 declare module 'fastify' {
@@ -17,10 +24,15 @@ declare module 'fastify' {
   }
 }
 
-export function createServices(deps: Deps): Services {
+/** `oidc`: the app's OIDC provider (the sign-in services finish its interactions). */
+export function createServices(deps: Deps, oidc: OidcAccess): Services {
+  const signIn = createSignInService(deps, oidc);
   return {
     catalog: createCatalogService(deps),
     serviceApps: createServiceAppsService(deps),
+    signIn,
+    sso: createSsoService(deps, signIn),
+    me: createMeService(deps),
   };
 }
 
@@ -29,7 +41,7 @@ export default fp(
   async (app) => {
     const deps: Deps = { db: app.db, config: app.config, mailer: app.mailer, clock: systemClock, log: app.log };
     app.decorate('deps', deps);
-    app.decorate('services', createServices(deps));
+    app.decorate('services', createServices(deps, { provider: () => getProvider(app) }));
   },
   { name: 'services' },
 );

@@ -1,0 +1,211 @@
+/**
+ * Signing in and the signed-in account: the password step and the second factor of an OIDC interaction
+ * (docs/DESIGN.md §6), signing out, single sign-on through an upstream provider, and "who am I".
+ * Served by server/routes/auth/*.routes.ts (services: server/services/sign-in.ts, sso.ts, me.ts);
+ * called by the login and session machines (machines/) through the injected `Call`.
+ */
+import { z } from 'zod';
+import { defineEndpoint } from './endpoint';
+
+const tag = 'authentication';
+
+/** The uid of a live OIDC interaction (`?interaction=` of the login page). */
+export const interactionUid = z.string().trim().min(1).max(100).regex(/^[A-Za-z0-9_-]+$/);
+export const twoFactorMethod = z.enum(['GOOGLE', 'SMS']);
+export type TwoFactorMethod = z.infer<typeof twoFactorMethod>;
+
+const complete = z.object({ status: z.literal('complete'), redirect_to: z.string() });
+const passwordExpired = z.object({ status: z.literal('password_expired'), reset_token: z.string() });
+const twoFactorRequired = z.object({ status: z.literal('two_factor_required'), method: twoFactorMethod });
+
+/** The answer to the password step: signed in (follow `redirect_to`), the second factor next, or the password must be changed first. */
+export const loginResultSchema = z.union([complete, twoFactorRequired, passwordExpired]);
+export type LoginResult = z.infer<typeof loginResultSchema>;
+/** After the second factor: signed in, or (password too old) the token to set a new one first. */
+export const secondFactorResultSchema = z.union([complete, passwordExpired]);
+export type SecondFactorResult = z.infer<typeof secondFactorResultSchema>;
+
+const loginBody = z.object({ email: z.string().trim().min(1).max(254), password: z.string().min(1).max(200), interaction: interactionUid });
+const otpBody = z.object({ one_time_password: z.string().max(20).optional(), interaction: interactionUid });
+
+const loginErrors = {
+  400: ['interaction_expired', 'interaction_invalid'],
+  401: ['invalid_credentials'],
+  422: ['validation_failed', 'phone_required'],
+  429: ['too_many_requests', 'account_locked'],
+  502: ['sms_send_failed'],
+} as const;
+
+export const login = defineEndpoint({
+  method: 'POST', path: '/api/login', tag, access: 'public', summary: 'Sign in a user within an OIDC interaction',
+  body: loginBody,
+  response: z.object({ data: loginResultSchema }),
+  errors: loginErrors,
+});
+
+export const adminLogin = defineEndpoint({
+  method: 'POST', path: '/api/admin/login', tag, access: 'public', summary: 'Sign in an admin within an OIDC interaction',
+  body: loginBody,
+  response: z.object({ data: loginResultSchema }),
+  errors: loginErrors,
+});
+
+/** A wrong code counts against the account's one-time-password lock and the address (429 once locked). */
+const secondFactorErrors = <const C extends readonly ('otp_invalid' | 'recovery_code_invalid')[]>(invalid: C) =>
+  ({
+    400: ['interaction_expired', 'interaction_invalid', 'two_factor_method_mismatch'],
+    403: ['account_inactive'],
+    422: ['validation_failed', 'otp_required', ...invalid],
+    429: ['too_many_requests', 'account_locked'],
+  }) as const;
+
+export const validateOtp = defineEndpoint({
+  method: 'POST', path: '/api/2fa/google/validate-otp', tag, access: 'public', summary: 'Second factor: authenticator app code during sign-in',
+  body: otpBody,
+  response: z.object({ data: secondFactorResultSchema }),
+  errors: secondFactorErrors(['otp_invalid']),
+});
+
+/** Admins: the authenticator code or, with SMS as their method, the SMS code. */
+export const adminValidateOtp = defineEndpoint({
+  method: 'POST', path: '/api/admin/2fa/validate-otp', tag, access: 'public', summary: 'Second factor: authenticator app code during sign-in',
+  body: otpBody,
+  response: z.object({ data: secondFactorResultSchema }),
+  errors: secondFactorErrors(['otp_invalid']),
+});
+
+export const verifySms = defineEndpoint({
+  method: 'POST', path: '/api/2fa/sms/verify', tag, access: 'public', summary: 'Second factor: SMS code during sign-in',
+  body: otpBody,
+  response: z.object({ data: secondFactorResultSchema }),
+  errors: secondFactorErrors(['otp_invalid']),
+});
+
+export const validateRecoveryCode = defineEndpoint({
+  method: 'POST', path: '/api/2fa/validate-recovery-code', tag, access: 'public', summary: 'Second factor: a recovery code instead of the one-time password',
+  body: z.object({ recovery_code: z.string().max(64).optional(), interaction: interactionUid }),
+  response: z.object({ data: secondFactorResultSchema }),
+  errors: secondFactorErrors(['recovery_code_invalid']),
+});
+
+/**
+ * With `interaction`: the sign-in code of that interaction again. Without: the signed-in account's enrollment code
+ * (or the code that confirms disabling SMS 2FA), so it takes a bearer then.
+ */
+export const resendSms = defineEndpoint({
+  method: 'POST', path: '/api/2fa/sms/resend', tag, access: 'public',
+  summary: 'Sends the SMS code again: the sign-in code with `interaction`, else (signed in) the enrollment code',
+  body: z.object({ interaction: interactionUid.optional() }).nullish(),
+  response: z.object({ data: z.object({ status: z.literal('sent') }) }),
+  errors: {
+    400: ['interaction_expired', 'two_factor_method_mismatch'],
+    401: ['unauthorized', 'invalid_token', 'account_inactive'],
+    403: ['api_key_not_allowed'],
+    422: ['validation_failed', 'phone_required'],
+    429: ['too_many_requests'],
+    502: ['sms_send_failed'],
+  },
+});
+
+export const logout = defineEndpoint({
+  method: 'POST', path: '/api/logout', tag, access: 'account', summary: 'Ends the current session server-side (then go to the end-session endpoint)',
+  response: z.object({ data: z.object({ status: z.literal('logged_out') }) }),
+  errors: { 401: ['unauthorized', 'invalid_token', 'account_inactive'] },
+});
+
+// ---------------------------------------------------------------- the signed-in account
+
+/** The signed-in account as "who am I" shows it (docs/SPEC.md §3 "Authenticated user response"). */
+export const authUserSchema = z.object({
+  id: z.string(),
+  email: z.string(),
+  first_name: z.string(),
+  last_name: z.string(),
+  phone: z.string().nullable(),
+  locale: z.string(),
+  type: z.enum(['user', 'admin']),
+  status: z.enum(['ACTIVE', 'INACTIVE']),
+  auth_type: z.enum(['CREDENTIALS', 'SSO']),
+  provider: z.string().nullable(),
+  technical: z.boolean(),
+  avatar_url: z.string().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type AuthUser = z.infer<typeof authUserSchema>;
+
+export const serviceAppLinkSchema = z.object({ id: z.string(), name: z.string(), display_name: z.string(), url: z.string(), path: z.string() });
+export type ServiceAppLink = z.infer<typeof serviceAppLinkSchema>;
+
+/** A subscription of the user with the roles held in it and the service apps those roles open. */
+export const userSubscriptionSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string(),
+  roles: z.array(z.object({ id: z.string(), name: z.string() })),
+  service_apps: z.array(serviceAppLinkSchema),
+});
+export type UserSubscription = z.infer<typeof userSubscriptionSchema>;
+
+export const twoFactorStatusSchema = z.object({ enabled: z.boolean(), method: twoFactorMethod.nullable() });
+export type TwoFactorStatus = z.infer<typeof twoFactorStatusSchema>;
+
+export const currentUserSchema = z.object({
+  auth_user: authUserSchema.extend({ subscriptions: z.array(userSubscriptionSchema).optional() }),
+  '2fa': twoFactorStatusSchema,
+  sso_login: z.boolean(),
+});
+export type CurrentUser = z.infer<typeof currentUserSchema>;
+
+export const currentAdminSchema = z.object({
+  auth_user: authUserSchema.extend({ role: z.enum(['super_admin', 'manager']).nullable() }),
+  '2fa': twoFactorStatusSchema,
+});
+export type CurrentAdmin = z.infer<typeof currentAdminSchema>;
+
+/** The one route a technical user's API key is for: who am I, with which subscriptions and roles. */
+export const currentUser = defineEndpoint({
+  method: 'GET', path: '/api/user', tag, access: 'user', summary: 'The signed-in user, optionally with subscriptions, roles and service apps',
+  /** `with=subscriptions` adds the subscriptions with their roles and service apps. */
+  query: z.object({ with: z.string().max(100).optional() }),
+  response: z.object({ data: currentUserSchema }),
+  errors: { 401: ['unauthorized', 'invalid_token', 'account_inactive'], 403: ['forbidden'] },
+});
+
+export const currentAdmin = defineEndpoint({
+  method: 'GET', path: '/api/admin', tag, access: 'admin', summary: 'The signed-in admin',
+  response: z.object({ data: currentAdminSchema }),
+  errors: { 401: ['unauthorized', 'invalid_token', 'account_inactive'], 403: ['forbidden', 'api_key_not_allowed'] },
+});
+
+// ---------------------------------------------------------------- upstream single sign-on (browser redirects)
+
+const providerParams = z.object({ provider: z.string().max(64) });
+
+/** Not called with `call()`: the browser goes there (see ssoStartUrl). */
+export const ssoStart = defineEndpoint({
+  method: 'GET', path: '/api/sso/:provider/start', tag, access: 'public', summary: 'Starts sign-in through an upstream identity provider (browser redirect)',
+  params: providerParams,
+  query: z.object({ interaction: interactionUid }),
+  status: 302,
+  response: z.null().describe('Redirect to the upstream provider'),
+  errors: { 400: ['interaction_expired'], 404: ['sso_provider_unknown'], 502: ['sso_failed'] },
+});
+
+/**
+ * The upstream provider sends the browser back here. Failures after the state check redirect to the login page
+ * with `?interaction=…&error=sso_failed|sso_account_not_found` instead of answering an error.
+ */
+export const ssoCallback = defineEndpoint({
+  method: 'GET', path: '/api/sso/:provider/callback', tag, access: 'public', summary: 'Upstream provider callback: finishes the sign-in and redirects to the provider resume URL',
+  params: providerParams,
+  query: z.object({ state: z.string().max(200).optional(), code: z.string().max(2000).optional(), error: z.string().max(200).optional() }).passthrough(),
+  status: 302,
+  response: z.null().describe('Redirect'),
+  errors: { 400: ['interaction_expired'], 404: ['sso_provider_unknown'] },
+});
+
+/** The address the browser is sent to for signing in with upstream provider `provider` within `interaction`. */
+export function ssoStartUrl(provider: string, interaction: string): string {
+  return `${ssoStart.path.replace(':provider', encodeURIComponent(provider))}?interaction=${encodeURIComponent(interaction)}`;
+}
