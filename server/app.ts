@@ -70,7 +70,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
-  // app tier: config, database, mail, i18n, errors, auth
+  // core: config, database, mail
   const db = opts.db ?? createDb(dbOptionsOf(config, app.log));
   if (opts.migrate !== false) {
     if (opts.db || db.dialect === 'sqlite') await migrateToLatest(db);
@@ -93,6 +93,13 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     app.mailer.close();
     if (!opts.db) await db.close();
   });
+
+  // external tier (third-party plugins): headers, cookies, multipart, the global rate limit. Its rate limit
+  // attaches to each route after the route's own onRequest hooks, so it still runs after the app tier's
+  // request hooks below (language, request id, no-store) and its 429 goes through the app's error handler.
+  await app.register(security);
+
+  // app tier: services, i18n, metrics, errors, auth, input guard, no-store
   await app.register(services);
   await app.register(i18n);
   await app.register(metrics);
@@ -100,9 +107,6 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(auth);
   await app.register(inputGuard);
   await app.register(noStore);
-
-  // external tier
-  await app.register(security);
 
   await app.register(swagger, {
     openapi: {

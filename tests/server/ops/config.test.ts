@@ -111,6 +111,20 @@ describe('the global rate limit follows the app configuration', () => {
     for (let i = 0; i < 4; i++) codes.push((await t.app.inject({ method: 'GET', url: '/api/languages', remoteAddress: '10.77.0.1' })).statusCode);
     expect(codes).toEqual([200, 200, 200, 429]);
   });
+
+  it('the refusal goes through the app tier like any answer: localized, request id, no-store, security headers', async () => {
+    const ip = '10.77.0.3';
+    for (let i = 0; i < 3; i++) await t.app.inject({ method: 'GET', url: '/api/languages', remoteAddress: ip });
+    const res = await t.app.inject({ method: 'GET', url: '/api/languages', remoteAddress: ip, headers: { locale: 'de' } });
+    expect(res.statusCode).toBe(429);
+    expect(res.json().error.code).toBe('too_many_requests');
+    expect(res.json().error.message).toMatch(/Anfragen/);
+    expect(res.headers['x-request-id']).toBeTruthy();
+    expect(res.headers['cache-control']).toBe('no-store');
+    expect(res.headers['content-security-policy']).toContain("default-src 'self'");
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+  });
 });
 
 describe('the global rate limit keys in Redis carry IAM_REDIS_PREFIX', () => {
