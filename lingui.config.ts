@@ -1,4 +1,5 @@
 import { defineConfig } from '@lingui/conf';
+import { LOCALES, SOURCE_LOCALE } from './contract/locales';
 
 /**
  * Catalogs are split by area so parallel work does not collide
@@ -6,12 +7,12 @@ import { defineConfig } from '@lingui/conf';
  *  - common:  shared components, lib, root route, layouts, error pages
  *  - account: public and user-area routes and src/features/account
  *  - admin:   admin routes and src/features/admin
- * en is the source locale and the fallback.
+ * en is the source locale and the fallback; the locale list is contract/locales.ts.
  */
 export default defineConfig({
-  sourceLocale: 'en',
-  locales: ['en', 'de', 'fr', 'it'],
-  fallbackLocales: { default: 'en' },
+  sourceLocale: SOURCE_LOCALE,
+  locales: [...LOCALES],
+  fallbackLocales: { default: SOURCE_LOCALE },
   format: 'po',
   orderBy: 'messageId',
   catalogs: [

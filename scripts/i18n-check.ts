@@ -5,11 +5,12 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { SOURCE_LOCALE, TRANSLATED_LOCALES } from '../contract/locales';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const LOCALES_DIR = join(ROOT, 'locales');
-const SOURCE = 'en';
-const TARGETS = ['de', 'fr', 'it'];
+const SOURCE = SOURCE_LOCALE;
+const TARGETS = TRANSLATED_LOCALES;
 
 interface PoEntry {
   id: string;

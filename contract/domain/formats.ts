@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LOCALES } from '../locales';
 
 /** docs/SPEC.md §5 formats, shared by the SPA and the server. */
 export const PHONE_RE = /^\+[0-9]{4,15}$/;
@@ -7,8 +8,7 @@ export const SUBSCRIPTION_NAME_RE = /^[A-Z0-9]+_[A-Z0-9]+(_[A-Z0-9]+)?$/;
 /** Role name XX_XX(X)(_XX*): two or more upper-case segments. */
 export const ROLE_NAME_RE = /^[A-Z0-9]+(_[A-Z0-9]+)+$/;
 export const SERVICE_PATH_RE = /^\/[A-Za-z0-9\-._~!$&'()*+,;=:@%/]*$/;
-export const LOCALES = ['en', 'de', 'fr', 'it'] as const;
-export type Locale = (typeof LOCALES)[number];
+export { LOCALES, type Locale } from '../locales';
 
 export const emailSchema = z.string().trim().min(1).max(254).pipe(z.email());
 export const phoneSchema = z.string().trim().regex(PHONE_RE);

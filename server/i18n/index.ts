@@ -1,15 +1,17 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isLocale, LOCALES, SOURCE_LOCALE, type Locale } from '../../contract/locales';
 
-export const LANGUAGES = ['en', 'de', 'fr', 'it'] as const;
-export type Language = (typeof LANGUAGES)[number];
-export const FALLBACK_LANGUAGE: Language = 'en';
+/** The product's languages (contract/locales.ts). */
+export const LANGUAGES = LOCALES;
+export type Language = Locale;
+export const FALLBACK_LANGUAGE: Language = SOURCE_LOCALE;
 
 export type Catalog = Record<string, string>;
 export type DomainMessages = Record<Language, Catalog>;
 
-const catalogs: Record<Language, Catalog> = { en: {}, de: {}, fr: {}, it: {} };
+const catalogs = Object.fromEntries(LANGUAGES.map((lang) => [lang, {}])) as Record<Language, Catalog>;
 let loaded = false;
 
 /** Merges every `messages/<domain>.ts` file. Each exports `default` of type DomainMessages. */
@@ -24,9 +26,7 @@ export async function loadMessages(): Promise<void> {
   loaded = true;
 }
 
-export function isLanguage(value: unknown): value is Language {
-  return typeof value === 'string' && (LANGUAGES as readonly string[]).includes(value);
-}
+export const isLanguage: (value: unknown) => value is Language = isLocale;
 
 /** Picks the language from the `locale` header, else Accept-Language (with q-values), else en. */
 export function negotiateLanguage(localeHeader: string | undefined, acceptLanguage: string | undefined): Language {

@@ -1,9 +1,10 @@
 import { i18n, type Messages } from '@lingui/core';
+import { LOCALES, SOURCE_LOCALE } from '../../contract/locales';
 import { readStorage, STORAGE_KEYS, writeStorage } from './storage';
 
-export const SOURCE_LOCALE = 'en';
-/** Used when `GET /api/languages` fails. */
-export const FALLBACK_LANGUAGES: readonly string[] = ['en', 'de', 'fr', 'it'];
+export { SOURCE_LOCALE };
+/** Used when `GET /api/languages` fails: the product's languages (contract/locales.ts). */
+export const FALLBACK_LANGUAGES: readonly string[] = LOCALES;
 
 type CatalogModule = { messages: Messages };
 
