@@ -38,6 +38,11 @@ describeEachDb('TOTP over random timestamps', (get) => {
           const serverStep = Math.floor(now / 1000 / TOTP_PERIOD);
           const codeStep = serverStep + delta;
           const code = totp.generate({ timestamp: codeStep * TOTP_PERIOD * 1000 });
+          // the secret is random per run, the seed fixes only the timestamps: skip the rare attempt (~1e-6) whose
+          // code is also the code of another step of the server's window (it then IS that step's code, and the
+          // expected answer would depend on the secret)
+          const others = [serverStep - 1, serverStep, serverStep + 1].filter((s) => s !== codeStep);
+          if (others.some((s) => totp.generate({ timestamp: s * TOTP_PERIOD * 1000 }) === code)) continue;
           const expected = Math.abs(delta) <= 1 && codeStep > last;
           const got = await verifyTotp(t.app, account, code, now);
           expect({ start, now, delta, last, got }).toEqual({ start, now, delta, last, got: expected });
