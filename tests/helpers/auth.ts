@@ -185,3 +185,16 @@ export function parseApiKey(key: string): { prefix: string; secret: string } {
   if (!m) throw new Error(`not an API key: ${key}`);
   return { prefix: m[1]!, secret: m[2]! };
 }
+
+/**
+ * A 6-digit code that is not the TOTP code of any step within ±2 periods of `at`: wrong for the server's ±1 step
+ * window even when a period boundary passes before the request. (`code + 1` or a fixed '000000' can be a valid
+ * code by chance.) `codeAt` gives the code for a timestamp (ms).
+ */
+export function notATotpCode(codeAt: (timestamp: number) => string, at = Date.now(), periodMs = 30_000): string {
+  const near = new Set([-2, -1, 0, 1, 2].map((k) => codeAt(at + k * periodMs)));
+  for (let n = 0; ; n++) {
+    const code = String(n).padStart(6, '0');
+    if (!near.has(code)) return code;
+  }
+}

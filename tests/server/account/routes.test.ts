@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { TOTP, Secret } from 'otpauth';
 import { describeEachDb, type TestApp } from '../../helpers/app';
 import { startSmtp } from '../../helpers/smtp';
-import { createAccount, parseApiKey, signIn, type Tokens } from '../../helpers/auth';
+import { createAccount, notATotpCode, parseApiKey, signIn, type Tokens } from '../../helpers/auth';
 import { recordFailure, throttleKeys } from '../../../server/services/throttle';
 import { verifyPassword } from '../../../server/services/passwords';
 
@@ -157,7 +157,7 @@ describeEachDb(
         const pending = await t.db.kysely.selectFrom('accounts').selectAll().where('id', '=', acc.id).executeTakeFirstOrThrow();
         expect(pending.two_factor_confirmed_at).toBeNull();
         expect((await post(t, '/api/2fa/google/enable', tokens, {})).json().error.fields).toEqual({ one_time_password: ['otp_required'] });
-        const bad = await post(t, '/api/2fa/google/enable', tokens, { one_time_password: '000000' === TOTP.generate({ secret: Secret.fromBase32(secret) }) ? '111111' : '000000' });
+        const bad = await post(t, '/api/2fa/google/enable', tokens, { one_time_password: notATotpCode((timestamp) => TOTP.generate({ secret: Secret.fromBase32(secret), timestamp })) });
         expect(bad.json().error.fields).toEqual({ one_time_password: ['otp_invalid'] });
         expect(bad.json().error.field_messages.one_time_password).toEqual(['One time password is invalid']);
         const code = TOTP.generate({ secret: Secret.fromBase32(secret) });

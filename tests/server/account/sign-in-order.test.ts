@@ -1,7 +1,7 @@
 import { afterAll, expect, it } from 'vitest';
 import { TOTP } from 'otpauth';
 import { describeEachDb, type TestApp } from '../../helpers/app';
-import { createAccount, startAuthorize } from '../../helpers/auth';
+import { createAccount, notATotpCode, startAuthorize } from '../../helpers/auth';
 import { startSmtp } from '../../helpers/smtp';
 import { createTotpSecret, enableTotp } from '../../../server/services/two-factor';
 import type { Account } from '../../../server/db/schema';
@@ -22,12 +22,12 @@ const freshIp = () => `203.0.113.${(++ipSeq % 250) + 1}`;
 const smtp = await startSmtp();
 afterAll(() => smtp.close());
 
-async function withTotp(t: TestApp, acc: Account): Promise<() => string> {
+async function withTotp(t: TestApp, acc: Account): Promise<{ next: () => string; wrong: () => string }> {
   const { secret } = await createTotpSecret(t.app, acc);
   const totp = new TOTP({ secret, digits: 6, period: 30 });
   expect(await enableTotp(t.app, acc, totp.generate())).toBeTruthy();
   // the enrollment code's step is spent: the next step's code is valid (±1) and not a replay
-  return () => totp.generate({ timestamp: Date.now() + 30_000 });
+  return { next: () => totp.generate({ timestamp: Date.now() + 30_000 }), wrong: () => notATotpCode((timestamp) => totp.generate({ timestamp })) };
 }
 
 const login = (t: TestApp, interaction: string, mail: string, password: string, ip: string) =>
@@ -49,7 +49,7 @@ describeEachDb(
       expect(first.statusCode).toBe(200);
       expect(first.json().data).toEqual({ status: 'two_factor_required', method: 'GOOGLE' });
       expect(await t.db.kysely.selectFrom('one_time_tokens').select('id').where('account_id', '=', acc.id).where('purpose', '=', 'expired_password').execute()).toEqual([]);
-      const second = await otp(t, s.interaction ?? '', code(), ip);
+      const second = await otp(t, s.interaction ?? '', code.next(), ip);
       expect(second.statusCode).toBe(200);
       expect(second.json().data.status).toBe('password_expired');
       const token = second.json().data.reset_token as string;
@@ -103,8 +103,8 @@ describeEachDb(
       expect((await login(t, s.interaction ?? '', acc.email, WRONG, ip)).statusCode).toBe(401);
       const first = await login(t, s.interaction ?? '', acc.email, PW, ip);
       expect(first.json().data).toEqual({ status: 'two_factor_required', method: 'GOOGLE' });
-      const good = code();
-      const bad = await otp(t, s.interaction ?? '', String((Number(good) + 1) % 1_000_000).padStart(6, '0'), ip);
+      const good = code.next();
+      const bad = await otp(t, s.interaction ?? '', code.wrong(), ip);
       expect(bad.statusCode).toBe(422);
       expect(bad.json().error.code).toBe('otp_invalid');
       const inactive = await otp(t, s.interaction ?? '', good, ip);

@@ -5,7 +5,7 @@ import { expect, it } from 'vitest';
 import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { TOTP } from 'otpauth';
 import { describeEachDb, type TestApp } from '../../helpers/app';
-import { CookieJar, createAccount, exchangeCode, followToCode, pkcePair, refresh, signIn, startAuthorize } from '../../helpers/auth';
+import { CookieJar, createAccount, exchangeCode, followToCode, notATotpCode, pkcePair, refresh, signIn, startAuthorize } from '../../helpers/auth';
 import { revokeAccountGrants } from '../../../server/oidc/grants';
 import { createTotpSecret, enableTotp } from '../../../server/services/two-factor';
 import { nowIso } from '../../../server/db/index';
@@ -316,7 +316,7 @@ describeEachDb('OIDC provider and sign-in', (get) => {
     const s = await startAuthorize(t);
     const login = await t.app.inject({ method: 'POST', url: '/api/login', payload: { email: u.email, password: PW, interaction: s.interaction } });
     expect(login.json().data).toEqual({ status: 'two_factor_required', method: 'GOOGLE' });
-    const wrongCode = String((Number(next()) + 1) % 1_000_000).padStart(6, '0');
+    const wrongCode = notATotpCode((timestamp) => totp.generate({ timestamp }));
     const bad = await t.app.inject({ method: 'POST', url: '/api/2fa/google/validate-otp', payload: { one_time_password: wrongCode, interaction: s.interaction } });
     expect(bad.statusCode).toBe(422);
     expect(bad.json().error.fields).toEqual({ one_time_password: ['otp_invalid'] });
