@@ -1,26 +1,18 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
+import { freePort } from './http';
 
 /**
  * Throwaway dependencies for fault tests: a PostgreSQL cluster and a Redis server of the test's own, on free
  * ports picked at runtime (never the shared ones), and the real server as a child process.
  */
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
+/** A free loopback port below the ephemeral range (tests/helpers/http.ts). */
+export { freePort };
 
 /** The newest installed PostgreSQL server binaries (Debian layout), or PG_BIN. */
 function pgBin(): string {

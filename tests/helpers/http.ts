@@ -1,16 +1,43 @@
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 
-/** A free loopback port (so APP_URL can name it before the app starts). */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/** The first port of the kernel's ephemeral range (outgoing connections take their local port from it). */
+export function ephemeralPortsStart(): number {
+  try {
+    return Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]) || 32768;
+  } catch {
+    return 32768;
+  }
+}
+
+/** Listens on 127.0.0.1:`port` and closes again: the port it was given, or null when that port is taken. */
+function tryPort(port: number): Promise<number | null> {
+  return new Promise((resolve) => {
     const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
+    s.once('error', () => resolve(null));
+    s.listen(port, '127.0.0.1', () => {
       const addr = s.address();
-      const port = typeof addr === 'object' && addr ? addr.port : 0;
-      s.close(() => resolve(port));
+      const got = typeof addr === 'object' && addr ? addr.port : null;
+      s.close(() => resolve(got));
     });
   });
+}
+
+/**
+ * A free loopback port (so APP_URL can name it before the app starts), chosen at random BELOW the ephemeral range:
+ * the app listens on it seconds later, and a port from that range (what `listen(0)` hands out) can meanwhile become
+ * the local port of any outgoing connection (database pools, fetch) of a test file running in parallel (EADDRINUSE).
+ */
+export async function freePort(): Promise<number> {
+  const top = ephemeralPortsStart();
+  const bottom = Math.max(1024, top - 12_000);
+  for (let i = 0; i < 50 && top - bottom > 1000; i++) {
+    const port = await tryPort(bottom + Math.floor(Math.random() * (top - bottom)));
+    if (port) return port;
+  }
+  const any = await tryPort(0);
+  if (!any) throw new Error('no free loopback port');
+  return any;
 }
 
 /** fetch with a per-run cookie jar and manual redirects: a tiny browser. */

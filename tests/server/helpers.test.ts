@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Secret, TOTP } from 'otpauth';
 import { notATotpCode } from '../helpers/auth';
+import { ephemeralPortsStart, freePort } from '../helpers/http';
 
 describe('notATotpCode (a wrong code that stays wrong whatever the clock)', () => {
   // a secret and a moment where the previous step's code is 000000: the server's ±1 window accepts it
@@ -15,5 +16,16 @@ describe('notATotpCode (a wrong code that stays wrong whatever the clock)', () =
     const wrong = notATotpCode(codeAt, T);
     expect(wrong).toMatch(/^\d{6}$/);
     for (const k of [-2, -1, 0, 1, 2]) expect(codeAt(T + k * 30_000)).not.toBe(wrong);
+  });
+});
+
+describe('freePort', () => {
+  it('hands out ports below the ephemeral range, which outgoing connections never take in the meantime', async () => {
+    const top = ephemeralPortsStart();
+    for (let i = 0; i < 20; i++) {
+      const port = await freePort();
+      expect(port).toBeGreaterThanOrEqual(1024);
+      expect(port).toBeLessThan(top);
+    }
   });
 });
