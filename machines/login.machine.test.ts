@@ -1,17 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, fromPromise, type AnyMachineSnapshot, type EventObject } from 'xstate';
-import { ApiError } from '../src/api/errors';
+import type { CallFailureError } from './testing/failure';
 import { createLoginActors, loginMachine, type CredentialsInput, type LoginContext, type LoginResult } from './login.machine';
 import { REDIRECT_TO, loginModel } from './login.model';
 import { pathTitle, modelPaths, reachableStates, stateKey, walkPath } from './testing/graph';
-import type { HttpInit } from './shared';
+import * as auth from '../contract/auth';
+import type { Call, EndpointShape } from '../contract/endpoint';
 
 const paths = modelPaths(loginModel);
 const ctx = (s: AnyMachineSnapshot) => s.context as LoginContext;
 
 function expectedError(event: EventObject): { code: string; retryAfter?: number } | null {
   if (!event.type.startsWith('xstate.error.actor.')) return null;
-  const error = (event as EventObject & { error: ApiError }).error;
+  const error = (event as EventObject & { error: CallFailureError }).error;
   if (error.kind !== 'http') return { code: 'network' };
   if (error.status === 500) return { code: 'unexpected' };
   if (error.status === 429) return { code: 'too_many_attempts', retryAfter: error.retryAfter };
@@ -90,24 +91,25 @@ describe('login real actors (endpoints and bodies)', () => {
       a.start();
     });
   }
-  const calls: Array<{ url: string; init?: HttpInit }> = [];
-  const http = async <T,>(url: string, init?: HttpInit): Promise<T> => {
-    calls.push({ url, init });
-    return { data: { status: 'complete', redirect_to: REDIRECT_TO } } as T;
-  };
-  const actors = createLoginActors({ http, startAuthorization: async () => {} });
+  const calls: Array<{ endpoint: EndpointShape; input: unknown }> = [];
+  const call = (async (endpoint: EndpointShape, input?: unknown) => {
+    calls.push({ endpoint, input });
+    return { data: { status: 'complete', redirect_to: REDIRECT_TO } };
+  }) as Call;
+  const actors = createLoginActors({ call, startAuthorization: async () => {} });
 
   it.each([
-    ['submitCredentials', { admin: false, email: 'a@b.c', password: 'p', interaction: 'i' }, '/api/login', { email: 'a@b.c', password: 'p', interaction: 'i' }],
-    ['submitCredentials', { admin: true, email: 'a@b.c', password: 'p', interaction: 'i' }, '/api/admin/login', { email: 'a@b.c', password: 'p', interaction: 'i' }],
-    ['verifyOtp', { admin: false, code: '1', interaction: 'i' }, '/api/2fa/google/validate-otp', { one_time_password: '1', interaction: 'i' }],
-    ['verifyOtp', { admin: true, code: '1', interaction: 'i' }, '/api/admin/2fa/validate-otp', { one_time_password: '1', interaction: 'i' }],
-    ['verifySmsCode', { admin: false, code: '1', interaction: 'i' }, '/api/2fa/sms/verify', { one_time_password: '1', interaction: 'i' }],
-    ['resendSmsCode', { admin: false, interaction: 'i' }, '/api/2fa/sms/resend', { interaction: 'i' }],
-    ['verifyRecoveryCode', { admin: false, recoveryCode: 'R', interaction: 'i' }, '/api/2fa/validate-recovery-code', { recovery_code: 'R', interaction: 'i' }],
-  ] as const)('%s → POST %s', async (name, input, url, body) => {
+    ['submitCredentials', { admin: false, email: 'a@b.c', password: 'p', interaction: 'i' }, auth.login, { email: 'a@b.c', password: 'p', interaction: 'i' }],
+    ['submitCredentials', { admin: true, email: 'a@b.c', password: 'p', interaction: 'i' }, auth.adminLogin, { email: 'a@b.c', password: 'p', interaction: 'i' }],
+    ['verifyOtp', { admin: false, code: '1', interaction: 'i' }, auth.validateOtp, { one_time_password: '1', interaction: 'i' }],
+    ['verifyOtp', { admin: true, code: '1', interaction: 'i' }, auth.adminValidateOtp, { one_time_password: '1', interaction: 'i' }],
+    ['verifySmsCode', { admin: false, code: '1', interaction: 'i' }, auth.verifySms, { one_time_password: '1', interaction: 'i' }],
+    ['resendSmsCode', { admin: false, interaction: 'i' }, auth.resendSms, { interaction: 'i' }],
+    ['verifyRecoveryCode', { admin: false, recoveryCode: 'R', interaction: 'i' }, auth.validateRecoveryCode, { recovery_code: 'R', interaction: 'i' }],
+  ] as const)('%s → %o', async (name, input, endpoint, body) => {
     await run(actors[name], input);
-    expect(calls.at(-1)).toEqual({ url, init: { method: 'POST', body } });
+    expect(calls.at(-1)).toEqual({ endpoint, input: { body } });
+    expect(endpoint.method).toBe('POST');
   });
 });
 

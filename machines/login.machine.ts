@@ -7,19 +7,18 @@
  * normally `startAuthorization()` from ssoCallback.machine).
  *
  * Injected: actors startAuthorization, submitCredentials, verifyOtp,
- * verifySmsCode, resendSmsCode, verifyRecoveryCode (`createLoginActors({ http })`);
+ * verifySmsCode, resendSmsCode, verifyRecoveryCode (`createLoginActors({ call })`, contract/auth.ts);
  * action redirect (browser goes to `redirect_to`).
  */
 import { assign, fromPromise, setup } from 'xstate';
-import { notProvided, toErrorInfo, type ErrorCode, type ErrorInfo, type Http } from './shared';
+import * as auth from '../contract/auth';
+import type { LoginResult, SecondFactorResult, TwoFactorMethod } from '../contract/auth';
+import type { Call } from '../contract/endpoint';
+import { notProvided, toErrorInfo, type ErrorCode, type ErrorInfo } from './shared';
 
 export const SMS_RESEND_COOLDOWN_MS = 60_000;
 
-export type TwoFactorMethod = 'GOOGLE' | 'SMS';
-export type LoginResult =
-  | { status: 'complete'; redirect_to: string }
-  | { status: 'two_factor_required'; method: TwoFactorMethod }
-  | { status: 'password_expired'; reset_token: string };
+export type { LoginResult, SecondFactorResult, TwoFactorMethod };
 
 export interface LoginInput {
   admin: boolean;
@@ -51,29 +50,27 @@ export interface RecoveryInput { admin: boolean; recoveryCode: string; interacti
 export interface ResendInput { admin: boolean; interaction: string }
 export interface StartAuthorizationInput { admin: boolean }
 
-type Complete = { status: 'complete'; redirect_to: string };
-type PasswordExpired = { status: 'password_expired'; reset_token: string };
-/** The answer to a second factor: signed in, or the password must be changed first. */
-export type SecondFactorResult = Complete | PasswordExpired;
-
-export function createLoginActors(deps: { http: Http; startAuthorization: (input: StartAuthorizationInput) => Promise<void> }) {
-  const post = <T,>(url: string, body: Record<string, unknown>) => deps.http<{ data: T }>(url, { method: 'POST', body }).then((r) => r.data);
+/** Real actors: the sign-in endpoints of contract/auth.ts through the injected typed client (`call`). */
+export function createLoginActors(deps: { call: Call; startAuthorization: (input: StartAuthorizationInput) => Promise<void> }) {
+  const { call } = deps;
   return {
     startAuthorization: fromPromise<void, StartAuthorizationInput>(({ input }) => deps.startAuthorization(input)),
-    submitCredentials: fromPromise<LoginResult, CredentialsInput>(({ input }) =>
-      post<LoginResult>(input.admin ? '/api/admin/login' : '/api/login', { email: input.email, password: input.password, interaction: input.interaction }),
-    ),
-    verifyOtp: fromPromise<SecondFactorResult, CodeInput>(({ input }) =>
-      post<SecondFactorResult>(input.admin ? '/api/admin/2fa/validate-otp' : '/api/2fa/google/validate-otp', { one_time_password: input.code, interaction: input.interaction }),
-    ),
-    verifySmsCode: fromPromise<SecondFactorResult, CodeInput>(({ input }) =>
-      post<SecondFactorResult>('/api/2fa/sms/verify', { one_time_password: input.code, interaction: input.interaction }),
+    submitCredentials: fromPromise<LoginResult, CredentialsInput>(async ({ input }) => {
+      const body = { email: input.email, password: input.password, interaction: input.interaction };
+      return (await (input.admin ? call(auth.adminLogin, { body }) : call(auth.login, { body }))).data;
+    }),
+    verifyOtp: fromPromise<SecondFactorResult, CodeInput>(async ({ input }) => {
+      const body = { one_time_password: input.code, interaction: input.interaction };
+      return (await (input.admin ? call(auth.adminValidateOtp, { body }) : call(auth.validateOtp, { body }))).data;
+    }),
+    verifySmsCode: fromPromise<SecondFactorResult, CodeInput>(async ({ input }) =>
+      (await call(auth.verifySms, { body: { one_time_password: input.code, interaction: input.interaction } })).data,
     ),
     resendSmsCode: fromPromise<void, ResendInput>(async ({ input }) => {
-      await post<unknown>('/api/2fa/sms/resend', { interaction: input.interaction });
+      await call(auth.resendSms, { body: { interaction: input.interaction } });
     }),
-    verifyRecoveryCode: fromPromise<SecondFactorResult, RecoveryInput>(({ input }) =>
-      post<SecondFactorResult>('/api/2fa/validate-recovery-code', { recovery_code: input.recoveryCode, interaction: input.interaction }),
+    verifyRecoveryCode: fromPromise<SecondFactorResult, RecoveryInput>(async ({ input }) =>
+      (await call(auth.validateRecoveryCode, { body: { recovery_code: input.recoveryCode, interaction: input.interaction } })).data,
     ),
   };
 }

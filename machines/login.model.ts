@@ -1,18 +1,18 @@
 /** Graph model of the login machine: every server answer and error kind per step. */
 import type { AnyMachineSnapshot, EventObject } from 'xstate';
-import { ApiError } from '../src/api/errors';
+import { CallFailureError } from './testing/failure';
 import { loginMachine, type LoginContext, type LoginEvent, type LoginInput } from './login.machine';
 import { afterEvent, doneEvent, errorEvent, stateKey, type MachineModel } from './testing/graph';
 
-export const REDIRECT_TO = 'https://iam.test/oidc/interaction/uid-1/login';
+export const REDIRECT_TO = 'https://iam.test/op/interaction/uid-1/login';
 
 export const loginErrors = {
-  unauthorized: new ApiError({ kind: 'http', status: 401, code: 'invalid_credentials', message: 'Given password is invalid' }),
-  unprocessable: new ApiError({ kind: 'http', status: 422, code: 'validation_failed', message: 'Given password is invalid', fields: { password: ['invalid'] } }),
-  throttled: new ApiError({ kind: 'http', status: 429, code: 'too_many_attempts', message: 'Too many attempts', retryAfter: 30 }),
-  network: new ApiError({ kind: 'network', message: 'fetch failed' }),
-  timeout: new ApiError({ kind: 'timeout', message: 'timeout' }),
-  server: new ApiError({ kind: 'http', status: 500, code: 'internal', message: 'Error ocurred, please try again' }),
+  unauthorized: new CallFailureError({ kind: 'http', status: 401, code: 'invalid_credentials', message: 'Given password is invalid' }),
+  unprocessable: new CallFailureError({ kind: 'http', status: 422, code: 'validation_failed', message: 'Given password is invalid', fields: { password: ['invalid'] } }),
+  throttled: new CallFailureError({ kind: 'http', status: 429, code: 'too_many_attempts', message: 'Too many attempts', retryAfter: 30 }),
+  network: new CallFailureError({ kind: 'network', message: 'fetch failed' }),
+  timeout: new CallFailureError({ kind: 'timeout', message: 'timeout' }),
+  server: new CallFailureError({ kind: 'http', status: 500, code: 'internal', message: 'Error ocurred, please try again' }),
 };
 
 const complete = { status: 'complete', redirect_to: REDIRECT_TO } as const;

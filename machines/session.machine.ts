@@ -5,8 +5,8 @@
  * Side effects are injected with `.provide()`:
  * - actors:  refreshTokens (token endpoint, grant_type=refresh_token),
  *            revokeTokens (server-side revoke before the end-session redirect),
- *            saveLocale (PATCH /api/user or /api/admin {locale})
- *            -> `createSessionActors({ http })` builds real ones.
+ *            saveLocale (the profile's locale)
+ *            -> `createSessionActors({ refresh, saveLocale, revoke })` builds real ones from injected functions.
  * - actions: writeStorage / removeStorage (the spec's client keys),
  *            redirect (full browser navigation), navigate (SPA route),
  *            clearQueryCache, resetCachedData.
@@ -18,7 +18,6 @@ import {
   notProvided,
   parseTokens,
   tokensFromResponse,
-  type Http,
   type KeyValueStorage,
   type OidcClientConfig,
   type StorageKey,
@@ -92,27 +91,26 @@ export function endSessionUrl(context: Pick<SessionContext, 'config' | 'origin' 
   return url.toString();
 }
 
-/** Real actor implementations; `http` must NOT route 401s back into the session (no onUnauthorized). */
-export function createSessionActors(deps: { http: Http; now?: () => number; revoke?: (input: RevokeInput) => Promise<void> }) {
+/** The session's effects on the server, injected by the app (src/lib/session.ts, src/api/oidc.ts). */
+export interface SessionEffects {
+  /** The provider's token endpoint, grant_type=refresh_token. Must NOT route 401s back into the session. */
+  refresh: (input: RefreshInput) => Promise<TokenEndpointResponse>;
+  /** Saves the signed-in account's language (its profile); answers the saved locale. */
+  saveLocale: (input: SaveLocaleInput) => Promise<{ locale: string }>;
+  /** Server-side revocation before the end-session redirect (optional). */
+  revoke?: (input: RevokeInput) => Promise<void>;
+  now?: () => number;
+}
+
+/** Real actor implementations from the injected effects. */
+export function createSessionActors(deps: SessionEffects) {
   const now = deps.now ?? Date.now;
   return {
-    refreshTokens: fromPromise<Tokens, RefreshInput>(async ({ input }) => {
-      const response = await deps.http<TokenEndpointResponse>(input.tokenEndpoint, {
-        method: 'POST',
-        body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: input.refreshToken, client_id: input.clientId }),
-      });
-      return tokensFromResponse(response, input.clientId, now());
-    }),
+    refreshTokens: fromPromise<Tokens, RefreshInput>(async ({ input }) => tokensFromResponse(await deps.refresh(input), input.clientId, now())),
     revokeTokens: fromPromise<void, RevokeInput>(async ({ input }) => {
       if (deps.revoke) await deps.revoke(input);
     }),
-    saveLocale: fromPromise<{ locale: string }, SaveLocaleInput>(async ({ input }) => {
-      const response = await deps.http<{ data: { locale: string } }>(input.admin ? '/api/admin' : '/api/user', {
-        method: 'PATCH',
-        body: { locale: input.locale },
-      });
-      return { locale: response.data.locale };
-    }),
+    saveLocale: fromPromise<{ locale: string }, SaveLocaleInput>(async ({ input }) => ({ locale: (await deps.saveLocale(input)).locale })),
   };
 }
 

@@ -3,11 +3,11 @@ import type { AnyMachineSnapshot, EventObject } from 'xstate';
 import { sessionMachine, type SessionContext, type SessionEvent, type SessionInput } from './session.machine';
 import type { Tokens } from './shared';
 import { doneEvent, errorEvent, stateKey, type MachineModel } from './testing/graph';
-import { ApiError } from '../src/api/errors';
+import { CallFailureError } from './testing/failure';
 
 export const sessionConfig: SessionInput['config'] = {
-  token_endpoint: 'https://iam.test/oidc/token',
-  end_session_endpoint: 'https://iam.test/oidc/session/end',
+  token_endpoint: 'https://iam.test/op/token',
+  end_session_endpoint: 'https://iam.test/op/session/end',
   clients: { portal: 'portal', admin: 'admin-console' },
 };
 export const ORIGIN = 'https://iam.test';
@@ -24,7 +24,7 @@ export const sessionInput: SessionInput = {
   stored: { token: null, admin_session: null, locale: null },
 };
 
-const invalidGrant = new ApiError({ kind: 'http', status: 400, code: 'invalid_grant', message: 'invalid_grant' });
+const invalidGrant = new CallFailureError({ kind: 'http', status: 400, code: 'invalid_grant', message: 'invalid_grant' });
 
 function events(snapshot: AnyMachineSnapshot): EventObject[] {
   const context = snapshot.context as SessionContext;
@@ -46,11 +46,11 @@ function events(snapshot: AnyMachineSnapshot): EventObject[] {
   return [
     ...list,
     doneEvent('saveLocale', { locale: 'de' }),
-    errorEvent('saveLocale', new ApiError({ kind: 'network', message: 'fetch failed' })),
+    errorEvent('saveLocale', new CallFailureError({ kind: 'network', message: 'fetch failed' })),
     doneEvent('refreshTokens', refreshedTokens),
     errorEvent('refreshTokens', invalidGrant),
     doneEvent('revokeTokens', undefined),
-    errorEvent('revokeTokens', new ApiError({ kind: 'network', message: 'fetch failed' })),
+    errorEvent('revokeTokens', new CallFailureError({ kind: 'network', message: 'fetch failed' })),
   ];
 }
 

@@ -3,7 +3,6 @@
  * the router or the network: side effects reach the machines only through
  * `.provide({ actors, actions })`.
  */
-import { isApiError } from '../src/api/errors';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export interface HttpInit {
@@ -11,7 +10,7 @@ export interface HttpInit {
   body?: Record<string, unknown> | URLSearchParams;
   query?: Record<string, string>;
 }
-/** The injected HTTP function (the SPA passes its ofetch API client). */
+/** The injected HTTP function (the SPA passes its ofetch API client). New machines take the contract's `Call` instead. */
 export type Http = <T>(url: string, init?: HttpInit) => Promise<T>;
 
 /** Client storage keys (docs/SPEC.md §3 "Stored client keys"). */
@@ -117,12 +116,31 @@ export interface ErrorInfo {
 }
 
 /**
+ * What an injected call rejects with when it fails: the SPA's ApiError (src/api/errors.ts) has this shape.
+ * `kind`: no answer (network, timeout) or an HTTP error answer with the contract's `code` and field errors.
+ */
+export interface CallFailure {
+  kind: 'network' | 'timeout' | 'http';
+  status?: number;
+  code?: string;
+  fields?: Record<string, string[]>;
+  /** Seconds, from a 429 answer. */
+  retryAfter?: number;
+}
+
+export function isCallFailure(error: unknown): error is Error & CallFailure {
+  if (!(error instanceof Error)) return false;
+  const kind = (error as Partial<CallFailure>).kind;
+  return kind === 'network' || kind === 'timeout' || kind === 'http';
+}
+
+/**
  * Map a thrown error (normally an ApiError from src/api/client.ts) to an
  * ErrorInfo. `onInvalid` is the code used for 401/422 in the given step
  * (wrong password vs wrong one-time password).
  */
 export function toErrorInfo(error: unknown, onInvalid: ErrorCode = 'unexpected'): ErrorInfo {
-  if (!isApiError(error)) return { code: 'unexpected' };
+  if (!isCallFailure(error)) return { code: 'unexpected' };
   if (error.kind === 'network' || error.kind === 'timeout') return { code: 'network' };
   const base: ErrorInfo = { code: 'unexpected', status: error.status };
   if (error.code) base.serverCode = error.code;

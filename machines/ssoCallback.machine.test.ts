@@ -3,7 +3,9 @@ import { createActor, type AnyMachineSnapshot } from 'xstate';
 import { createSsoActors, startAuthorization, type SsoCallbackContext } from './ssoCallback.machine';
 import { STORED_STATE, STORED_VERIFIER, SSO_ORIGIN, exchangedTokens, pkceRequest, ssoCallbackModel, ssoConfig } from './ssoCallback.model';
 import { pathTitle, modelPaths, reachableStates, stateKey, walkPath } from './testing/graph';
-import type { HttpInit, Tokens } from './shared';
+import type { Tokens } from './shared';
+import { ssoStart } from '../contract/auth';
+import { pathOf } from '../contract/endpoint';
 
 const paths = modelPaths(ssoCallbackModel);
 const ctx = (s: AnyMachineSnapshot) => s.context as SsoCallbackContext;
@@ -65,7 +67,7 @@ describe('ssoCallback machine (model-based, every simple path per scenario)', ()
       }
       if (input.query.type === 'sso') {
         expect(value).toBe('redirecting');
-        expect(result.actions('redirect')).toEqual([{ url: '/api/sso/acme/start?interaction=uid-1' }]);
+        expect(result.actions('redirect')).toEqual([{ url: `${pathOf(ssoStart, { provider: 'acme' })}?interaction=uid-1` }]);
       }
       if (value === 'redirecting' || value === 'authenticated') expect(result.snapshot.status).toBe('done');
     });
@@ -73,29 +75,23 @@ describe('ssoCallback machine (model-based, every simple path per scenario)', ()
 });
 
 describe('ssoCallback real actors', () => {
-  it('exchangeCode posts the authorization_code grant as a form', async () => {
-    const calls: Array<{ url: string; init?: HttpInit }> = [];
-    const http = async <T,>(url: string, init?: HttpInit): Promise<T> => {
-      calls.push({ url, init });
-      return { access_token: 'a', refresh_token: 'r', id_token: 'i', expires_in: 10 } as T;
-    };
-    const { exchangeCode } = createSsoActors({ http, now: () => 0 });
+  it('exchangeCode passes the code, verifier, client and redirect URI and turns the answer into tokens', async () => {
+    const exchanges: unknown[] = [];
+    const { exchangeCode } = createSsoActors({
+      exchangeCode: async (input) => {
+        exchanges.push(input);
+        return { access_token: 'a', refresh_token: 'r', id_token: 'i', expires_in: 10 };
+      },
+      now: () => 0,
+    });
+    const input = { tokenEndpoint: ssoConfig.token_endpoint, code: 'c', codeVerifier: 'v', clientId: 'portal', redirectUri: `${SSO_ORIGIN}/login` };
     const tokens = await new Promise<Tokens>((resolve, reject) => {
-      const a = createActor(exchangeCode, {
-        input: { tokenEndpoint: ssoConfig.token_endpoint, code: 'c', codeVerifier: 'v', clientId: 'portal', redirectUri: `${SSO_ORIGIN}/login` },
-      });
+      const a = createActor(exchangeCode, { input });
       a.subscribe({ complete: () => resolve(a.getSnapshot().output!), error: reject });
       a.start();
     });
     expect(tokens).toEqual({ access_token: 'a', refresh_token: 'r', id_token: 'i', expires_at: 10_000, client: 'portal' });
-    expect(calls[0]!.url).toBe(ssoConfig.token_endpoint);
-    expect(Object.fromEntries(calls[0]!.init!.body as URLSearchParams)).toEqual({
-      grant_type: 'authorization_code',
-      code_verifier: 'v',
-      code: 'c',
-      client_id: 'portal',
-      redirect_uri: `${SSO_ORIGIN}/login`,
-    });
+    expect(exchanges).toEqual([input]);
   });
 
   it('startAuthorization stores verifier+state and redirects to the authorization endpoint with S256', async () => {

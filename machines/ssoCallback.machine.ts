@@ -3,21 +3,21 @@
  * authorize (PKCE S256) → provider → back on /login or /admin/login with
  * `code`&`state` → check state → exchange the code → tokens.
  * Also: `error` from the provider, and `type=sso&provider=<id>` which sends the
- * browser to the upstream identity provider (`/api/sso/{provider}/start`).
+ * browser to the upstream identity provider (contract/auth.ts ssoStart).
  *
  * Injected (`.provide()`): actors createAuthorizationRequest, exchangeCode
- * (`createSsoActors({ http })`), actions writeStorage, removeStorage,
+ * (`createSsoActors({ exchangeCode })`), actions writeStorage, removeStorage,
  * redirect, tokensReceived (→ session TOKENS_RECEIVED).
  */
 import { assign, fromPromise, setup } from 'xstate';
-import { createPkceAuthorizationRequest, type PkceAuthorizationRequest } from '../src/lib/pkce';
+import { ssoStartUrl } from '../contract/auth';
+import { createPkceAuthorizationRequest, type PkceAuthorizationRequest } from './pkce';
 import {
   STORAGE_KEYS,
   loginPath,
   notProvided,
   tokensFromResponse,
   type ErrorInfo,
-  type Http,
   type OidcClientConfig,
   type StorageKey,
   type TokenEndpointResponse,
@@ -89,29 +89,17 @@ export function clientFor(context: Pick<SsoCallbackInput, 'admin' | 'config'>): 
 export function redirectUriFor(context: Pick<SsoCallbackInput, 'admin' | 'origin'>): string {
   return context.origin + loginPath(context.admin);
 }
-export function upstreamStartUrl(provider: string, interaction: string): string {
-  return `/api/sso/${encodeURIComponent(provider)}/start?interaction=${encodeURIComponent(interaction)}`;
-}
+/** Where the browser goes to sign in through upstream provider `provider` (contract/auth.ts ssoStart). */
+export const upstreamStartUrl = ssoStartUrl;
 
-export function createSsoActors(deps: { http: Http; now?: () => number; crypto?: Crypto }) {
+/** Real actors. `exchangeCode`: the provider's token endpoint, grant_type=authorization_code (src/api/oidc.ts). */
+export function createSsoActors(deps: { exchangeCode: (input: ExchangeCodeInput) => Promise<TokenEndpointResponse>; now?: () => number; crypto?: Crypto }) {
   const now = deps.now ?? Date.now;
   return {
     createAuthorizationRequest: fromPromise<PkceAuthorizationRequest, AuthorizationRequestInput>(({ input }) =>
       createPkceAuthorizationRequest(input, deps.crypto),
     ),
-    exchangeCode: fromPromise<Tokens, ExchangeCodeInput>(async ({ input }) => {
-      const response = await deps.http<TokenEndpointResponse>(input.tokenEndpoint, {
-        method: 'POST',
-        body: new URLSearchParams({
-          grant_type: 'authorization_code',
-          code_verifier: input.codeVerifier,
-          code: input.code,
-          client_id: input.clientId,
-          redirect_uri: input.redirectUri,
-        }),
-      });
-      return tokensFromResponse(response, input.clientId, now());
-    }),
+    exchangeCode: fromPromise<Tokens, ExchangeCodeInput>(async ({ input }) => tokensFromResponse(await deps.exchangeCode(input), input.clientId, now())),
   };
 }
 

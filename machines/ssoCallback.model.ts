@@ -1,14 +1,14 @@
 /** Graph model of the SSO callback machine: one scenario per query string the page can be opened with. */
 import type { AnyMachineSnapshot, EventObject } from 'xstate';
-import { ApiError } from '../src/api/errors';
-import type { PkceAuthorizationRequest } from '../src/lib/pkce';
+import { CallFailureError } from './testing/failure';
+import type { PkceAuthorizationRequest } from './pkce';
 import { ssoCallbackMachine, type SsoCallbackInput } from './ssoCallback.machine';
 import type { Tokens } from './shared';
 import { doneEvent, errorEvent, type MachineModel } from './testing/graph';
 
 export const ssoConfig: SsoCallbackInput['config'] = {
-  authorization_endpoint: 'https://iam.test/oidc/auth',
-  token_endpoint: 'https://iam.test/oidc/token',
+  authorization_endpoint: 'https://iam.test/op/auth',
+  token_endpoint: 'https://iam.test/op/token',
   scope: 'openid profile email offline_access',
   clients: { portal: 'portal', admin: 'admin-console' },
 };
@@ -22,7 +22,7 @@ export const pkceRequest: PkceAuthorizationRequest = {
   state: 't'.repeat(40),
   codeChallenge: 'challenge',
   codeChallengeMethod: 'S256',
-  url: 'https://iam.test/oidc/auth?client_id=portal&state=tttt',
+  url: 'https://iam.test/op/auth?client_id=portal&state=tttt',
 };
 export const exchangedTokens: Tokens = { access_token: 'at', refresh_token: 'rt', id_token: 'it', expires_at: 1, client: 'portal' };
 
@@ -44,7 +44,7 @@ function events(_snapshot: AnyMachineSnapshot): EventObject[] {
     doneEvent('createAuthorizationRequest', pkceRequest),
     errorEvent('createAuthorizationRequest', new Error('crypto unavailable')),
     doneEvent('exchangeCode', exchangedTokens),
-    errorEvent('exchangeCode', new ApiError({ kind: 'http', status: 400, code: 'invalid_grant', message: 'invalid_grant' })),
+    errorEvent('exchangeCode', new CallFailureError({ kind: 'http', status: 400, code: 'invalid_grant', message: 'invalid_grant' })),
   ];
 }
 

@@ -5,61 +5,22 @@
  * language change or logout resets them together.
  */
 import { queryOptions } from '@tanstack/react-query';
+import * as auth from '../../contract/auth';
 import type { OidcClientConfig } from '../../machines/shared';
 import { FALLBACK_LANGUAGES } from '../lib/i18n';
-import { apiGet } from './index';
+import { call } from './call';
+import { apiGet, sessionHttp } from './index';
 
-export type AdminRole = 'super_admin' | 'manager';
-export type TwoFactorMethod = 'GOOGLE' | 'SMS';
-
-export interface AuthUser {
-  id: string;
-  email: string;
-  first_name: string;
-  last_name: string;
-  phone: string | null;
-  locale: string;
-  type: 'user' | 'admin';
-  status: 'ACTIVE' | 'INACTIVE';
-  auth_type: 'CREDENTIALS' | 'SSO';
-  provider: string | null;
-  technical: boolean;
-  avatar_url: string | null;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface ServiceAppLink {
-  id: string;
-  name: string;
-  display_name: string;
-  url: string;
-  path: string;
-}
-
-export interface Subscription {
-  id: string;
-  name: string;
-  description: string;
-  roles: Array<{ id: string; name: string }>;
-  service_apps: ServiceAppLink[];
-}
-
-export interface TwoFactorStatus {
-  enabled: boolean;
-  method: TwoFactorMethod | null;
-}
-
-export interface CurrentUser {
-  auth_user: AuthUser & { subscriptions?: Subscription[] };
-  '2fa': TwoFactorStatus;
-  sso_login: boolean;
-}
-
-export interface CurrentAdminResponse {
-  auth_user: AuthUser & { role: AdminRole | null };
-  '2fa': TwoFactorStatus;
-}
+export type AdminRole = NonNullable<auth.CurrentAdmin['auth_user']['role']>;
+export type {
+  AuthUser,
+  ServiceAppLink,
+  UserSubscription as Subscription,
+  TwoFactorMethod,
+  TwoFactorStatus,
+  CurrentUser,
+  CurrentAdmin as CurrentAdminResponse,
+} from '../../contract/auth';
 
 /** A profile owner, user or admin: what the shared profile screens need. */
 export type AccountKind = 'user' | 'admin';
@@ -70,20 +31,20 @@ export const accountKeys = {
   admin: ['account', 'admin'] as const,
 };
 
-/** `GET /api/user?with=subscriptions` */
+/** The signed-in user with subscriptions (contract/auth.ts currentUser). */
 export function currentUserQueryOptions() {
   return queryOptions({
     queryKey: accountKeys.user,
-    queryFn: ({ signal }) => apiGet<{ data: CurrentUser }>('/api/user', { query: { with: 'subscriptions' }, signal }).then((r) => r.data),
+    queryFn: ({ signal }) => call(auth.currentUser, { query: { with: 'subscriptions' } }, { signal }).then((r) => r.data),
     staleTime: 30_000,
   });
 }
 
-/** `GET /api/admin` */
+/** The signed-in admin (contract/auth.ts currentAdmin). */
 export function currentAdminQueryOptions() {
   return queryOptions({
     queryKey: accountKeys.admin,
-    queryFn: ({ signal }) => apiGet<{ data: CurrentAdminResponse }>('/api/admin', { signal }).then((r) => r.data),
+    queryFn: ({ signal }) => call(auth.currentAdmin, {}, { signal }).then((r) => r.data),
     staleTime: 30_000,
   });
 }
@@ -117,4 +78,13 @@ export function configQueryOptions() {
     queryFn: ({ signal }) => apiGet<{ data: OidcClientConfig }>('/api/config', { signal }).then((r) => r.data),
     staleTime: Infinity,
   });
+}
+
+/**
+ * Saves the signed-in account's language (PATCH of its profile) for the session machine: 401s are not fed back
+ * into the session (no refresh loop).
+ */
+export async function saveLocale(input: { admin: boolean; locale: string }): Promise<{ locale: string }> {
+  const response = await sessionHttp<{ data: { locale: string } }>(input.admin ? '/api/admin' : '/api/user', { method: 'PATCH', body: { locale: input.locale } });
+  return { locale: response.data.locale };
 }

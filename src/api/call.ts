@@ -5,7 +5,7 @@
  * Failures reject with ApiError, whose `code` is one of the contract's ERROR_CODES.
  */
 import { pathOf, type Call, type CallInput, type CallOptions, type EndpointShape, type ResultOf } from '../../contract/endpoint';
-import { apiRequest, type ApiRequestOptions } from './index';
+import { apiRequest, sessionRequest, type ApiRequestOptions } from './index';
 
 type Requester = (method: EndpointShape['method'], url: string, options: ApiRequestOptions) => Promise<unknown>;
 
@@ -24,3 +24,6 @@ export function createCall(request: Requester): Call {
 
 /** The app-wide typed client. */
 export const call: Call = createCall((method, url, options) => apiRequest(method, url, options));
+
+/** The session's own calls (the locale save): 401s are not fed back into the session (no refresh loop). */
+export const sessionCall: Call = createCall((method, url, options) => sessionRequest(method, url, options));

@@ -98,6 +98,11 @@ export const apiBlob = (url: string, options: ApiRequestOptions = {}) => client<
 export const http: Http = <T>(url: string, init: HttpInit = {}) =>
   apiRequest<T>(init.method ?? 'GET', url, { body: init.body, query: init.query });
 
+/** One request of the session's own (locale save): no 401 → refresh → replay, so no loop; always throws ApiError. */
+export async function sessionRequest<T>(method: Method, url: string, options: ApiRequestOptions = {}): Promise<T> {
+  return client<T>(url, { ...toRequestOptions(method, options), skipUnauthorized: true, anonymous: !isOwnApi(url) });
+}
+
 /**
  * Transport for the session's own calls (token refresh, locale save): same
  * headers, ApiError on failure, but 401s are NOT reported back to the session.

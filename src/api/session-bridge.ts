@@ -9,7 +9,7 @@
  * - `listenToStorage()` forwards cross-tab `storage` events.
  */
 import { waitFor, type ActorRefFrom } from 'xstate';
-import { createSessionActors, type RevokeInput, type SessionMachine } from '../../machines/session.machine';
+import { createSessionActors, type RevokeInput, type SessionEffects, type SessionMachine } from '../../machines/session.machine';
 import type { Http, KeyValueStorage, StorageKey } from '../../machines/shared';
 import { ApiError } from './errors';
 import type { ApiClient, ApiClientOptions, UnauthorizedInfo } from './client';
@@ -39,8 +39,10 @@ export function asHttp(client: ApiClient, defaults: { skipUnauthorized?: boolean
 
 export interface SessionServices {
   storage: KeyValueStorage;
-  /** Token endpoint calls: must not route 401 back into the session. */
-  http: Http;
+  /** The token endpoint's refresh (src/api/oidc.ts): must not route 401 back into the session. */
+  refresh: SessionEffects['refresh'];
+  /** Saves the signed-in account's language. */
+  saveLocale: SessionEffects['saveLocale'];
   /** Full browser navigation (end-session endpoint). */
   redirect: (url: string) => void;
   /** SPA route navigation (login pages). */
@@ -53,7 +55,7 @@ export interface SessionServices {
 /** `sessionMachine.provide(sessionImplementations(services))` */
 export function sessionImplementations(services: SessionServices) {
   return {
-    actors: createSessionActors({ http: services.http, revoke: services.revoke }),
+    actors: createSessionActors({ refresh: services.refresh, saveLocale: services.saveLocale, revoke: services.revoke }),
     actions: {
       writeStorage: (_: unknown, params: { key: StorageKey; value: string }) => services.storage.setItem(params.key, params.value),
       removeStorage: (_: unknown, params: { keys: StorageKey[] }) => params.keys.forEach((key) => services.storage.removeItem(key)),

@@ -3,6 +3,8 @@ import { createActor } from 'xstate';
 import { createSessionActors, readStoredSession, sessionMachine } from '../../machines/session.machine';
 import type { OidcClientConfig, StorageKey } from '../../machines/shared';
 import { bindApiSession, sessionHttp } from '../api';
+import { saveLocale } from '../api/account';
+import { oidcClient } from '../api/oidc';
 import type { SessionHandle } from './router-context';
 import { inspectOptions } from './inspect';
 import { writeStorage } from './storage';
@@ -32,9 +34,8 @@ export function refreshCachedData(queryClient: QueryClient): Promise<void> {
 export async function startSession({ queryClient, navigate }: SessionDeps): Promise<SessionHandle> {
   const config = await fetchClientConfig();
   // The session's own calls must not report 401s back to it (no refresh loop).
-  const http = sessionHttp;
   const machine = sessionMachine.provide({
-    actors: createSessionActors({ http }),
+    actors: createSessionActors({ refresh: oidcClient.refresh, saveLocale }),
     actions: {
       writeStorage: (_, params: { key: StorageKey; value: string }) => writeStorage(params.key, params.value),
       removeStorage: (_, params: { keys: StorageKey[] }) => params.keys.forEach((key) => writeStorage(key, null)),

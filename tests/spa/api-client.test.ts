@@ -8,9 +8,10 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createActor } from 'xstate';
 import { ApiError, createApiClient } from '../../src/api/client';
+import { createOidcClient } from '../../src/api/oidc';
 import { asHttp, createSessionBridge, sessionImplementations } from '../../src/api/session-bridge';
 import { sessionMachine } from '../../machines/session.machine';
-import type { Tokens } from '../../machines/shared';
+import { isCallFailure, toErrorInfo, type Tokens } from '../../machines/shared';
 
 let server: Server;
 let base = '';
@@ -32,6 +33,7 @@ beforeAll(async () => {
     if (url.pathname === '/oidc/token') {
       const form = Object.fromEntries(new URLSearchParams(await readBody(req)));
       seen.refreshBodies.push(form);
+      if (form.grant_type === 'authorization_code') return send(res, 200, { access_token: 'at-code', refresh_token: 'rt-code', id_token: 'id-code', expires_in: 300, token_type: 'Bearer' });
       await new Promise((r) => setTimeout(r, 50)); // keep the refresh in flight while other 401s arrive
       if (form.refresh_token === 'rt-good') return send(res, 200, { access_token: 'at-2', refresh_token: 'rt-2', id_token: 'id-2', expires_in: 300, token_type: 'Bearer' });
       if (form.refresh_token === 'rt-401') return send(res, 401, { error: 'invalid_client' });
@@ -79,7 +81,8 @@ function setup(stored: Partial<Tokens> | null, options: { timeout?: number } = {
     sessionMachine.provide(
       sessionImplementations({
         storage: { getItem: (k) => storage.get(k) ?? null, setItem: (k, v) => void storage.set(k, v), removeItem: (k) => void storage.delete(k) },
-        http: asHttp(tokenClient, { skipUnauthorized: true }),
+        refresh: createOidcClient(asHttp(tokenClient, { skipUnauthorized: true })).refresh,
+        saveLocale: async ({ locale }) => ({ locale }),
         redirect: (url) => effects.redirects.push(url),
         navigate: (to) => effects.navigations.push(to),
         clearQueryCache: () => void effects.cacheCleared++,
@@ -101,6 +104,22 @@ function setup(stored: Partial<Tokens> | null, options: { timeout?: number } = {
 }
 
 describe('API client + session bridge (real node:http server)', () => {
+  it('the token endpoint client posts the code exchange as a form (src/api/oidc.ts)', async () => {
+    const tokenClient = createApiClient({ baseURL: base, getLocale: () => 'en', getAccessToken: () => null });
+    const oidc = createOidcClient(asHttp(tokenClient, { skipUnauthorized: true }));
+    const answer = await oidc.exchangeCode({ tokenEndpoint: `${base}/oidc/token`, code: 'c', codeVerifier: 'v', clientId: 'portal', redirectUri: 'http://app.test/login' });
+    expect(answer).toMatchObject({ access_token: 'at-code', refresh_token: 'rt-code', id_token: 'id-code', expires_in: 300 });
+    expect(seen.refreshBodies).toEqual([{ grant_type: 'authorization_code', code_verifier: 'v', code: 'c', client_id: 'portal', redirect_uri: 'http://app.test/login' }]);
+  });
+
+  it("the machines recognise the client's ApiError as a failed call (toErrorInfo)", () => {
+    const error = new ApiError({ kind: 'http', status: 429, code: 'too_many_requests', message: 'Too many', retryAfter: 42 });
+    expect(isCallFailure(error)).toBe(true);
+    expect(toErrorInfo(error)).toEqual({ code: 'too_many_attempts', status: 429, serverCode: 'too_many_requests', retryAfter: 42 });
+    expect(toErrorInfo(new ApiError({ kind: 'network', message: 'fetch failed' }))).toEqual({ code: 'network' });
+    expect(isCallFailure(new Error('x'))).toBe(false);
+  });
+
   it('concurrent 401s trigger exactly one refresh, then every request is replayed with the new token', async () => {
     const { api, session, storage } = setup({});
     const results = await Promise.all([1, 2, 3, 4, 5].map((n) => api<{ data: { ok: boolean; n: string } }>('/api/protected', { query: { n } })));

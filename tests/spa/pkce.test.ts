@@ -11,7 +11,7 @@ import {
   createPkceAuthorizationRequest,
   createState,
   randomString,
-} from '../../src/lib/pkce';
+} from '../../machines/pkce';
 
 const crypto = webcrypto as unknown as Crypto;
 

@@ -17,8 +17,9 @@ import { z } from 'zod';
 import { createLoginActors, loginMachine, type LoginMachine } from '../../../../machines/login.machine';
 import { STORAGE_KEYS, type StorageKey } from '../../../../machines/shared';
 import { createSsoActors, ssoCallbackMachine, startAuthorization, upstreamStartUrl, type SsoCallbackMachine } from '../../../../machines/ssoCallback.machine';
-import { http, sessionHttp } from '../../../api';
 import { configQueryOptions } from '../../../api/account';
+import { call } from '../../../api/call';
+import { oidcClient } from '../../../api/oidc';
 import { LoadingBar } from '../../../components/loading-bar';
 import { AuthCard, PageHeading } from '../../../components/page-heading';
 import { Button } from '../../../components/ui/button';
@@ -63,7 +64,7 @@ function useRealLoginMachine(admin: boolean): LoginMachine {
     () =>
       loginMachine.provide({
         actors: createLoginActors({
-          http,
+          call,
           startAuthorization: async () => {
             const config = await queryClient.ensureQueryData(configQueryOptions());
             await startAuthorization({
@@ -340,7 +341,7 @@ function SsoCallbackView({ admin, search, machineOverride }: { admin: boolean; s
       machine={
         machineOverride ??
         ssoCallbackMachine.provide({
-          actors: createSsoActors({ http: sessionHttp }),
+          actors: createSsoActors({ exchangeCode: oidcClient.exchangeCode }),
           actions: {
             writeStorage: (_, p: { key: StorageKey; value: string }) => writeStorage(p.key, p.value),
             removeStorage: (_, p: { keys: StorageKey[] }) => p.keys.forEach((key) => writeStorage(key, null)),
