@@ -6,14 +6,16 @@ import { isEndpoint, type EndpointShape } from './endpoint';
 import * as adminCatalog from './admin/catalog';
 import * as adminServiceApps from './admin/service-apps';
 import * as auth from './auth';
+import * as system from './system';
 
 export * from './endpoint';
 export * from './errors';
 export * as adminCatalog from './admin/catalog';
 export * as adminServiceApps from './admin/service-apps';
 export * as auth from './auth';
+export * as system from './system';
 
-const modules: Record<string, Record<string, unknown>> = { adminCatalog, adminServiceApps, auth };
+const modules: Record<string, Record<string, unknown>> = { adminCatalog, adminServiceApps, auth, system };
 
 /** Every endpoint of the contract, named `<module>.<export>`. */
 export function allEndpoints(): Array<{ name: string; endpoint: EndpointShape }> {

@@ -1,11 +1,11 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
 import { nowIso } from '../db/index';
 import { passwordViolations } from '../../contract/domain/password-policy';
 import { ConfigError } from '../config';
 import { hashPassword } from './passwords';
 import { isCommonPassword } from './common-passwords';
 import { accountRow } from './accounts';
+import type { ServiceHost } from './deps';
 
 export const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 
@@ -13,11 +13,11 @@ export const sha256 = (s: string) => createHash('sha256').update(s).digest('hex'
  * First start: create the super_admin from IAM_ADMIN_EMAIL/IAM_ADMIN_PASSWORD once; without them,
  * and while no admin exists, print a one-time setup link (valid 24 h) instead.
  */
-export async function bootstrapFirstAdmin(app: FastifyInstance): Promise<{ created?: string; setupLink?: string }> {
-  const db = app.db.kysely;
+export async function bootstrapFirstAdmin(deps: ServiceHost): Promise<{ created?: string; setupLink?: string }> {
+  const db = deps.db.kysely;
   const anyAdmin = await db.selectFrom('accounts').select('id').where('type', '=', 'admin').limit(1).executeTakeFirst();
   if (anyAdmin) return {};
-  const { adminEmail, adminPassword } = app.config;
+  const { adminEmail, adminPassword } = deps.config;
   if (adminEmail && adminPassword) {
     const violations: string[] = [...passwordViolations(adminPassword), ...(isCommonPassword(adminPassword) ? ['password_common'] : [])];
     if (violations.length) throw new ConfigError('IAM_ADMIN_PASSWORD', `breaks the password policy (${violations.join(', ')})`);
@@ -38,7 +38,7 @@ export async function bootstrapFirstAdmin(app: FastifyInstance): Promise<{ creat
     });
     // a concurrent instance may win the race: the unique index keeps one
     await db.insertInto('accounts').values(row).onConflict((oc) => oc.columns(['type', 'email_normalized']).doNothing()).execute();
-    app.log.info({ email: adminEmail }, 'created the first super_admin');
+    deps.log.info({ email: adminEmail }, 'created the first super_admin');
     return { created: adminEmail };
   }
   const token = randomBytes(32).toString('base64url');
@@ -55,7 +55,7 @@ export async function bootstrapFirstAdmin(app: FastifyInstance): Promise<{ creat
       created_at: nowIso(),
     })
     .execute();
-  const setupLink = `${app.config.appUrl}/admin/setup?token=${token}`;
+  const setupLink = `${deps.config.appUrl}/admin/setup?token=${token}`;
   // printed on purpose: this is how the operator gets in on a fresh install
   console.log(`\nNo administrator yet. Create the first super_admin within 24 hours at:\n  ${setupLink}\n`);
   return { setupLink };

@@ -2,6 +2,7 @@ import fp from 'fastify-plugin';
 import { systemClock, type Deps } from '../../services/deps';
 import { createCatalogService, type CatalogService } from '../../services/admin/catalog';
 import { createServiceAppsService, type ServiceAppsService } from '../../services/admin/service-apps';
+import { createSetupService, type SetupService } from '../../services/setup';
 import { createSignInService, type OidcAccess, type SignInService } from '../../services/sign-in';
 import { createSsoService, type SsoService } from '../../services/sso';
 import { createMeService, type MeService } from '../../services/me';
@@ -11,6 +12,7 @@ import { getProvider } from '../../oidc/index';
 export interface Services {
   catalog: CatalogService;
   serviceApps: ServiceAppsService;
+  setup: SetupService;
   signIn: SignInService;
   sso: SsoService;
   me: MeService;
@@ -30,6 +32,7 @@ export function createServices(deps: Deps, oidc: OidcAccess): Services {
   return {
     catalog: createCatalogService(deps),
     serviceApps: createServiceAppsService(deps),
+    setup: createSetupService(deps),
     signIn,
     sso: createSsoService(deps, signIn),
     me: createMeService(deps),

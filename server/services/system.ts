@@ -1,0 +1,70 @@
+import type { Redis } from 'ioredis';
+import type { ClientConfig, Readiness } from '../../contract/system';
+import type { AppConfig } from '../config';
+import { pingDbWithin } from '../db/index';
+import { AppError } from '../errors';
+import { LANGUAGES, FALLBACK_LANGUAGE } from '../i18n/index';
+import { closeRedis, createRedis } from '../lib/redis';
+import type { ServiceHost } from './deps';
+
+/** The public client configuration (`GET /api/config`): the provider's endpoints, client ids, SSO providers, languages. */
+export function clientConfigOf(config: Pick<AppConfig, 'issuer' | 'ssoProviders'>): ClientConfig {
+  const issuer = config.issuer;
+  return {
+    issuer,
+    authorization_endpoint: `${issuer}/auth`,
+    token_endpoint: `${issuer}/token`,
+    end_session_endpoint: `${issuer}/session/end`,
+    revocation_endpoint: `${issuer}/token/revocation`,
+    userinfo_endpoint: `${issuer}/me`,
+    jwks_uri: `${issuer}/jwks`,
+    scope: 'openid profile email offline_access',
+    clients: { portal: 'portal', admin: 'admin-console' },
+    sso_providers: config.ssoProviders.map((p) => ({ id: p.id, name: p.name })),
+    languages: [...LANGUAGES],
+    default_locale: FALLBACK_LANGUAGE,
+  };
+}
+
+export interface ReadinessCheck {
+  /** 503 `shutting_down` while draining, `database_unavailable` / `redis_unavailable` when one does not answer in time. */
+  check(): Promise<Readiness>;
+  close(): Promise<void>;
+}
+
+const notReady = (code: string, cause?: unknown) =>
+  new AppError(503, code, { ...(cause === undefined ? {} : { cause }), headers: { 'retry-after': code === 'shutting_down' ? '1' : '5', 'cache-control': 'no-store' } });
+
+/**
+ * Readiness (docs/OPERATIONS.md): the database, and Redis when configured (its own connection), answer within
+ * IAM_HEALTH_TIMEOUT_MS and the instance is not shutting down (`draining()`).
+ */
+export function createReadinessCheck(deps: ServiceHost, draining: () => boolean): ReadinessCheck {
+  const healthMs = deps.config.timeouts.healthMs;
+  const redis: Redis | undefined = deps.config.redisUrl ? createRedis(deps.config.redisUrl, 'health', { log: deps.log, timeoutMs: healthMs }) : undefined;
+  const within = <T>(p: Promise<T>, ms: number): Promise<T> => {
+    let timer: NodeJS.Timeout | undefined;
+    return Promise.race([p, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('deadline')), ms)))]).finally(() => clearTimeout(timer));
+  };
+  return {
+    async check() {
+      if (draining()) throw notReady('shutting_down');
+      try {
+        await pingDbWithin(deps.db, healthMs);
+      } catch (cause) {
+        throw notReady('database_unavailable', cause);
+      }
+      if (redis) {
+        try {
+          await within(redis.ping(), healthMs);
+        } catch (cause) {
+          throw notReady('redis_unavailable', cause);
+        }
+      }
+      return { data: { status: 'ok', database: deps.db.dialect, redis: redis ? 'ok' : 'not_configured' } };
+    },
+    async close() {
+      if (redis) await closeRedis(redis);
+    },
+  };
+}
