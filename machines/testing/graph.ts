@@ -183,9 +183,6 @@ export function walkPath(model: MachineModel, path: AnyPath): WalkResult {
   };
 }
 
-export function eventTypes(path: AnyPath): string[] {
-  return path.steps.map((s) => s.event.type);
-}
 export function visited(path: AnyPath): string[] {
   return path.steps.map((s) => stateKey(s.state.value));
 }

@@ -1,5 +1,3 @@
-import { z } from 'zod';
-
 export { errorBody } from '../../contract/errors';
 import { errorBody } from '../../contract/errors';
 
@@ -7,6 +5,3 @@ import { errorBody } from '../../contract/errors';
 export function errorResponses(...statuses: number[]): Record<number, typeof errorBody> {
   return Object.fromEntries(statuses.map((s) => [s, errorBody]));
 }
-
-/** List envelope `{ data: [...], meta: { page, size, total } }`. */
-export const pageMeta = z.object({ page: z.number().int(), size: z.number().int(), total: z.number().int() });

@@ -85,8 +85,6 @@ const asBody = (body: ApiBody): FetchOptions['body'] => body as FetchOptions['bo
 
 export const apiPost = <T>(url: string, body?: ApiBody, options?: ApiRequestOptions) =>
   apiRequest<T>('POST', url, { ...options, body: asBody(body) });
-export const apiPut = <T>(url: string, body?: ApiBody, options?: ApiRequestOptions) =>
-  apiRequest<T>('PUT', url, { ...options, body: asBody(body) });
 export const apiPatch = <T>(url: string, body?: ApiBody, options?: ApiRequestOptions) =>
   apiRequest<T>('PATCH', url, { ...options, body: asBody(body) });
 export const apiDelete = <T>(url: string, options?: ApiRequestOptions) => apiRequest<T>('DELETE', url, options);

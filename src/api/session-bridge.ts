@@ -6,7 +6,7 @@
  *   when signed in with a newer token (the caller replays) and rejects otherwise,
  * - `sessionImplementations()` builds the `.provide()` argument of the
  *   session machine from browser services,
- * - `listenToStorage()` forwards cross-tab `storage` events.
+ * - `listenToStorage()` forwards other tabs' localStorage changes (sign-in, sign-out).
  */
 import { waitFor, type ActorRefFrom } from 'xstate';
 import { createSessionActors, type RevokeInput, type SessionEffects, type SessionMachine } from '../../machines/session.machine';
@@ -67,10 +67,10 @@ export function sessionImplementations(services: SessionServices) {
   };
 }
 
-/** Forward `storage` events of other tabs; returns the unsubscribe function. */
-export function listenToStorage(session: SessionActor, target: Pick<Window, 'addEventListener' | 'removeEventListener'> = window): () => void {
+/** Forward other tabs' localStorage changes (`storage` events); returns the unsubscribe function. */
+export function listenToStorage(session: SessionActor, target: Pick<Window, 'addEventListener' | 'removeEventListener' | 'localStorage'> = window): () => void {
   const listener = (event: StorageEvent) => {
-    if (event.key !== null && event.key !== 'token') return;
+    if (event.storageArea !== target.localStorage) return;
     session.send({ type: 'STORAGE_CHANGED', key: event.key, newValue: event.newValue });
   };
   target.addEventListener('storage', listener);

@@ -1,6 +1,6 @@
 import { i18n, type Messages } from '@lingui/core';
 import { LOCALES, SOURCE_LOCALE } from '../../contract/locales';
-import { readStorage, STORAGE_KEYS, writeStorage } from './storage';
+import { readStorage, STORAGE_KEYS } from './storage';
 
 export { SOURCE_LOCALE };
 /** Used when `GET /api/languages` fails: the product's languages (contract/locales.ts). */
@@ -17,16 +17,6 @@ function loadersFor(locale: string): Array<() => Promise<CatalogModule>> {
   return Object.entries(catalogLoaders)
     .filter(([path]) => path.startsWith(prefix))
     .map(([, load]) => load);
-}
-
-/** Locales for which compiled catalogs exist in this build. */
-export function bundledLocales(): string[] {
-  const locales = new Set<string>();
-  for (const path of Object.keys(catalogLoaders)) {
-    const locale = path.split('/')[3];
-    if (locale) locales.add(locale);
-  }
-  return [...locales];
 }
 
 /** Loads and merges all catalogs (common, account, admin) of one locale. */
@@ -74,34 +64,6 @@ export async function activateLocale(locale: string): Promise<string> {
     return SOURCE_LOCALE;
   }
 }
-
-/** Guest language change: activate and remember locally (key `locale`). */
-export async function changeLocale(locale: string): Promise<string> {
-  const active = await activateLocale(locale);
-  writeStorage(STORAGE_KEYS.locale, active);
-  return active;
-}
-
-/** `GET /api/languages` → `{data:{languages:[...]}}`; en/de/fr/it when it fails. */
-export async function fetchLanguages(signal?: AbortSignal): Promise<string[]> {
-  try {
-    const response = await fetch('/api/languages', { headers: { Accept: 'application/json' }, credentials: 'include', signal });
-    if (!response.ok) return [...FALLBACK_LANGUAGES];
-    const body = (await response.json()) as { data?: { languages?: unknown } };
-    const languages = body.data?.languages;
-    if (!Array.isArray(languages)) return [...FALLBACK_LANGUAGES];
-    const valid = languages.filter((code): code is string => typeof code === 'string' && code.length > 0);
-    return valid.length > 0 ? valid : [...FALLBACK_LANGUAGES];
-  } catch {
-    return [...FALLBACK_LANGUAGES];
-  }
-}
-
-export const languagesQueryOptions = {
-  queryKey: ['languages'] as const,
-  queryFn: ({ signal }: { signal: AbortSignal }) => fetchLanguages(signal),
-  staleTime: Infinity,
-};
 
 /** The language's own name, e.g. 'Deutsch' for de. */
 export function languageName(code: string): string {

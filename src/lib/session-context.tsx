@@ -37,11 +37,6 @@ export function SessionProvider({ session, children }: { session: SessionHandle;
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
 }
 
-/** Lets tests and stories provide a session without an actor. */
-export function StaticSessionProvider({ value, children }: { value: SessionValue; children: ReactNode }) {
-  return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
-}
-
 export function useSessionValue(): SessionValue | null {
   return useContext(SessionContext);
 }

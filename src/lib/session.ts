@@ -1,13 +1,14 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { createActor } from 'xstate';
-import { createSessionActors, readStoredSession, sessionMachine } from '../../machines/session.machine';
-import type { OidcClientConfig, StorageKey } from '../../machines/shared';
+import { readStoredSession, sessionMachine } from '../../machines/session.machine';
+import type { OidcClientConfig } from '../../machines/shared';
 import { bindApiSession, sessionHttp } from '../api';
 import { saveLocale } from '../api/account';
 import { oidcClient } from '../api/oidc';
+import { listenToStorage, sessionImplementations } from '../api/session-bridge';
 import type { SessionHandle } from './router-context';
 import { inspectOptions } from './inspect';
-import { writeStorage } from './storage';
+import { readStorage, writeStorage } from './storage';
 
 interface SessionDeps {
   queryClient: QueryClient;
@@ -21,7 +22,6 @@ export async function fetchClientConfig(): Promise<OidcClientConfig> {
   return body.data;
 }
 
-/** Creates and starts the session actor the router context carries. */
 /**
  * After a language change: refetch the (localized) server data in place. Not `resetQueries()`: that drops the data,
  * so screens fall back to their loading state and remount, losing local state such as a two-factor setup in progress
@@ -31,30 +31,27 @@ export function refreshCachedData(queryClient: QueryClient): Promise<void> {
   return queryClient.invalidateQueries();
 }
 
+/** Creates and starts the session actor the router context carries. */
 export async function startSession({ queryClient, navigate }: SessionDeps): Promise<SessionHandle> {
   const config = await fetchClientConfig();
-  // The session's own calls must not report 401s back to it (no refresh loop).
-  const machine = sessionMachine.provide({
-    actors: createSessionActors({ refresh: oidcClient.refresh, saveLocale }),
-    actions: {
-      writeStorage: (_, params: { key: StorageKey; value: string }) => writeStorage(params.key, params.value),
-      removeStorage: (_, params: { keys: StorageKey[] }) => params.keys.forEach((key) => writeStorage(key, null)),
-      redirect: (_, params: { url: string }) => window.location.assign(params.url),
-      navigate: (_, params: { to: string }) => navigate(params.to),
+  const machine = sessionMachine.provide(
+    sessionImplementations({
+      storage: { getItem: readStorage, setItem: writeStorage, removeItem: (key) => writeStorage(key, null) },
+      // The session's own calls must not report 401s back to it (no refresh loop).
+      refresh: oidcClient.refresh,
+      saveLocale,
+      redirect: (url) => window.location.assign(url),
+      navigate,
       clearQueryCache: () => queryClient.clear(),
       resetCachedData: () => void refreshCachedData(queryClient),
-    },
-  });
+    }),
+  );
   const actor = createActor(machine, {
     ...inspectOptions(),
     input: { config, origin: window.location.origin, stored: readStoredSession(window.localStorage) },
   });
   bindApiSession(actor);
   actor.start();
-  window.addEventListener('storage', (event) => {
-    if (event.storageArea === window.localStorage) {
-      actor.send({ type: 'STORAGE_CHANGED', key: event.key, newValue: event.newValue });
-    }
-  });
+  listenToStorage(actor);
   return actor;
 }

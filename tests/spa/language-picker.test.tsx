@@ -1,9 +1,10 @@
 import { i18n } from '@lingui/core';
+import { QueryClient } from '@tanstack/react-query';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
+import { languagesQueryOptions } from '../../src/api/account';
 import { LanguagePicker } from '../../src/components/language-picker';
-import { fetchLanguages } from '../../src/lib/i18n';
 import { renderWithRouter } from './render';
 
 function stubLanguages(response: () => Promise<Response>) {
@@ -41,9 +42,12 @@ describe('language picker', () => {
   });
 
   it('falls back to en, de, fr, it when the call fails', async () => {
-    stubLanguages(async () => new Response('nope', { status: 500 }));
+    const fetchLanguages = () => new QueryClient({ defaultOptions: { queries: { retry: false } } }).fetchQuery(languagesQueryOptions());
+    const failed = stubLanguages(async () => new Response('nope', { status: 500 }));
     await expect(fetchLanguages()).resolves.toEqual(['en', 'de', 'fr', 'it']);
-    stubLanguages(() => Promise.reject(new TypeError('network')));
+    expect(failed).toHaveBeenCalled();
+    const unreachable = stubLanguages(() => Promise.reject(new TypeError('network')));
     await expect(fetchLanguages()).resolves.toEqual(['en', 'de', 'fr', 'it']);
+    expect(unreachable).toHaveBeenCalled();
   });
 });

@@ -71,12 +71,6 @@ export const LayersIcon = (p: IconProps) => (
     <path d="m2 17 10 5 10-5M2 12l10 5 10-5" />
   </Svg>
 );
-export const SidebarIcon = (p: IconProps) => (
-  <Svg {...p}>
-    <rect x="3" y="3" width="18" height="18" rx="2" />
-    <path d="M9 3v18" />
-  </Svg>
-);
 export const LogOutIcon = (p: IconProps) => (
   <Svg {...p}>
     <path d="M9 21H5a2 2 0 0 1-2-2V5a2 2 0 0 1 2-2h4M16 17l5-5-5-5M21 12H9" />
