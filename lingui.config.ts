@@ -2,8 +2,7 @@ import { defineConfig } from '@lingui/conf';
 import { LOCALES, SOURCE_LOCALE } from './contract/locales';
 
 /**
- * Catalogs are split by area so parallel work does not collide
- * (see docs/CONVENTIONS.md):
+ * Catalogs are split by area, like the code (see docs/CONVENTIONS.md):
  *  - common:  shared components, lib, root route, layouts, error pages
  *  - account: public and user-area routes and src/features/account
  *  - admin:   admin routes and src/features/admin

@@ -50,7 +50,7 @@ export type ApiRequestOptions = Omit<FetchOptions<'json'>, 'method' | 'responseT
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /**
- * The app-wide client: the colleague's `createApiClient` (src/api/client.ts)
+ * The app-wide client: `createApiClient` (src/api/client.ts)
  * with the session bridge (src/api/session-bridge.ts) for the shared refresh.
  */
 export const client: ApiClient = createApiClient({

@@ -4,7 +4,7 @@ import type { sessionMachine } from '../../machines/session.machine';
 
 /**
  * The running session actor (machines/session.machine.ts). Route guards
- * (a later issue) read it in `beforeLoad` through `context.session`, e.g.
+ * (src/lib/guards.ts) read it in `beforeLoad` through `context.session`, e.g.
  * wait until it leaves the 'loading' tag, then check 'session:signed-in'
  * and `context.admin`.
  */

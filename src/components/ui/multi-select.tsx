@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { css } from 'styled-system/css';
+import { visuallyHidden } from '../visually-hidden';
 import { CheckIcon, ChevronDownIcon } from './icons';
 import * as Select from './select';
 
@@ -29,7 +30,7 @@ export function MultiSelect({ label, options, value, onValueChange, placeholder,
       closeOnSelect={false}
       className={Select.raiseWhenOpen}
     >
-      <Select.Label className={hideLabel ? css({ srOnly: true }) : undefined}>{label}</Select.Label>
+      <Select.Label className={hideLabel ? visuallyHidden : undefined}>{label}</Select.Label>
       <Select.Control>
         <Select.Trigger>
           <span className={css({ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap', color: names.length ? 'fg.default' : 'fg.subtle' })}>

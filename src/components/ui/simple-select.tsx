@@ -1,6 +1,7 @@
 import { Portal } from '@ark-ui/react/portal';
 import type { SelectValueChangeDetails } from '@ark-ui/react/select';
 import type { ReactNode } from 'react';
+import { visuallyHidden } from '../visually-hidden';
 import { CheckIcon, ChevronDownIcon } from './icons';
 import * as Select from './select';
 
@@ -20,18 +21,6 @@ export interface SimpleSelectProps {
   /** Render the dropdown in a portal (default) or inline. */
   portalled?: boolean;
 }
-
-const visuallyHidden = {
-  position: 'absolute',
-  width: '1px',
-  height: '1px',
-  padding: 0,
-  margin: '-1px',
-  overflow: 'hidden',
-  clip: 'rect(0, 0, 0, 0)',
-  whiteSpace: 'nowrap',
-  border: 0,
-} as const;
 
 /** Single-value select with a label; menu height is bounded to 140-300 px by the recipe. */
 export function SimpleSelect({
@@ -84,7 +73,7 @@ export function SimpleSelect({
       className={className}
       positioning={{ sameWidth: false, fitViewport: true }}
     >
-      <Select.Label style={hideLabel ? visuallyHidden : undefined}>{label}</Select.Label>
+      <Select.Label className={hideLabel ? visuallyHidden : undefined}>{label}</Select.Label>
       <Select.Control>
         <Select.Trigger>
           <Select.ValueText placeholder={placeholder} />

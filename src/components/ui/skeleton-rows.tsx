@@ -1,5 +1,6 @@
 import { useLingui } from '@lingui/react/macro';
 import { css } from 'styled-system/css';
+import { visuallyHidden } from '../visually-hidden';
 import * as Table from './table';
 
 const shimmer = css({
@@ -24,7 +25,7 @@ export function SkeletonRows({ columns, rows = 5 }: SkeletonRowsProps) {
         <Table.Row key={r} aria-hidden={r > 0 ? true : undefined}>
           {Array.from({ length: columns }, (_, c) => (
             <Table.Cell key={c}>
-              {r === 0 && c === 0 ? <span className={css({ srOnly: true })}>{t`Loading…`}</span> : null}
+              {r === 0 && c === 0 ? <span className={visuallyHidden}>{t`Loading…`}</span> : null}
               <span className={shimmer} style={{ width: `${55 + ((r * 7 + c * 13) % 40)}%` }} />
             </Table.Cell>
           ))}

@@ -5,8 +5,8 @@ import { MAIN_CONTENT_ID, SkipLink } from '../../../components/skip-link';
 import { useCurrentAdmin } from '../../../lib/current-admin';
 import { usePageTitle } from '../../../lib/page-title';
 import { useLogout } from '../../../lib/session-context';
-import { useSidebarState } from '../../../lib/sidebar-state';
 import { Sidebar, SIDEBAR_WIDTH_CLOSED, SIDEBAR_WIDTH_OPEN } from './sidebar';
+import { useSidebarState } from './sidebar-state';
 import { UserMenu } from './user-menu';
 
 export interface AdminShellProps {

@@ -1,9 +1,9 @@
 import { useCallback, useState } from 'react';
-import { readStorage, STORAGE_KEYS, writeStorage } from './storage';
+import { readStorage, STORAGE_KEYS, writeStorage } from '../../../lib/storage';
 
-export type SidebarState = 'open' | 'closed';
+type SidebarState = 'open' | 'closed';
 
-export function readSidebarState(): SidebarState {
+function readSidebarState(): SidebarState {
   return readStorage(STORAGE_KEYS.sidebar) === 'closed' ? 'closed' : 'open';
 }
 
