@@ -15,6 +15,7 @@ import inputGuard from './plugins/app/input-guard';
 import noStore from './plugins/app/no-store';
 import routes from './plugins/app/routes';
 import services from './plugins/app/services';
+import maintenance from './plugins/app/maintenance';
 import spa from './plugins/app/spa';
 import metrics, { requestIdOf } from './plugins/app/metrics';
 import { randomUUID } from 'node:crypto';
@@ -99,7 +100,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   // request hooks below (language, request id, no-store) and its 429 goes through the app's error handler.
   await app.register(security);
 
-  // app tier: services, i18n, metrics, errors, auth, input guard, no-store
+  // app tier: services, i18n, metrics, errors, auth, input guard, no-store, housekeeping
   await app.register(services);
   await app.register(i18n);
   await app.register(metrics);
@@ -107,6 +108,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(auth);
   await app.register(inputGuard);
   await app.register(noStore);
+  await app.register(maintenance);
 
   await app.register(swagger, {
     openapi: {

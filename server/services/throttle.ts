@@ -387,3 +387,50 @@ export async function hitRateLimit(deps: ServiceHost, key: string, limit: number
   }
   if (count > limit) throw tooManyRequests(Math.max(1, Math.ceil((resetAt - now) / 1000)), code);
 }
+
+// ---------------------------------------------------------------- housekeeping
+
+/**
+ * Deletes up to `batch` database counters whose window and lock are both over: such a counter counts as absent
+ * (the next failure or hit starts again at 1), so deleting it changes nothing but the table's size. A counter is
+ * re-checked as it is deleted, so one counted again meanwhile stays. Redis expires its own keys (PEXPIREAT):
+ * nothing to do there. Returns the number deleted.
+ */
+export async function pruneExpiredCounters(deps: ServiceHost, opts: { batch?: number; now?: number } = {}): Promise<number> {
+  if (redisOf(deps)) return 0;
+  const { batch = 1000, now = Date.now() } = opts;
+  const db = deps.db.kysely;
+  const expired = (q: typeof db) => q.selectFrom('rate_counters').select('key').where('reset_at', '<=', now).where('locked_until', '<=', now);
+  const r = await db
+    .deleteFrom('rate_counters')
+    .where('key', 'in', expired(db).limit(batch))
+    .where('reset_at', '<=', now)
+    .where('locked_until', '<=', now)
+    .executeTakeFirst();
+  return Number(r.numDeletedRows);
+}
+
+/**
+ * Prunes expired counters every `everyMs` (default 10 minutes): at most `maxBatches` batches of `batch` rows a
+ * round, so one round stays short however many counters piled up; rounds never overlap. Returns `stop`.
+ */
+export function startCounterCleanup(deps: ServiceHost, opts: { everyMs?: number; batch?: number; maxBatches?: number } = {}): () => void {
+  const { everyMs = 10 * MIN, batch = 1000, maxBatches = 10 } = opts;
+  let running = false;
+  const round = async () => {
+    if (running) return;
+    running = true;
+    try {
+      for (let i = 0; i < maxBatches; i++) {
+        if ((await pruneExpiredCounters(deps, { batch })) < batch) break;
+      }
+    } catch (err) {
+      deps.log.warn({ err: err instanceof Error ? err.message : String(err) }, 'throttle counter cleanup failed');
+    } finally {
+      running = false;
+    }
+  };
+  const timer = setInterval(() => void round(), everyMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}
