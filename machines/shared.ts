@@ -3,6 +3,7 @@
  * the router or the network: side effects reach the machines only through
  * `.provide({ actors, actions })`.
  */
+import type { ClientConfig } from '../contract/system';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export interface HttpInit {
@@ -28,16 +29,8 @@ export interface KeyValueStorage {
   removeItem(key: string): void;
 }
 
-/** `GET /api/config` (docs/DESIGN.md §7). */
-export interface OidcClientConfig {
-  issuer: string;
-  authorization_endpoint: string;
-  token_endpoint: string;
-  end_session_endpoint: string;
-  scope: string;
-  clients: { portal: string; admin: string };
-  sso_providers: Array<{ id: string; name: string }>;
-}
+/** What the machines use of the public client configuration (contract/system.ts clientConfig; docs/DESIGN.md §7). */
+export type OidcClientConfig = Pick<ClientConfig, 'issuer' | 'authorization_endpoint' | 'token_endpoint' | 'end_session_endpoint' | 'scope' | 'clients' | 'sso_providers'>;
 
 /** What the `token` storage key holds (JSON). */
 export interface Tokens {

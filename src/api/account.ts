@@ -6,10 +6,11 @@
  */
 import { queryOptions } from '@tanstack/react-query';
 import * as auth from '../../contract/auth';
+import * as system from '../../contract/system';
 import type { OidcClientConfig } from '../../machines/shared';
 import { FALLBACK_LANGUAGES } from '../lib/i18n';
 import { call } from './call';
-import { apiGet, sessionHttp } from './index';
+import { sessionHttp } from './index';
 
 export type AdminRole = NonNullable<auth.CurrentAdmin['auth_user']['role']>;
 export type {
@@ -54,14 +55,16 @@ export function currentAccountQueryOptions(kind: AccountKind) {
   return kind === 'admin' ? currentAdminQueryOptions() : currentUserQueryOptions();
 }
 
-/** `GET /api/languages` → codes; en/de/fr/it when the call fails. */
+/** The languages the server offers (contract/system.ts languages); en/de/fr/it when the call fails. */
 export function languagesQueryOptions() {
   return queryOptions({
     queryKey: ['languages'] as const,
     queryFn: async ({ signal }) => {
       try {
-        const body = await apiGet<{ data: { languages: unknown } }>('/api/languages', { signal });
-        const list = Array.isArray(body.data.languages) ? body.data.languages.filter((c): c is string => typeof c === 'string' && c.length > 0) : [];
+        const body = await call(system.languages, {}, { signal });
+        // the answer is not validated on the client: keep only non-empty strings
+        const languages: unknown = body.data.languages;
+        const list = Array.isArray(languages) ? languages.filter((c): c is string => typeof c === 'string' && c.length > 0) : [];
         return list.length > 0 ? list : [...FALLBACK_LANGUAGES];
       } catch {
         return [...FALLBACK_LANGUAGES];
@@ -71,11 +74,11 @@ export function languagesQueryOptions() {
   });
 }
 
-/** `GET /api/config` (OIDC endpoints, client ids, SSO providers). */
+/** The public client configuration: OIDC endpoints, client ids, SSO providers (contract/system.ts clientConfig). */
 export function configQueryOptions() {
   return queryOptions({
     queryKey: ['config'] as const,
-    queryFn: ({ signal }) => apiGet<{ data: OidcClientConfig }>('/api/config', { signal }).then((r) => r.data),
+    queryFn: ({ signal }) => call(system.clientConfig, {}, { signal }).then((r): OidcClientConfig => r.data),
     staleTime: Infinity,
   });
 }

@@ -2,8 +2,10 @@ import type { QueryClient } from '@tanstack/react-query';
 import { createActor } from 'xstate';
 import { readStoredSession, sessionMachine } from '../../machines/session.machine';
 import type { OidcClientConfig } from '../../machines/shared';
-import { bindApiSession, sessionHttp } from '../api';
+import * as system from '../../contract/system';
+import { bindApiSession } from '../api';
 import { saveLocale } from '../api/account';
+import { sessionCall } from '../api/call';
 import { oidcClient } from '../api/oidc';
 import { listenToStorage, sessionImplementations } from '../api/session-bridge';
 import type { SessionHandle } from './router-context';
@@ -16,10 +18,9 @@ interface SessionDeps {
   navigate: (to: string) => void;
 }
 
-/** `GET /api/config` (docs/DESIGN.md §7). */
+/** The public client configuration (contract/system.ts clientConfig; docs/DESIGN.md §7). */
 export async function fetchClientConfig(): Promise<OidcClientConfig> {
-  const body = await sessionHttp<{ data: OidcClientConfig }>('/api/config');
-  return body.data;
+  return (await sessionCall(system.clientConfig)).data;
 }
 
 /**
