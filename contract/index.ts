@@ -6,6 +6,8 @@ import { isEndpoint, type EndpointShape } from './endpoint';
 import * as adminCatalog from './admin/catalog';
 import * as adminServiceApps from './admin/service-apps';
 import * as auth from './auth';
+import * as account from './account';
+import * as profile from './profile';
 import * as system from './system';
 
 export * from './endpoint';
@@ -13,9 +15,11 @@ export * from './errors';
 export * as adminCatalog from './admin/catalog';
 export * as adminServiceApps from './admin/service-apps';
 export * as auth from './auth';
+export * as account from './account';
+export * as profile from './profile';
 export * as system from './system';
 
-const modules: Record<string, Record<string, unknown>> = { adminCatalog, adminServiceApps, auth, system };
+const modules: Record<string, Record<string, unknown>> = { adminCatalog, adminServiceApps, auth, system, account, profile };
 
 /** Every endpoint of the contract, named `<module>.<export>`. */
 export function allEndpoints(): Array<{ name: string; endpoint: EndpointShape }> {

@@ -23,3 +23,7 @@ export const serviceUrlSchema = z
   .pipe(z.url({ protocol: /^https?$/ }));
 export const localeSchema = z.enum(LOCALES);
 export const personNameSchema = z.string().trim().min(1).max(100);
+
+/** Ids and keys from clients: no control characters (PostgreSQL refuses NUL in text; that must be a 422, not a 5xx). */
+// eslint-disable-next-line no-control-regex
+export const NO_CONTROL = /^[^\u0000-\u001f\u007f]+$/;

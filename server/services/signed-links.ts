@@ -1,10 +1,10 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
 import type { Kysely, Transaction } from 'kysely';
 import { nowIso } from '../db/index';
 import type { Account, Database, OneTimeTokensTable } from '../db/schema';
 import { AppError } from '../errors';
 import { hmacHex, safeEqual, sha256Hex } from './server-secrets';
+import type { ServiceHost } from './deps';
 
 /**
  * Signed, expiring, single-use links (invitation, password reset).
@@ -38,11 +38,11 @@ export async function issueToken(db: Db, accountId: string, purpose: LinkPurpose
   return { token, expiresAt };
 }
 
-export async function signedApiLink(app: FastifyInstance, apiPath: string, token: string, expiresAt: Date): Promise<string> {
+export async function signedApiLink(deps: ServiceHost, apiPath: string, token: string, expiresAt: Date): Promise<string> {
   const expires = String(Math.floor(expiresAt.getTime() / 1000));
-  const signature = await hmacHex(app, 'links', signaturePayload(apiPath, token, expires));
+  const signature = await hmacHex(deps, 'links', signaturePayload(apiPath, token, expires));
   const q = new URLSearchParams({ token, expires, signature });
-  return `${app.config.appUrl}${apiPath}?${q.toString()}`;
+  return `${deps.config.appUrl}${apiPath}?${q.toString()}`;
 }
 
 export interface LinkParams {
@@ -79,21 +79,21 @@ const invalid = () => new AppError(403, 'invalid_link');
  * Checks signature (constant time), expiry, and that the token is open, of `purpose`, and belongs to an
  * account of `type`. Throws 403 `invalid_link` otherwise. Does not consume the token.
  */
-export async function checkSignedLink(app: FastifyInstance, apiPath: string, p: LinkParams, purpose: LinkPurpose, type: Account['type']): Promise<ValidLink> {
+export async function checkSignedLink(deps: ServiceHost, apiPath: string, p: LinkParams, purpose: LinkPurpose, type: Account['type']): Promise<ValidLink> {
   const { token, expires, signature } = p;
   if (!token || !expires || !signature || !/^\d{1,12}$/.test(expires) || !/^[A-Za-z0-9_-]{16,128}$/.test(token) || !/^[0-9a-f]{64}$/.test(signature)) throw invalid();
-  const expected = await hmacHex(app, 'links', signaturePayload(apiPath, token, expires));
+  const expected = await hmacHex(deps, 'links', signaturePayload(apiPath, token, expires));
   if (!safeEqual(expected, signature)) throw invalid();
   const nowMs = Date.now();
   if (Number(expires) * 1000 <= nowMs) throw invalid();
-  const row = await app.db.kysely
+  const row = await deps.db.kysely
     .selectFrom('one_time_tokens')
     .innerJoin('accounts', 'accounts.id', 'one_time_tokens.account_id')
     .select(['one_time_tokens.id as token_id', 'one_time_tokens.expires_at', 'one_time_tokens.used_at', 'one_time_tokens.purpose', 'accounts.id as account_id'])
     .where('one_time_tokens.token_hash', '=', sha256Hex(token))
     .executeTakeFirst();
   if (!row || row.purpose !== purpose || row.used_at !== null || row.expires_at <= new Date(nowMs).toISOString()) throw invalid();
-  const account = await app.db.kysely.selectFrom('accounts').selectAll().where('id', '=', row.account_id).executeTakeFirst();
+  const account = await deps.db.kysely.selectFrom('accounts').selectAll().where('id', '=', row.account_id).executeTakeFirst();
   if (!account || account.type !== type) throw invalid();
   return { tokenId: row.token_id, account };
 }

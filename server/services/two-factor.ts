@@ -1,5 +1,5 @@
 import { randomBytes, randomInt, randomUUID } from 'node:crypto';
-import type { ServiceHost } from './deps';
+import type { Actor, Deps, ServiceHost } from './deps';
 import type { Kysely, Transaction } from 'kysely';
 import { Secret, TOTP } from 'otpauth';
 import { nowIso } from '../db/index';
@@ -7,7 +7,8 @@ import type { Account, Database, OtpChallengesTable } from '../db/schema';
 import { AppError } from '../errors';
 import { translate, isLanguage } from '../i18n/index';
 import { decryptText, encryptText, hmacHex, safeEqual, sha256Hex } from './server-secrets';
-import { hitRateLimit } from './throttle';
+import { checkWithLockout, hitRateLimit, throttleKeys } from './throttle';
+import { verifyPassword } from './passwords';
 import { smsSenderFor } from './sms';
 
 /**
@@ -277,3 +278,87 @@ export function enrollmentSmsPurpose(account: Pick<Account, 'two_factor_method' 
 export async function sendEnrollmentSms(deps: ServiceHost, account: Account): Promise<void> {
   await sendSmsCode(deps, account, enrollmentSmsPurpose(account));
 }
+
+// ---------------------------------------------------------------- enrollment of the signed-in account
+
+const otpRequired = () => new AppError(422, 'validation_failed', { fields: { one_time_password: ['otp_required'] } });
+const otpInvalid = () => new AppError(422, 'validation_failed', { fields: { one_time_password: ['otp_invalid'] } });
+
+/**
+ * Two-factor enrollment of the signed-in account (user or admin): authenticator app or SMS, recovery codes, disable.
+ * Every code is checked under the per-account otp lockout (wrong answers count, 5 lock for 15 minutes).
+ */
+export function createTwoFactorService(deps: Deps) {
+  const db = deps.db.kysely;
+
+  /** The acting account as stored now (401 when it is gone). */
+  async function fresh(actor: Actor): Promise<Account> {
+    if (!actor.id) throw new AppError(401, 'unauthorized');
+    const account = await db.selectFrom('accounts').selectAll().where('id', '=', actor.id).executeTakeFirst();
+    if (!account) throw new AppError(401, 'unauthorized');
+    return account;
+  }
+
+  /** Runs a second-factor check under the per-account otp lockout. */
+  async function guarded(account: Account, check: () => Promise<boolean>): Promise<void> {
+    // the slot is reserved before the code is checked: parallel codes evaluate at most the limit
+    if (!(await checkWithLockout(deps, [throttleKeys.otp(account.id)], check))) throw otpInvalid();
+  }
+
+  return {
+    /** A new pending authenticator secret and its otpauth:// URL. */
+    async startAuthenticator(actor: Actor): Promise<{ secret: string; otpauth_url: string }> {
+      return createTotpSecret(deps, await fresh(actor));
+    },
+
+    /** Confirms the authenticator with a current code: the recovery codes (shown once). */
+    async enableAuthenticator(actor: Actor, oneTimePassword: string | undefined): Promise<string[]> {
+      const code = oneTimePassword?.trim();
+      if (!code) throw otpRequired();
+      const account = await fresh(actor);
+      let codes: string[] | null = null;
+      await guarded(account, async () => (codes = await enableTotp(deps, account, code)) !== null);
+      return codes ?? [];
+    },
+
+    /** The enrollment SMS, or (SMS 2FA active) the code that confirms disabling. */
+    async sendEnrollmentSms(actor: Actor): Promise<void> {
+      const account = await fresh(actor);
+      if (isTwoFactorEnabled(account) && account.two_factor_method !== 'SMS') throw new AppError(409, 'two_factor_already_enabled');
+      await sendEnrollmentSms(deps, account);
+    },
+
+    /** Confirms SMS enrollment with the code sent: the recovery codes (shown once). */
+    async enableSms(actor: Actor, oneTimePassword: string | undefined): Promise<string[]> {
+      const code = oneTimePassword?.trim();
+      if (!code) throw otpRequired();
+      const account = await fresh(actor);
+      if (isTwoFactorEnabled(account)) throw new AppError(409, 'two_factor_already_enabled');
+      let codes: string[] | null = null;
+      await guarded(account, async () => (codes = await enableSms(deps, account, code)) !== null);
+      return codes ?? [];
+    },
+
+    /** Turns 2FA off with a fresh code or the current password (also cancels a pending enrollment). */
+    async disable(actor: Actor, proof: { one_time_password?: string | undefined; password?: string | undefined } | null | undefined): Promise<void> {
+      const account = await fresh(actor);
+      const code = proof?.one_time_password?.trim();
+      const password = proof?.password;
+      if (isTwoFactorEnabled(account)) {
+        if (password) {
+          // a locked second factor cannot be side-stepped with the password; a password guess also counts on the account key
+          const hash = account.password_hash;
+          if (!(await checkWithLockout(deps, [throttleKeys.otp(account.id), throttleKeys.account(account.id)], async () => Boolean(hash) && (await verifyPassword(hash ?? '', password))))) {
+            throw new AppError(422, 'validation_failed', { fields: { password: ['given_password_invalid'] } });
+          }
+        } else if (code) {
+          await guarded(account, () => (account.two_factor_method === 'GOOGLE' ? verifyTotp(deps, account, code) : verifySmsCode(deps, account, 'sms_disable', code)));
+        } else {
+          throw otpRequired();
+        }
+      }
+      await disableTwoFactor(deps, account.id);
+    },
+  };
+}
+export type TwoFactorService = ReturnType<typeof createTwoFactorService>;

@@ -6,6 +6,13 @@ import { createSetupService, type SetupService } from '../../services/setup';
 import { createSignInService, type OidcAccess, type SignInService } from '../../services/sign-in';
 import { createSsoService, type SsoService } from '../../services/sso';
 import { createMeService, type MeService } from '../../services/me';
+import { createAccountPasswordsService, type AccountPasswordsService } from '../../services/account-passwords';
+import { createApiKeysService, type ApiKeysService } from '../../services/api-keys';
+import { createInvitationsService, type InvitationsService } from '../../services/invitations';
+import { createLocksService, type LocksService } from '../../services/locks';
+import { createPasswordResetService, type PasswordResetService } from '../../services/password-reset';
+import { createProfileService, type ProfileService } from '../../services/profile';
+import { createTwoFactorService, type TwoFactorService } from '../../services/two-factor';
 import { getProvider } from '../../oidc/index';
 
 /** The services of the app, built once from explicit dependencies (server/services/deps.ts). */
@@ -16,6 +23,13 @@ export interface Services {
   signIn: SignInService;
   sso: SsoService;
   me: MeService;
+  accountPasswords: AccountPasswordsService;
+  apiKeys: ApiKeysService;
+  invitations: InvitationsService;
+  locks: LocksService;
+  passwordReset: PasswordResetService;
+  profile: ProfileService;
+  twoFactor: TwoFactorService;
 }
 
 declare module 'fastify' {
@@ -36,6 +50,13 @@ export function createServices(deps: Deps, oidc: OidcAccess): Services {
     signIn,
     sso: createSsoService(deps, signIn),
     me: createMeService(deps),
+    accountPasswords: createAccountPasswordsService(deps),
+    apiKeys: createApiKeysService(deps),
+    invitations: createInvitationsService(deps),
+    locks: createLocksService(deps),
+    passwordReset: createPasswordResetService(deps),
+    profile: createProfileService(deps),
+    twoFactor: createTwoFactorService(deps),
   };
 }
 

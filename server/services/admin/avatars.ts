@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, rename, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import sharp, { type Metadata } from 'sharp';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { nowIso } from '../../db/index';
 import { AppError } from '../../errors';
+import type { Deps } from '../deps';
 
 /** docs/SPEC.md §5: .jpg/.jpeg/.png, at most 1200x600. */
 export const AVATAR_MAX_BYTES = 2 * 1024 * 1024;
@@ -12,7 +12,7 @@ export const AVATAR_MAX_WIDTH = 1200;
 export const AVATAR_MAX_HEIGHT = 600;
 export const AVATAR_FILE_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.png$/;
 
-export const avatarDir = (app: FastifyInstance) => path.join(app.config.dataDir, 'avatars');
+export const avatarDir = (deps: Pick<Deps, 'config'>) => path.join(deps.config.dataDir, 'avatars');
 
 const PNG_MAGIC = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
@@ -82,7 +82,7 @@ function strictContainer(buf: Buffer, format: string): boolean {
  * Checks an upload by its content (sharp's decoder, not the file name), decodes it and re-encodes it as PNG
  * without metadata (EXIF, ICC comments, text chunks are dropped), saved as `<uuid>.png`.
  */
-export async function storeAvatar(app: FastifyInstance, buf: Buffer): Promise<string> {
+export async function storeAvatar(deps: Pick<Deps, 'config'>, buf: Buffer): Promise<string> {
   let meta: Metadata;
   try {
     meta = await sharp(buf, { failOn: 'error', limitInputPixels: 4096 * 4096 }).metadata();
@@ -105,7 +105,7 @@ export async function storeAvatar(app: FastifyInstance, buf: Buffer): Promise<st
   } catch {
     throw new AppError(422, 'avatar_invalid_type', { fields: { avatar: ['avatar_invalid_type'] } });
   }
-  const dir = avatarDir(app);
+  const dir = avatarDir(deps);
   await mkdir(dir, { recursive: true });
   const name = `${randomUUID()}.png`;
   const tmp = path.join(dir, `.${name}.tmp`);
@@ -114,37 +114,22 @@ export async function storeAvatar(app: FastifyInstance, buf: Buffer): Promise<st
   return name;
 }
 
-export async function removeAvatarFile(app: FastifyInstance, name: string | null): Promise<void> {
+export async function removeAvatarFile(deps: Pick<Deps, 'config'>, name: string | null): Promise<void> {
   if (!name || !AVATAR_FILE_RE.test(name)) return;
-  await unlink(path.join(avatarDir(app), name)).catch(() => undefined);
-}
-
-/** Reads the multipart field `avatar` (size-limited: 413 avatar_too_large). */
-export async function readAvatarUpload(request: FastifyRequest): Promise<Buffer> {
-  if (!request.isMultipart()) throw new AppError(422, 'validation_failed', { fields: { avatar: ['required'] } });
-  const file = await request.file({ limits: { fileSize: AVATAR_MAX_BYTES, files: 1 } });
-  if (!file || file.fieldname !== 'avatar') throw new AppError(422, 'validation_failed', { fields: { avatar: ['required'] } });
-  const buf = await file.toBuffer().catch((err: unknown) => {
-    if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError(413, 'avatar_too_large', { params: { size: AVATAR_MAX_BYTES / 1024 / 1024 } });
-    throw err;
-  });
-  if (buf.length === 0) throw new AppError(422, 'validation_failed', { fields: { avatar: ['required'] } });
-  return buf;
+  await unlink(path.join(avatarDir(deps), name)).catch(() => undefined);
 }
 
 /** Replaces the account's avatar (old file removed after the row points to the new one). */
-export async function setAvatar(request: FastifyRequest, accountId: string, buf: Buffer): Promise<string> {
-  const app = request.server;
-  const name = await storeAvatar(app, buf);
-  const before = await app.db.kysely.selectFrom('accounts').select('avatar').where('id', '=', accountId).executeTakeFirst();
-  await app.db.kysely.updateTable('accounts').set({ avatar: name, updated_at: nowIso() }).where('id', '=', accountId).execute();
-  await removeAvatarFile(app, before?.avatar ?? null);
+export async function setAvatar(deps: Pick<Deps, 'db' | 'config'>, accountId: string, buf: Buffer): Promise<string> {
+  const name = await storeAvatar(deps, buf);
+  const before = await deps.db.kysely.selectFrom('accounts').select('avatar').where('id', '=', accountId).executeTakeFirst();
+  await deps.db.kysely.updateTable('accounts').set({ avatar: name, updated_at: nowIso() }).where('id', '=', accountId).execute();
+  await removeAvatarFile(deps, before?.avatar ?? null);
   return name;
 }
 
-export async function clearAvatar(request: FastifyRequest, accountId: string): Promise<void> {
-  const app = request.server;
-  const before = await app.db.kysely.selectFrom('accounts').select('avatar').where('id', '=', accountId).executeTakeFirst();
-  await app.db.kysely.updateTable('accounts').set({ avatar: null, updated_at: nowIso() }).where('id', '=', accountId).execute();
-  await removeAvatarFile(app, before?.avatar ?? null);
+export async function clearAvatar(deps: Pick<Deps, 'db' | 'config'>, accountId: string): Promise<void> {
+  const before = await deps.db.kysely.selectFrom('accounts').select('avatar').where('id', '=', accountId).executeTakeFirst();
+  await deps.db.kysely.updateTable('accounts').set({ avatar: null, updated_at: nowIso() }).where('id', '=', accountId).execute();
+  await removeAvatarFile(deps, before?.avatar ?? null);
 }
