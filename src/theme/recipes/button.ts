@@ -1,4 +1,5 @@
 import { defineRecipe } from '@pandacss/dev';
+import { focusRing } from './focus-ring';
 
 export const button = defineRecipe({
   className: 'button',
@@ -17,7 +18,7 @@ export const button = defineRecipe({
     borderColor: 'transparent',
     transitionProperty: 'background-color, border-color, color, box-shadow',
     transitionDuration: 'fast',
-    _focusVisible: { outline: '2px solid', outlineColor: 'focusRing', outlineOffset: '2px' },
+    _focusVisible: focusRing,
     _disabled: { opacity: 0.5, cursor: 'not-allowed' },
     '& svg': { width: '1.1em', height: '1.1em', flexShrink: 0 },
   },
