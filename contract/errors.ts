@@ -89,6 +89,12 @@ export const FIELD_ERROR_CODES = [
   'phone_required',
   'email_taken',
   'name_taken',
+  /** service apps: portal and admin-console are the product's own clients */
+  'name_reserved',
+  /** roles, subscriptions, service apps: `role_ids.N` names no role */
+  'role_unknown',
+  /** service apps: PKCE off, client_credentials or a secret method asked for on a public app */
+  'confidential_only',
 ] as const;
 export type FieldErrorCode = (typeof FIELD_ERROR_CODES)[number];
 

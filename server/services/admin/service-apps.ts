@@ -1,6 +1,6 @@
 import { createCipheriv, createDecipheriv, randomBytes, randomUUID } from 'node:crypto';
-import type { ServiceApp } from '../../db/schema';
-import type { ClientType, SecretAuthMethod, ServiceAppWithSecret, TokenEndpointAuthMethod } from '../../../contract/admin/service-apps';
+import type { ServiceApp as ServiceAppRow } from '../../db/schema';
+import type { ClientType, SecretAuthMethod, ServiceApp, ServiceAppWithSecret } from '../../../contract/admin/service-apps';
 import { serviceAppAuthMethod, serviceAppOidcSettings } from '../../oidc/adapter';
 import { nowIso } from '../../db/index';
 import { AppError } from '../../errors';
@@ -36,7 +36,7 @@ export async function encryptSecret(db: Queries, plain: string): Promise<string>
 }
 
 /** Plaintext client secret of a confidential service app, or null (public client). `deps` may be the app itself. */
-export async function getClientSecret(deps: Pick<Deps, 'db'>, serviceApp: Pick<ServiceApp, 'client_secret'>): Promise<string | null> {
+export async function getClientSecret(deps: Pick<Deps, 'db'>, serviceApp: Pick<ServiceAppRow, 'client_secret'>): Promise<string | null> {
   const stored = serviceApp.client_secret;
   if (!stored) return null;
   const parts = stored.split(':');
@@ -47,23 +47,8 @@ export async function getClientSecret(deps: Pick<Deps, 'db'>, serviceApp: Pick<S
   return Buffer.concat([d.update(Buffer.from(parts[4] ?? '', 'base64url')), d.final()]).toString('utf8');
 }
 
-export interface ServiceAppView {
-  id: string;
-  name: string;
-  display_name: string;
-  url: string;
-  path: string;
-  client_type: ClientType;
-  /** PKCE required for this app (public apps: always true) */
-  pkce_required: boolean;
-  /** the app may use the client_credentials grant (confidential apps only) */
-  client_credentials: boolean;
-  /** how the app authenticates at the token endpoint (public apps: none) */
-  token_endpoint_auth_method: TokenEndpointAuthMethod;
-  roles: { id: string; name: string }[];
-  created_at: string;
-  updated_at: string;
-}
+/** A service app as the service reads it: the contract's answer without the OIDC settings (added by `withOidc`) and the secret. */
+export type ServiceAppView = Omit<ServiceApp, 'oidc' | 'client_secret'>;
 
 async function serviceAppViews(db: Queries, ids: string[]): Promise<ServiceAppView[]> {
   if (!ids.length) return [];
