@@ -75,3 +75,9 @@ export async function mayUseClient(db: Kysely<Database>, clientId: string, accou
     .executeTakeFirst();
   return !!hit;
 }
+
+/** The name a service app is shown with on the provider's pages (its client id when it has none or is unknown). */
+export async function clientDisplayName(db: Kysely<Database>, clientId: string): Promise<string> {
+  const sa = await db.selectFrom('service_apps').select('display_name').where('name', '=', clientId).executeTakeFirst();
+  return sa?.display_name ?? clientId;
+}

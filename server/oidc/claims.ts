@@ -46,3 +46,13 @@ export async function accountClaims(db: Kysely<Database>, account: Account, clie
     ...(has('roles') ? { [ROLES_CLAIM]: await rolesForClient(db, clientId, account.id) } : {}),
   };
 }
+
+/**
+ * UserInfo: the claims of the token's account for its client and scopes, or null when the account is gone or not
+ * ACTIVE (the caller answers 401 invalid_token).
+ */
+export async function userinfoClaims(db: Kysely<Database>, accountId: string, clientId: string, scopes: ReadonlySet<string>): Promise<AccountClaims | null> {
+  const account = await db.selectFrom('accounts').selectAll().where('id', '=', accountId).executeTakeFirst();
+  if (!account || account.status !== 'ACTIVE') return null;
+  return accountClaims(db, account, clientId, scopes);
+}

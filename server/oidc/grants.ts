@@ -1,7 +1,7 @@
-import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import { nowIso } from '../db/index';
+import type { Deps } from '../services/deps';
 
 /** Artefacts that keep an account signed in somewhere. */
 const ACCOUNT_MODELS = ['Grant', 'Session', 'RefreshToken', 'AccessToken', 'AuthorizationCode'] as const;
@@ -13,8 +13,8 @@ const ACCOUNT_MODELS = ['Grant', 'Session', 'RefreshToken', 'AccessToken', 'Auth
  * own session, e.g. after changing the password) together with its tokens and the session holding it.
  * Open sign-in activities of the ended grants get their logged_out_at. Returns the number of grants ended.
  */
-export async function revokeAccountGrants(app: FastifyInstance, accountId: string, opts: { exceptGrantId?: string } = {}): Promise<number> {
-  return revokeAccountGrantsDb(app.db.kysely, accountId, opts);
+export async function revokeAccountGrants(deps: Pick<Deps, 'db'>, accountId: string, opts: { exceptGrantId?: string } = {}): Promise<number> {
+  return revokeAccountGrantsDb(deps.db.kysely, accountId, opts);
 }
 
 export async function revokeAccountGrantsDb(db: Kysely<Database>, accountId: string, opts: { exceptGrantId?: string } = {}): Promise<number> {

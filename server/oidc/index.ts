@@ -56,6 +56,19 @@ function runtime(app: FastifyInstance): Promise<OidcRuntime> {
   return rt;
 }
 
+/**
+ * The app's OIDC runtime as plain functions, for code that must not hold the FastifyInstance: the current provider
+ * (rebuilt when the signing keys change) and the signature check of our access tokens.
+ */
+export interface OidcHandle {
+  provider(): Promise<Provider>;
+  signedAccessTokenPayload(token: string): Promise<JWTPayload | null>;
+}
+
+export function oidcOf(app: FastifyInstance): OidcHandle {
+  return { provider: () => getProvider(app), signedAccessTokenPayload: (token) => signedAccessTokenPayload(app, token) };
+}
+
 /** This instance's key ring (tests drive its clock and refresh). */
 export async function keyRing(app: FastifyInstance): Promise<KeyRing> {
   return (await runtime(app)).ring;

@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
-import { getProvider, signedAccessTokenPayload } from './index';
+import type { Deps } from '../services/deps';
+import type { OidcHandle } from './index';
 import { grantAlive, serviceAppClient } from './adapter';
 import { getClientSecret } from '../services/admin/service-apps';
 
@@ -35,7 +35,7 @@ const same = (a: string, b: string): boolean => {
 };
 
 /** The authenticated confidential service app's client_id, or null (→ 401 invalid_client). */
-export async function authenticateClient(app: FastifyInstance, authorization: string | undefined, form: URLSearchParams): Promise<string | null> {
+export async function authenticateClient(deps: Pick<Deps, 'db'>, authorization: string | undefined, form: URLSearchParams): Promise<string | null> {
   let id: string | null = null;
   let secret: string | null = null;
   const basic = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(authorization ?? '');
@@ -54,7 +54,7 @@ export async function authenticateClient(app: FastifyInstance, authorization: st
     secret = form.get('client_secret');
   }
   if (!id || !secret || id.length > 200) return null;
-  const client = await serviceAppClient(app.db.kysely, id, (stored) => getClientSecret(app, { client_secret: stored }));
+  const client = await serviceAppClient(deps.db.kysely, id, (stored) => getClientSecret(deps, { client_secret: stored }));
   const expected = client?.client_secret;
   if (!client || client.token_endpoint_auth_method === 'none' || typeof expected !== 'string') return null;
   // held to the app's registered method, as at the token endpoint (server/oidc/client-auth-method.ts)
@@ -62,23 +62,23 @@ export async function authenticateClient(app: FastifyInstance, authorization: st
   return same(secret, expected) ? id : null;
 }
 
-async function accountActive(app: FastifyInstance, accountId: string): Promise<boolean> {
-  const a = await app.db.kysely.selectFrom('accounts').select('status').where('id', '=', accountId).executeTakeFirst();
+async function accountActive(deps: Pick<Deps, 'db'>, accountId: string): Promise<boolean> {
+  const a = await deps.db.kysely.selectFrom('accounts').select('status').where('id', '=', accountId).executeTakeFirst();
   return a?.status === 'ACTIVE';
 }
 
 const inactive: IntrospectionResult = { active: false };
 
-export async function introspect(app: FastifyInstance, callerId: string, token: string, hint: string | null): Promise<IntrospectionResult> {
+export async function introspect(deps: Pick<Deps, 'db' | 'config'>, oidc: OidcHandle, callerId: string, token: string, hint: string | null): Promise<IntrospectionResult> {
   if (!token || token.length > 8192) return inactive;
   const tryAccess = async (): Promise<IntrospectionResult | null> => {
-    const p = await signedAccessTokenPayload(app, token);
+    const p = await oidc.signedAccessTokenPayload(token);
     if (!p) return null;
     if (p.client_id !== callerId) return inactive;
     // a person's token names its grant (gid); a client_credentials token has none and sub = the app (RFC 9068)
     if (typeof p.gid === 'string') {
-      if (!(await grantAlive(app.db.kysely, p.gid))) return inactive;
-      if (typeof p.sub !== 'string' || !(await accountActive(app, p.sub))) return inactive;
+      if (!(await grantAlive(deps.db.kysely, p.gid))) return inactive;
+      if (typeof p.sub !== 'string' || !(await accountActive(deps, p.sub))) return inactive;
     }
     return {
       active: true,
@@ -87,18 +87,18 @@ export async function introspect(app: FastifyInstance, callerId: string, token: 
       ...(typeof p.scope === 'string' && p.scope ? { scope: p.scope } : {}),
       ...(p.exp !== undefined ? { exp: p.exp } : {}),
       ...(p.iat !== undefined ? { iat: p.iat } : {}),
-      iss: app.config.issuer,
+      iss: deps.config.issuer,
       ...(p.aud !== undefined ? { aud: p.aud } : {}),
       token_type: 'Bearer',
     };
   };
   const tryRefresh = async (): Promise<IntrospectionResult | null> => {
-    const provider = await getProvider(app);
+    const provider = await oidc.provider();
     const rt = await provider.RefreshToken.find(token);
     if (!rt) return null;
     if (rt.clientId !== callerId || !rt.isValid || rt.isExpired || !rt.grantId) return inactive;
-    if (!(await grantAlive(app.db.kysely, rt.grantId)) || !rt.accountId || !(await accountActive(app, rt.accountId))) return inactive;
-    return { active: true, client_id: callerId, sub: rt.accountId, ...(rt.scope ? { scope: rt.scope } : {}), exp: rt.exp, iat: rt.iat, iss: app.config.issuer };
+    if (!(await grantAlive(deps.db.kysely, rt.grantId)) || !rt.accountId || !(await accountActive(deps, rt.accountId))) return inactive;
+    return { active: true, client_id: callerId, sub: rt.accountId, ...(rt.scope ? { scope: rt.scope } : {}), exp: rt.exp, iat: rt.iat, iss: deps.config.issuer };
   };
   const order = hint === 'refresh_token' ? [tryRefresh, tryAccess] : [tryAccess, tryRefresh];
   for (const attempt of order) {

@@ -1,5 +1,4 @@
 import Provider, { errors, type Account as OidcAccount, type ClientMetadata, type Configuration, type JWKS, type KoaContextWithOIDC } from 'oidc-provider';
-import type { FastifyInstance } from 'fastify';
 import { createAdapterClass, PKCE_METADATA } from './adapter';
 import { ID_TOKEN_TTL_SECONDS, loadCookieKeys, SIGNING_ALG } from './keys';
 import { ACR, ADMIN_CLIENT, CONSENT_PATH, OIDC_SCOPES, ROLES_CLAIM, PORTAL_CLIENT, accountTypeForClient, isServiceAppClient, mayUseClient } from './access';
@@ -12,6 +11,7 @@ import { enforceRegisteredSecretMethod } from './client-auth-method';
 import { unavailableDependency } from '../plugins/app/errors';
 import { dependencyUnavailable } from '../lib/metrics';
 import { accountClaims } from './claims';
+import type { ServiceHost } from '../services/deps';
 
 const epoch = (): number => Math.floor(Date.now() / 1000);
 
@@ -38,15 +38,15 @@ const remaining = (absolute: number, start: number | undefined): number => Math.
  * oidc-provider takes its keys only at construction, so server/oidc/index.ts builds a new provider whenever the
  * key set changes (all state lives in the database, so nothing is lost).
  */
-export async function createProvider(app: FastifyInstance, jwks: JWKS, jwksMaxAgeSeconds: number): Promise<Provider> {
-  const { config } = app;
-  const db = app.db.kysely;
+export async function createProvider(deps: ServiceHost, jwks: JWKS, jwksMaxAgeSeconds: number): Promise<Provider> {
+  const { config, log } = deps;
+  const db = deps.db.kysely;
   const { refreshIdleSeconds, refreshAbsoluteSeconds, accessTokenTtlSeconds } = config.auth;
   const resource = apiResource(config.appUrl);
   const secure = config.appUrl.startsWith('https:');
 
   const configuration: Configuration = {
-    adapter: createAdapterClass(db, (stored) => getClientSecret(app, { client_secret: stored })),
+    adapter: createAdapterClass(db, (stored) => getClientSecret(deps, { client_secret: stored })),
     clients: [firstPartyClient(PORTAL_CLIENT, `${config.appUrl}/login`), firstPartyClient(ADMIN_CLIENT, `${config.appUrl}/admin/login`)],
     clientDefaults: { grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], id_token_signed_response_alg: SIGNING_ALG, token_endpoint_auth_method: 'none' },
     jwks,
@@ -158,7 +158,7 @@ export async function createProvider(app: FastifyInstance, jwks: JWKS, jwksMaxAg
       const grantJti = await grant.save();
       const activityId = (ctx.oidc.result as { activityId?: unknown } | undefined)?.activityId;
       if (typeof activityId === 'string') {
-        await db.updateTable('auth_activities').set({ session_ref: grantJti, client_id: client.clientId }).where('id', '=', activityId).execute().catch((err: unknown) => app.log.warn({ err }, 'activity link failed'));
+        await db.updateTable('auth_activities').set({ session_ref: grantJti, client_id: client.clientId }).where('id', '=', activityId).execute().catch((err: unknown) => log.warn({ err }, 'activity link failed'));
       }
       return grant;
     },
@@ -203,7 +203,7 @@ export async function createProvider(app: FastifyInstance, jwks: JWKS, jwksMaxAg
   });
 
   provider.on('grant.revoked', (_ctx: KoaContextWithOIDC, grantId: string) => {
-    db.updateTable('auth_activities').set({ logged_out_at: nowIso() }).where('session_ref', '=', grantId).where('logged_out_at', 'is', null).execute().catch((err: unknown) => app.log.warn({ err }, 'sign-out record failed'));
+    db.updateTable('auth_activities').set({ logged_out_at: nowIso() }).where('session_ref', '=', grantId).where('logged_out_at', 'is', null).execute().catch((err: unknown) => log.warn({ err }, 'sign-out record failed'));
   });
   // database or Redis unreachable behind an OIDC endpoint: 503 with Retry-After, not server_error 500 (docs/OPERATIONS.md)
   const unavailable = new WeakSet<object>();
@@ -221,8 +221,8 @@ export async function createProvider(app: FastifyInstance, jwks: JWKS, jwksMaxAg
     if (dependency) {
       unavailable.add(ctx);
       dependencyUnavailable.inc({ dependency });
-      app.log.warn({ dependency, err: err.message, path: ctx.path }, 'dependency unavailable (oidc)');
-    } else app.log.error({ err }, 'oidc server_error');
+      log.warn({ dependency, err: err.message, path: ctx.path }, 'dependency unavailable (oidc)');
+    } else log.error({ err }, 'oidc server_error');
   });
   return provider;
 }

@@ -2,8 +2,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../errors';
 import { deniedPage, LOGOUT_SCRIPT, PAGES_CSS, pageLanguage } from '../oidc/pages';
-import { getProvider } from '../oidc/index';
-import { CONSENT_PATH, DENIED_PATH } from '../oidc/access';
+import { getProvider, oidcOf } from '../oidc/index';
+import { clientDisplayName, CONSENT_PATH, DENIED_PATH } from '../oidc/access';
 import { finishConsent } from '../oidc/consent';
 
 /** Server-side pieces of the provider's pages: the logout page's script and the service apps' consent step. */
@@ -31,14 +31,13 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     const result = interaction?.result as { error?: unknown } | undefined;
     if (!interaction || result?.error !== 'access_denied') throw new AppError(404, 'not_found');
     const clientId = String(interaction.params.client_id ?? '');
-    const sa = await app.db.kysely.selectFrom('service_apps').select('display_name').where('name', '=', clientId).executeTakeFirst();
-    const html = deniedPage(pageLanguage(req.headers['accept-language']), sa?.display_name ?? clientId, interaction.returnTo, `${app.config.appUrl}/`);
+    const html = deniedPage(pageLanguage(req.headers['accept-language']), await clientDisplayName(app.db.kysely, clientId), interaction.returnTo, `${app.config.appUrl}/`);
     return reply.code(403).type('text/html; charset=utf-8').header('cache-control', 'no-store').send(html);
   });
 
   /** First-party consent (see server/oidc/consent.ts): records the grant and resumes the authorization. */
   app.get(`${CONSENT_PATH.replace(/^\/api/, '')}/:uid`, {
     schema: { hide: true, params: z.object({ uid: z.string().min(1).max(100) }) },
-  }, async (req, reply) => reply.header('cache-control', 'no-store').redirect(await finishConsent(app, req, reply, req.params.uid), 303));
+  }, async (req, reply) => reply.header('cache-control', 'no-store').redirect(await finishConsent(app, oidcOf(app), req.raw, reply.raw, req.params.uid), 303));
 };
 export default routes;

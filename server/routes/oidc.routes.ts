@@ -3,10 +3,10 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { IncomingMessage } from 'node:http';
 import type Provider from 'oidc-provider';
 import { z } from 'zod';
-import { accessTokenVerifier, getProvider, verifyAccessToken } from '../oidc/index';
+import { accessTokenVerifier, getProvider, oidcOf, verifyAccessToken } from '../oidc/index';
 import { AppError } from '../errors';
 import { bearerToken } from '../plugins/app/auth';
-import { accountClaims } from '../oidc/claims';
+import { userinfoClaims } from '../oidc/claims';
 import { authenticateClient, introspect } from '../oidc/introspection';
 
 export const prefix = '/oidc';
@@ -75,9 +75,9 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     if (!verified) return bearerError(reply, 401, 'invalid_token', 'not an access token');
     const scopes = new Set((verified.claims.scope ?? '').split(' '));
     if (!scopes.has('openid')) return bearerError(reply, 403, 'insufficient_scope', 'the openid scope is required');
-    const a = await app.db.kysely.selectFrom('accounts').selectAll().where('id', '=', verified.claims.sub).executeTakeFirst();
-    if (!a || a.status !== 'ACTIVE') return bearerError(reply, 401, 'invalid_token', 'account not active');
-    return reply.send(await accountClaims(app.db.kysely, a, verified.claims.client_id, scopes));
+    const claims = await userinfoClaims(app.db.kysely, verified.claims.sub, verified.claims.client_id, scopes);
+    if (!claims) return bearerError(reply, 401, 'invalid_token', 'account not active');
+    return reply.send(claims);
   };
   const oauthError = z.object({ error: z.string(), error_description: z.string() });
   // not part of the REST API document (its errors are OAuth's, not the product's): discovery names it
@@ -117,7 +117,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     if (!caller) return reply.code(401).header('www-authenticate', `Basic realm="${app.config.issuer}"`).send({ error: 'invalid_client', error_description: 'client authentication failed' });
     const token = form.get('token');
     if (!token) return reply.code(400).send({ error: 'invalid_request', error_description: 'missing token' });
-    return reply.send(await introspect(app, caller, token, form.get('token_type_hint')));
+    return reply.send(await introspect(app, oidcOf(app), caller, token, form.get('token_type_hint')));
   });
 
   app.route({
