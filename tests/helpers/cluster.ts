@@ -48,9 +48,8 @@ export interface ClusterOptions {
   /**
    * Redis for every instance (REDIS_URL): 'own' (default) starts a private redis-server on a free loopback port;
    * 'shared' uses the shared one (REDIS_URL or redis://127.0.0.1:6379) with a key prefix of its own
-   * (IAM_REDIS_PREFIX, keys deleted on close) — note the global rate limiter's counters (`iam-rl:<ip>`, in
-   * server/plugins/external/security.ts) do not use that prefix yet, so they are shared with other users of that
-   * Redis; false runs without Redis.
+   * (IAM_REDIS_PREFIX, keys deleted on close; the global rate limiter's counters are under it too, `<prefix>rl:<ip>`),
+   * so parallel test files never share a counter; false runs without Redis.
    */
   redis?: 'own' | 'shared' | false;
   /** connections per instance pool (default 4) */

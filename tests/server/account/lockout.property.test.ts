@@ -265,6 +265,8 @@ describe('lockout properties [redis]', () => {
     const r = new Redis(REDIS_URL);
     try {
       expect((await r.keys(`${prefix}rc:email:user:*`)).length).toBeGreaterThan(0);
+      // the global per-IP limiter counts under the prefix too: parallel test files on this Redis never share a counter
+      expect((await r.keys(`${prefix}rl:*`)).length).toBeGreaterThan(0);
     } finally {
       r.disconnect();
     }
