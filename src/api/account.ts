@@ -6,11 +6,12 @@
  */
 import { queryOptions } from '@tanstack/react-query';
 import * as auth from '../../contract/auth';
+import type { Locale } from '../../contract/locales';
+import * as profile from '../../contract/profile';
 import * as system from '../../contract/system';
 import type { OidcClientConfig } from '../../machines/shared';
 import { FALLBACK_LANGUAGES } from '../lib/i18n';
-import { call } from './call';
-import { sessionHttp } from './index';
+import { call, sessionCall } from './call';
 
 export type AdminRole = NonNullable<auth.CurrentAdmin['auth_user']['role']>;
 export type {
@@ -84,10 +85,12 @@ export function configQueryOptions() {
 }
 
 /**
- * Saves the signed-in account's language (PATCH of its profile) for the session machine: 401s are not fed back
- * into the session (no refresh loop).
+ * Saves the signed-in account's language (its profile: contract/profile.ts) for the session machine: 401s are not
+ * fed back into the session (no refresh loop).
  */
 export async function saveLocale(input: { admin: boolean; locale: string }): Promise<{ locale: string }> {
-  const response = await sessionHttp<{ data: { locale: string } }>(input.admin ? '/api/admin' : '/api/user', { method: 'PATCH', body: { locale: input.locale } });
+  // the picker offers the server's languages; the server refuses anything else (422)
+  const body = { locale: input.locale as Locale };
+  const response = await (input.admin ? sessionCall(profile.updateAdminProfile, { body }) : sessionCall(profile.updateUserProfile, { body }));
   return { locale: response.data.locale };
 }
