@@ -146,13 +146,13 @@ async function main() {
     const lines = out.rows.map((r) => (db.dialect === 'postgres' ? String(r['QUERY PLAN']) : `${'  '.repeat(Number(r.parent) ? 1 : 0)}${String(r.detail)}`));
     console.log(`${name}:\n\n\`\`\`\n${lines.join('\n')}\n\`\`\`\n`);
   };
-  await explain('first page', pageQuery(app, 'user', {}, 10, 0));
-  await explain(`deep page (offset ${Math.floor(total / 2) - 10}, the middle: deeper pages scan from the other end)`, pageQuery(app, 'user', {}, 10, Math.floor(total / 2) - 10));
-  await explain('search "zimmermann", page 1', pageQuery(app, 'user', { search: 'zimmermann' }, 10, 0));
-  await explain('search "zimmermann", total', countQuery(app, 'user', { search: 'zimmermann' }));
-  await explain('filtered search (INACTIVE, it, "rossi"), page 1', pageQuery(app, 'user', { search: 'rossi', status: 'INACTIVE', locale: 'it' }, 10, 0));
-  await explain('filtered search, total', countQuery(app, 'user', { search: 'rossi', status: 'INACTIVE', locale: 'it' }));
-  await explain('role filter, page 1', pageQuery(app, 'user', { role: role.id }, 10, 0));
+  await explain('first page', pageQuery(app.db, 'user', {}, 10, 0));
+  await explain(`deep page (offset ${Math.floor(total / 2) - 10}, the middle: deeper pages scan from the other end)`, pageQuery(app.db, 'user', {}, 10, Math.floor(total / 2) - 10));
+  await explain('search "zimmermann", page 1', pageQuery(app.db, 'user', { search: 'zimmermann' }, 10, 0));
+  await explain('search "zimmermann", total', countQuery(app.db, 'user', { search: 'zimmermann' }));
+  await explain('filtered search (INACTIVE, it, "rossi"), page 1', pageQuery(app.db, 'user', { search: 'rossi', status: 'INACTIVE', locale: 'it' }, 10, 0));
+  await explain('filtered search, total', countQuery(app.db, 'user', { search: 'rossi', status: 'INACTIVE', locale: 'it' }));
+  await explain('role filter, page 1', pageQuery(app.db, 'user', { role: role.id }, 10, 0));
 
   // leave the bench DB as it was: drop the imported rows and the bench admin
   await db.kysely.deleteFrom('accounts').where('email_normalized', 'like', 'imp.%@import.example.com').execute();

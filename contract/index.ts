@@ -9,6 +9,10 @@ import * as auth from './auth';
 import * as account from './account';
 import * as profile from './profile';
 import * as system from './system';
+import * as adminUsers from './admin/users';
+import * as adminImport from './admin/import';
+import * as adminAdmins from './admin/admins';
+import * as adminLogs from './admin/logs';
 
 export * from './endpoint';
 export * from './errors';
@@ -18,8 +22,12 @@ export * as auth from './auth';
 export * as account from './account';
 export * as profile from './profile';
 export * as system from './system';
+export * as adminUsers from './admin/users';
+export * as adminImport from './admin/import';
+export * as adminAdmins from './admin/admins';
+export * as adminLogs from './admin/logs';
 
-const modules: Record<string, Record<string, unknown>> = { adminCatalog, adminServiceApps, auth, system, account, profile };
+const modules: Record<string, Record<string, unknown>> = { adminCatalog, adminServiceApps, auth, system, account, profile, adminUsers, adminImport, adminAdmins, adminLogs };
 
 /** Every endpoint of the contract, named `<module>.<export>`. */
 export function allEndpoints(): Array<{ name: string; endpoint: EndpointShape }> {

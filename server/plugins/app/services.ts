@@ -14,6 +14,10 @@ import { createPasswordResetService, type PasswordResetService } from '../../ser
 import { createProfileService, type ProfileService } from '../../services/profile';
 import { createTwoFactorService, type TwoFactorService } from '../../services/two-factor';
 import { getProvider } from '../../oidc/index';
+import { createUsersService, type UsersService } from '../../services/admin/users';
+import { createImportService, type ImportService } from '../../services/admin/import';
+import { createAdminsService, type AdminsService } from '../../services/admin/admins';
+import { createLogsService, type LogsService } from '../../services/admin/logs';
 
 /** The services of the app, built once from explicit dependencies (server/services/deps.ts). */
 export interface Services {
@@ -30,6 +34,10 @@ export interface Services {
   passwordReset: PasswordResetService;
   profile: ProfileService;
   twoFactor: TwoFactorService;
+  users: UsersService;
+  usersImport: ImportService;
+  admins: AdminsService;
+  logs: LogsService;
 }
 
 declare module 'fastify' {
@@ -57,6 +65,10 @@ export function createServices(deps: Deps, oidc: OidcAccess): Services {
     passwordReset: createPasswordResetService(deps),
     profile: createProfileService(deps),
     twoFactor: createTwoFactorService(deps),
+    users: createUsersService(deps),
+    usersImport: createImportService(deps),
+    admins: createAdminsService(deps),
+    logs: createLogsService(deps),
   };
 }
 

@@ -1,80 +1,118 @@
-import type { FastifyRequest } from 'fastify';
-import type { Kysely } from 'kysely';
-import type { Account, AdminRole, Database } from '../../db/schema';
-import { nowIso } from '../../db/index';
+import type { Account, AdminRole } from '../../db/schema';
 import { AppError } from '../../errors';
 import { accountRow } from '../accounts';
-import { audit } from './audit';
 import { sendInvitation } from '../invitations';
-import { actorOpts } from './users';
+import type { Actor, Deps, Queries } from '../deps';
+import { recordAudit } from './audit';
 import { accountView, type AccountView } from './schemas';
+import { actorOpts, deleteAccount, listAccounts, reinvite } from './users';
 
-export async function requireAdminAccount(db: Kysely<Database>, id: string): Promise<Account> {
+/** Admin accounts (super_admin only, contract/admin/admins.ts): the last active super_admin always stays. */
+
+export async function requireAdminAccount(db: Queries, id: string): Promise<Account> {
   const a = await db.selectFrom('accounts').selectAll().where('id', '=', id).where('type', '=', 'admin').executeTakeFirst();
   if (!a) throw new AppError(404, 'admin_not_found');
   return a;
 }
 
-export async function createAdmin(
-  request: FastifyRequest,
-  input: { email: string; first_name: string; last_name: string; role: AdminRole; locale?: string | undefined },
-): Promise<{ admin: AccountView; invitation_sent: boolean }> {
-  const app = request.server;
+/** 409 last_super_admin when no other active super_admin than `id` exists. */
+async function requireOtherSuperAdmin(db: Queries, id: string): Promise<void> {
+  const others = await db
+    .selectFrom('accounts')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('type', '=', 'admin')
+    .where('admin_role', '=', 'super_admin')
+    .where('status', '=', 'ACTIVE')
+    .where('id', '!=', id)
+    .executeTakeFirstOrThrow();
+  if (Number(others.n) === 0) throw new AppError(409, 'last_super_admin');
+}
+
+export interface CreateAdminInput {
+  email: string;
+  first_name: string;
+  last_name: string;
+  role: AdminRole;
+  /** the given locale, else the creating admin's */
+  locale: string;
+}
+
+async function createAdmin(deps: Deps, actor: Actor, input: CreateAdminInput): Promise<{ admin: AccountView; invitation_sent: boolean }> {
   const row = accountRow({
     type: 'admin',
     email: input.email,
     first_name: input.first_name,
     last_name: input.last_name,
     admin_role: input.role,
-    locale: input.locale ?? request.auth?.account.locale ?? 'en',
+    locale: input.locale,
     auth_type: 'CREDENTIALS',
     status: 'ACTIVE',
     technical: 0,
-    created_by: request.auth?.account.id ?? null,
+    created_by: actor.id,
   });
   const taken = () => new AppError(409, 'email_taken', { fields: { email: ['email_taken'] } });
   try {
-    await app.db.kysely.transaction().execute(async (trx) => {
+    await deps.db.kysely.transaction().execute(async (trx) => {
       const exists = await trx.selectFrom('accounts').select('id').where('type', '=', 'admin').where('email_normalized', '=', row.email_normalized).executeTakeFirst();
       if (exists) throw taken();
       await trx.insertInto('accounts').values(row).execute();
-      await audit(request, 'admin.create', 'admin', row.id, null, row, trx);
+      await recordAudit(trx, actor, 'admin.create', 'admin', row.id, null, row, deps.clock.nowIso());
     });
   } catch (err) {
     const e = err as { code?: string; message?: string };
     if (e?.code === '23505' || /UNIQUE constraint failed/.test(e?.message ?? '')) throw taken();
     throw err;
   }
-  const admin = await requireAdminAccount(app.db.kysely, row.id);
+  const admin = await requireAdminAccount(deps.db.kysely, row.id);
   let invitation_sent = false;
   try {
-    await sendInvitation(app, admin, actorOpts(request.auth?.account.id ?? null));
+    await sendInvitation(deps, admin, actorOpts(actor.id));
     invitation_sent = true;
   } catch (err) {
-    request.log.error({ err }, 'admin invitation mail failed');
+    deps.log.error({ err }, 'admin invitation mail failed');
   }
   return { admin: accountView(admin), invitation_sent };
 }
 
 /** Role change; refuses to demote the last active super_admin (409 last_super_admin), checked inside the transaction. */
-export async function changeAdminRole(request: FastifyRequest, id: string, role: AdminRole): Promise<AccountView> {
-  const db = request.server.db.kysely;
+async function changeAdminRole(deps: Deps, actor: Actor, id: string, role: AdminRole): Promise<AccountView> {
+  const db = deps.db.kysely;
   await db.transaction().execute(async (trx) => {
     const target = await requireAdminAccount(trx, id);
     if (target.admin_role === role) return;
-    if (target.admin_role === 'super_admin') {
-      const others = await trx
-        .selectFrom('accounts')
-        .select((eb) => eb.fn.countAll<number | string>().as('n'))
-        .where('type', '=', 'admin')
-        .where('admin_role', '=', 'super_admin')
-        .where('status', '=', 'ACTIVE')
-        .where('id', '!=', id)
-        .executeTakeFirstOrThrow();
-      if (Number(others.n) === 0) throw new AppError(409, 'last_super_admin');
-    }
-    await trx.updateTable('accounts').set({ admin_role: role, updated_at: nowIso() }).where('id', '=', id).execute();
-    await audit(request, 'admin.role_change', 'admin', id, { role: target.admin_role }, { role }, trx);
+    if (target.admin_role === 'super_admin') await requireOtherSuperAdmin(trx, id);
+    const now = deps.clock.nowIso();
+    await trx.updateTable('accounts').set({ admin_role: role, updated_at: now }).where('id', '=', id).execute();
+    await recordAudit(trx, actor, 'admin.role_change', 'admin', id, { role: target.admin_role }, { role }, now);
   });
   return accountView(await requireAdminAccount(db, id));
 }
+
+/** 403 cannot_delete_self for the actor's own account, 409 last_super_admin for the last active super_admin. */
+async function deleteAdmin(deps: Deps, actor: Actor, id: string): Promise<void> {
+  if (id === actor.id) throw new AppError(403, 'cannot_delete_self');
+  const target = await requireAdminAccount(deps.db.kysely, id);
+  if (target.admin_role === 'super_admin') await requireOtherSuperAdmin(deps.db.kysely, target.id);
+  await deleteAccount(deps, actor, target);
+}
+
+export function createAdminsService(deps: Deps) {
+  const db = () => deps.db.kysely;
+  return {
+    /** Newest first; `role` filters after the search (admins are few). */
+    async list(q: { page: number; size: number; search?: string | undefined; role?: AdminRole | undefined }): Promise<{ rows: AccountView[]; total: number }> {
+      if (q.role) {
+        const all = await listAccounts(deps.db, 'admin', { search: q.search }, 1, 100_000);
+        const filtered = all.rows.filter((r) => r.role === q.role);
+        return { rows: filtered.slice((q.page - 1) * q.size, q.page * q.size), total: filtered.length };
+      }
+      return listAccounts(deps.db, 'admin', { search: q.search }, q.page, q.size);
+    },
+    get: async (id: string): Promise<AccountView> => accountView(await requireAdminAccount(db(), id)),
+    create: (actor: Actor, input: CreateAdminInput) => createAdmin(deps, actor, input),
+    changeRole: (actor: Actor, id: string, role: AdminRole) => changeAdminRole(deps, actor, id, role),
+    remove: (actor: Actor, id: string) => deleteAdmin(deps, actor, id),
+    reinvite: async (actor: Actor, id: string): Promise<boolean> => reinvite(deps, actor, await requireAdminAccount(db(), id)),
+  };
+}
+export type AdminsService = ReturnType<typeof createAdminsService>;

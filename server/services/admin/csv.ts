@@ -1,7 +1,8 @@
 import { Readable } from 'node:stream';
 import { parse } from 'csv-parse';
 import { stringify } from 'csv-stringify';
-import type { FastifyInstance } from 'fastify';
+import type { Db } from '../../db/index';
+import type { CsvEncoding } from '../../../contract/admin/import';
 import { ACCOUNT_VIEW_COLUMNS } from './schemas';
 import { accountWhere, type UserFilters } from './users';
 
@@ -36,9 +37,9 @@ export const EXPORT_COLUMNS = ['id', 'email', 'first_name', 'last_name', 'locale
  * Streams the filtered users as CSV, newest first, paging by keyset (created_at, id) over the same indexes as
  * the list, 1000 rows per query, so memory stays flat and other requests interleave.
  */
-export function exportUsersCsv(app: FastifyInstance, filters: UserFilters): Readable {
-  const db = app.db.kysely;
-  const where = accountWhere(app.db.dialect, 'user', filters);
+export function exportUsersCsv(handle: Db, filters: UserFilters): Readable {
+  const db = handle.kysely;
+  const where = accountWhere(handle.dialect, 'user', filters);
   async function* rows() {
     let cursor: { created_at: string; id: string } | undefined;
     for (;;) {
@@ -66,7 +67,7 @@ export function exportUsersCsv(app: FastifyInstance, filters: UserFilters): Read
   return src.pipe(out);
 }
 
-export type CsvEncoding = 'utf-8' | 'utf-16le' | 'utf-16be' | 'windows-1252';
+export type { CsvEncoding };
 
 /** windows-1252 0x80–0x9F (undefined positions stay the C1 control, as the WHATWG Encoding Standard maps them). */
 const CP1252_HIGH = '\u20ac\u0081\u201a\u0192\u201e\u2026\u2020\u2021\u02c6\u2030\u0160\u2039\u0152\u008d\u017d\u008f\u0090\u2018\u2019\u201c\u201d\u2022\u2013\u2014\u02dc\u2122\u0161\u203a\u0153\u009d\u017e\u0178';

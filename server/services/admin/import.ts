@@ -1,19 +1,26 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { setImmediate as yieldToLoop, setTimeout as sleep } from 'node:timers/promises';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { Account, NewAccount } from '../../db/schema';
-import { nowIso } from '../../db/index';
+import { nowIso, type Db } from '../../db/index';
 import { AppError } from '../../errors';
 import { importJobs as importJobMetrics } from '../../lib/metrics';
 import { zodErrorToFieldIssues } from '../../lib/validation';
 import { emailSchema, LOCALES, personNameSchema, phoneSchema } from '../../../contract/domain/formats';
+import type { ImportJob, ImportReport } from '../../../contract/admin/import';
 import { normalizeEmail, searchTextOf } from '../accounts';
-import { audit } from './audit';
-import { parseCsv, type CsvEncoding, type ParsedCsv } from './csv';
 import { sendInvitation } from '../invitations';
-import { actorOpts } from './users';
+import type { Actor, Deps, Queries } from '../deps';
+import { recordAudit } from './audit';
+import { exportUsersCsv, parseCsv, type ParsedCsv } from './csv';
+import { actorOpts, type UserFilters } from './users';
+
+/**
+ * The CSV import of end users (docs/IMPORT.md) and the export: a file of up to `config.importJobs.syncMaxRows` rows is imported
+ * within the request; a bigger one runs as a job whose state lives in `import_jobs`. A job gets the
+ * dependencies and the Actor (plain values) of the request that started it, never the request itself.
+ */
 
 /** CSV columns (docs/IMPORT.md). The first five are required in the header. */
 export const IMPORT_COLUMNS = ['email', 'first_name', 'last_name', 'locale', 'auth_type', 'provider', 'technical', 'phone'] as const;
@@ -22,20 +29,7 @@ export const BATCH_SIZE = 1000;
 /** Lists in a report are capped; counts stay exact. */
 const REPORT_LIST_MAX = 10_000;
 
-export interface ImportReport {
-  total: number;
-  created: number;
-  skipped: { row: number; email: string; reason: string }[];
-  failed: { row: number; fields: Record<string, string[]> }[];
-  /** exact counts; the lists above are capped at 10 000 entries (`truncated`) */
-  skipped_count: number;
-  failed_count: number;
-  dry_run: boolean;
-  invitations_queued: number;
-  truncated?: boolean;
-  /** how the file was decoded (csv.ts decodeCsv) */
-  encoding?: CsvEncoding;
-}
+export type { ImportReport };
 
 const truthy = new Set(['true', '1', 'yes', 'y', 'ja', 'oui', 'si', 'sì', 'x']);
 const falsy = new Set(['', 'false', '0', 'no', 'n', 'nein', 'non']);
@@ -69,8 +63,8 @@ function rowSchema(ssoProviders: string[]) {
 type ValidRow = { row: number; account: NewAccount };
 
 /** Validates records: failed rows with field codes, in-file duplicates skipped (first occurrence wins). */
-export async function validateRecords(app: FastifyInstance, parsed: ParsedCsv, actorId: string | null) {
-  const schema = rowSchema(app.config.ssoProviders.map((p) => p.id));
+export async function validateRecords(config: Deps['config'], parsed: ParsedCsv, actorId: string | null) {
+  const schema = rowSchema(config.ssoProviders.map((p) => p.id));
   const failed: ImportReport['failed'] = [];
   const skipped: ImportReport['skipped'] = [];
   const valid: ValidRow[] = [];
@@ -156,7 +150,6 @@ export class ImportStopped extends Error {
   }
 }
 
-type Trx = Parameters<Parameters<ReturnType<FastifyInstance['db']['kysely']['transaction']>['execute']>[0]>[0];
 
 /**
  * Runs the import: one short transaction per batch of 1000 rows (multi-row INSERT … ON CONFLICT DO NOTHING
@@ -164,22 +157,21 @@ type Trx = Parameters<Parameters<ReturnType<FastifyInstance['db']['kysely']['tra
  * checks which e-mails exist. Invitations are queued after each commit and sent afterwards, throttled.
  */
 export async function runImport(
-  request: FastifyRequest,
+  deps: Deps,
+  actor: Actor,
   parsed: ParsedCsv,
   opts: {
     dryRun: boolean;
     sendInvitations: boolean;
     onProgress?: (p: Progress) => Promise<void>;
     /** runs inside each batch's transaction (not for dry runs): progress committed with the rows, exactly */
-    inBatch?: (trx: Trx, p: Progress) => Promise<void>;
+    inBatch?: (trx: Queries, p: Progress) => Promise<void>;
     /** checked before each batch; throws ImportStopped when it says so */
     shouldStop?: () => ImportStopped['reason'] | null;
   },
 ): Promise<{ report: ImportReport; invite: Account[] }> {
-  const app = request.server;
-  const db = app.db.kysely;
-  const actorId = request.auth?.account.id ?? null;
-  const { failed, skipped, valid } = await validateRecords(app, parsed, actorId);
+  const db = deps.db.kysely;
+  const { failed, skipped, valid } = await validateRecords(deps.config, parsed, actor.id);
   const total = parsed.records.length;
   let created = 0;
   const toInvite: string[] = [];
@@ -201,7 +193,7 @@ export async function runImport(
           .onConflict((oc) => oc.columns(['type', 'email_normalized']).doNothing())
           .returning(['id', 'email_normalized', 'auth_type'])
           .execute();
-        await audit(request, 'user.import', 'user', null, null, { rows: batch.length, created: rows.length, first_row: batch[0]?.row, last_row: batch[batch.length - 1]?.row }, trx);
+        await recordAudit(trx, actor, 'user.import', 'user', null, null, { rows: batch.length, created: rows.length, first_row: batch[0]?.row, last_row: batch[batch.length - 1]?.row });
         const done = new Set(rows.map((r) => r.email_normalized));
         const taken = batch.filter((b) => !done.has(b.account.email_normalized)).length;
         await opts.inBatch?.(trx, { processed: processed + batch.length, created: created + rows.length, skipped: skipped.length + taken, failed: failed.length });
@@ -242,51 +234,48 @@ export async function runImport(
 }
 
 /** Sends invitations one after another, at most `perSecond` per second (mail servers throttle bulk senders). */
-export function sendInvitationsThrottled(app: FastifyInstance, accounts: Account[], actorId: string | null, perSecond = app.config.importJobs.invitationsPerSecond): Promise<void> {
+export function sendInvitationsThrottled(deps: Deps, accounts: Account[], actorId: string | null, perSecond = deps.config.importJobs.invitationsPerSecond): Promise<void> {
   const gap = Math.max(0, Math.floor(1000 / Math.max(1, perSecond)));
   return (async () => {
     for (const a of accounts) {
       try {
-        await sendInvitation(app, a, actorOpts(actorId));
+        await sendInvitation(deps, a, actorOpts(actorId));
       } catch (err) {
-        app.log.error({ err, accountId: a.id }, 'import invitation failed');
+        deps.log.error({ err, accountId: a.id }, 'import invitation failed');
       }
       if (gap) await sleep(gap);
     }
   })();
 }
 
-export interface ImportJobView {
-  id: string;
-  status: 'queued' | 'running' | 'done' | 'failed';
-  dry_run: boolean;
-  total: number;
-  processed: number;
-  created: number;
-  skipped: number;
-  failed: number;
-  report: ImportReport | null;
-  error: { code: string; message: string } | null;
-  created_at: string;
-  updated_at: string;
-  finished_at: string | null;
-}
+export type ImportJobView = ImportJob;
 
 /** This process, as the owner of the jobs it runs (host, pid, random: a restarted process is a new owner). */
 export const INSTANCE_ID = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
 
 const INTERRUPTED = 'import_interrupted';
-// keyed by the app's database: the same object in every plugin context (request.server is encapsulated)
-const runningJobs = new WeakMap<object, Set<Promise<void>>>();
+
+/** The jobs this process runs for one database, and whether it is shutting down (they stop after their batch). */
+interface JobsState {
+  running: Set<Promise<void>>;
+  draining: boolean;
+}
+// keyed by the app's database: one state per app, whichever service or plugin context asks
+const jobStates = new WeakMap<Db, JobsState>();
+function jobsOf(db: Db): JobsState {
+  let state = jobStates.get(db);
+  if (!state) jobStates.set(db, (state = { running: new Set(), draining: false }));
+  return state;
+}
 
 /**
  * Closes jobs whose owner is gone (lease expired: the process died or lost the database for longer than the
  * lease): status failed, error `import_interrupted`, counts as committed (exact: each batch commits its counts
  * with its rows). Returns how many it closed.
  */
-export async function reapStaleImportJobs(app: FastifyInstance): Promise<number> {
+export async function reapStaleImportJobs(deps: Pick<Deps, 'db' | 'log'>): Promise<number> {
   const now = nowIso();
-  const res = await app.db.kysely
+  const res = await deps.db.kysely
     .updateTable('import_jobs')
     .set({ status: 'failed', error_code: INTERRUPTED, owner: null, updated_at: now, finished_at: now })
     .where('status', 'in', ['queued', 'running'])
@@ -294,7 +283,7 @@ export async function reapStaleImportJobs(app: FastifyInstance): Promise<number>
     .executeTakeFirst();
   const n = Number(res.numUpdatedRows);
   for (let i = 0; i < n; i++) importJobMetrics.recovered('interrupted');
-  if (n) app.log.warn({ jobs: n }, 'import jobs of a stopped instance closed as interrupted');
+  if (n) deps.log.warn({ jobs: n }, 'import jobs of a stopped instance closed as interrupted');
   return n;
 }
 
@@ -304,17 +293,17 @@ export async function reapStaleImportJobs(app: FastifyInstance): Promise<number>
  * in one transaction, and only while this process still holds the lease (otherwise the batch rolls back and the
  * job stops). On shutdown the job stops after the batch in flight and is closed as `import_interrupted`.
  */
-export async function startImportJob(request: FastifyRequest, parsed: ParsedCsv, opts: { dryRun: boolean; sendInvitations: boolean }): Promise<string> {
-  const app = request.server;
-  const db = app.db.kysely;
-  const leaseMs = app.config.timeouts.jobLeaseMs;
+export async function startImportJob(deps: Deps, actor: Actor, parsed: ParsedCsv, opts: { dryRun: boolean; sendInvitations: boolean }): Promise<string> {
+  const db = deps.db.kysely;
+  const jobs = jobsOf(deps.db);
+  const leaseMs = deps.config.timeouts.jobLeaseMs;
   const id = randomUUID();
   const now = nowIso();
   await db
     .insertInto('import_jobs')
     .values({
       id,
-      actor_id: request.auth?.account.id ?? null,
+      actor_id: actor.id,
       status: 'running',
       dry_run: opts.dryRun ? 1 : 0,
       send_invitations: opts.sendInvitations ? 1 : 0,
@@ -344,16 +333,16 @@ export async function startImportJob(request: FastifyRequest, parsed: ParsedCsv,
       .then((r) => {
         if (Number(r.numUpdatedRows) === 0) leaseLost = true;
       })
-      .catch((err: unknown) => app.log.warn({ err: err instanceof Error ? err.message : String(err), jobId: id }, 'import job heartbeat failed'));
+      .catch((err: unknown) => deps.log.warn({ err: err instanceof Error ? err.message : String(err), jobId: id }, 'import job heartbeat failed'));
   }, Math.max(200, Math.floor(leaseMs / 4)));
   heartbeat.unref();
   let lastCounts = { created: 0, skipped: 0, failed: 0 };
 
   const run = (async () => {
     try {
-      const { report, invite } = await runImport(request, parsed, {
+      const { report, invite } = await runImport(deps, actor, parsed, {
         ...opts,
-        shouldStop: () => (leaseLost ? 'lease_lost' : app.lifecycle.draining ? 'shutdown' : null),
+        shouldStop: () => (leaseLost ? 'lease_lost' : jobs.draining ? 'shutdown' : null),
         inBatch: async (trx, p) => {
           const r = await trx
             .updateTable('import_jobs')
@@ -393,11 +382,11 @@ export async function startImportJob(request: FastifyRequest, parsed: ParsedCsv,
         })
         .execute();
       importJobMetrics.finished('done');
-      if (invite.length) await sendInvitationsThrottled(app, invite, request.auth?.account.id ?? null);
+      if (invite.length) await sendInvitationsThrottled(deps, invite, actor.id);
     } catch (err) {
       const stopped = err instanceof ImportStopped ? err.reason : null;
-      if (stopped) app.log.warn({ jobId: id, reason: stopped }, 'users import stopped');
-      else app.log.error({ err, jobId: id }, 'users import failed');
+      if (stopped) deps.log.warn({ jobId: id, reason: stopped }, 'users import stopped');
+      else deps.log.error({ err, jobId: id }, 'users import failed');
       importJobMetrics.finished(stopped ? 'interrupted' : 'failed');
       if (stopped === 'lease_lost') return; // closed by whoever took it over
       const end = nowIso();
@@ -405,36 +394,32 @@ export async function startImportJob(request: FastifyRequest, parsed: ParsedCsv,
       await mine()
         .set({ status: 'failed', error_code: stopped ? INTERRUPTED : 'users_import_failed', owner: null, lease_until: 0, updated_at: end, finished_at: end })
         .execute()
-        .catch((e: unknown) => app.log.error({ err: e }, 'could not record import failure'));
+        .catch((e: unknown) => deps.log.error({ err: e }, 'could not record import failure'));
     } finally {
       clearInterval(heartbeat);
     }
   })();
-  let set = runningJobs.get(app.db);
-  if (!set) {
-    set = new Set();
-    runningJobs.set(app.db, set);
-  }
-  const jobs = set;
-  jobs.add(run);
-  void run.finally(() => jobs.delete(run));
+  jobs.running.add(run);
+  void run.finally(() => jobs.running.delete(run));
   return id;
 }
 
-/** Resolves when the jobs this app runs have ended (stopped, failed or done). */
-export async function importJobsSettled(app: FastifyInstance): Promise<void> {
-  await Promise.allSettled([...(runningJobs.get(app.db) ?? [])]);
+/** Resolves when the jobs this app runs (on the app's database `owner.db`) have ended (stopped, failed or done). */
+export async function importJobsSettled(owner: { db: Db }): Promise<void> {
+  await Promise.allSettled([...jobsOf(owner.db).running]);
 }
 
 /** Shutdown: lets running jobs stop after their batch in flight (they see `draining`) and release their leases. */
-export async function drainImportJobs(app: FastifyInstance): Promise<void> {
-  app.lifecycle.draining = true;
-  await Promise.allSettled([...(runningJobs.get(app.db) ?? [])]);
+export async function drainImportJobs(owner: { db: Db }): Promise<void> {
+  const jobs = jobsOf(owner.db);
+  jobs.draining = true;
+  await Promise.allSettled([...jobs.running]);
 }
 
-export async function getImportJob(request: FastifyRequest, id: string): Promise<ImportJobView> {
-  await reapStaleImportJobs(request.server);
-  const j = await request.server.db.kysely.selectFrom('import_jobs').selectAll().where('id', '=', id).executeTakeFirst();
+/** A job's progress and report; `translate` gives the message of its error code in the reader's language. */
+export async function getImportJob(deps: Pick<Deps, 'db' | 'log'>, id: string, translate: (code: string) => string): Promise<ImportJobView> {
+  await reapStaleImportJobs(deps);
+  const j = await deps.db.kysely.selectFrom('import_jobs').selectAll().where('id', '=', id).executeTakeFirst();
   if (!j) throw new AppError(404, 'import_job_not_found');
   return {
     id: j.id,
@@ -446,10 +431,39 @@ export async function getImportJob(request: FastifyRequest, id: string): Promise
     skipped: Number(j.skipped_count),
     failed: Number(j.failed_count),
     report: j.report ? (JSON.parse(j.report) as ImportReport) : null,
-    error: j.error_code ? { code: j.error_code, message: request.t(j.error_code) } : null,
+    error: j.error_code ? { code: j.error_code, message: translate(j.error_code) } : null,
     created_at: j.created_at,
     updated_at: j.updated_at,
     finished_at: j.finished_at,
   };
 }
 
+export type ImportAnswer = { kind: 'report'; report: ImportReport } | { kind: 'job'; jobId: string; total: number };
+
+export function createImportService(deps: Deps) {
+  return {
+    /** Decodes and parses an upload (422 users_import_failed for a malformed file or missing columns). */
+    read: readImportFile,
+    /**
+     * Imports the file: within the call when it has at most `syncMaxRows` rows (invitations are then sent in the
+     * background, throttled), else as a job (`async` forces one).
+     */
+    async importFile(actor: Actor, parsed: ParsedCsv, opts: { dryRun: boolean; sendInvitations: boolean; async: boolean }): Promise<ImportAnswer> {
+      const { dryRun, sendInvitations } = opts;
+      if (parsed.records.length > deps.config.importJobs.syncMaxRows || opts.async) {
+        return { kind: 'job', jobId: await startImportJob(deps, actor, parsed, { dryRun, sendInvitations }), total: parsed.records.length };
+      }
+      const { report, invite } = await runImport(deps, actor, parsed, { dryRun, sendInvitations });
+      if (invite.length) void sendInvitationsThrottled(deps, invite, actor.id);
+      return { kind: 'report', report };
+    },
+    job: (id: string, translate: (code: string) => string) => getImportJob(deps, id, translate),
+    /** Closes the jobs of stopped instances; returns how many. */
+    reapStale: () => reapStaleImportJobs(deps),
+    /** Shutdown: running jobs stop after their batch in flight and release their leases. */
+    drain: () => drainImportJobs(deps),
+    /** The filtered users as a CSV stream (csv.ts). */
+    exportCsv: (filters: UserFilters) => exportUsersCsv(deps.db, filters),
+  };
+}
+export type ImportService = ReturnType<typeof createImportService>;

@@ -1,13 +1,19 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { sql, type ExpressionBuilder, type Expression, type SqlBool, type Kysely } from 'kysely';
+import { sql, type ExpressionBuilder, type Expression, type SqlBool } from 'kysely';
 import type { Account, AccountStatus, AuthType, Database } from '../../db/schema';
-import { nowIso } from '../../db/index';
+import type { Db } from '../../db/index';
 import { AppError } from '../../errors';
-import { accountRow, normalizeEmail, searchTextOf } from '../accounts';
-import { audit } from './audit';
+import { USER_RELATIONS, type UserDetail, type UserRelation } from '../../../contract/admin/users';
+import { accountRow, searchTextOf } from '../accounts';
 import { sendInvitation } from '../invitations';
-import { revokeAccountGrants } from '../../oidc/grants';
+import { revokeAccountGrantsDb } from '../../oidc/grants';
+import type { Actor, Deps, Queries } from '../deps';
+import { recordAudit } from './audit';
 import { ACCOUNT_VIEW_COLUMNS, accountView, type AccountView } from './schemas';
+
+/**
+ * End users as admins manage them (contract/admin/users.ts): repository functions on the database handle or a
+ * transaction, the operations shared with admin accounts (delete, invite again) and the service.
+ */
 
 export interface UserFilters {
   search?: string | undefined;
@@ -59,8 +65,8 @@ export function accountWhere(dialect: 'sqlite' | 'postgres', type: 'user' | 'adm
 const hasFilters = (f: UserFilters) =>
   Boolean(f.search?.trim() || f.status || f.technical !== undefined || f.auth_type || f.role || f.locale);
 
-export async function countAccounts(app: FastifyInstance, type: 'user' | 'admin', f: UserFilters): Promise<number> {
-  const db = app.db.kysely;
+export async function countAccounts(handle: Db, type: 'user' | 'admin', f: UserFilters): Promise<number> {
+  const db = handle.kysely;
   if (!hasFilters(f)) {
     const c = await db.selectFrom('account_counters').select('n').where('type', '=', type).executeTakeFirst();
     if (c) return Number(c.n);
@@ -77,7 +83,7 @@ export async function countAccounts(app: FastifyInstance, type: 'user' | 'admin'
   const r = await db
     .selectFrom('accounts')
     .select((eb) => eb.fn.countAll<number | string>().as('n'))
-    .where(accountWhere(app.db.dialect, type, f))
+    .where(accountWhere(handle.dialect, type, f))
     .executeTakeFirstOrThrow();
   return Number(r.n);
 }
@@ -89,22 +95,21 @@ export async function countAccounts(app: FastifyInstance, type: 'user' | 'admin'
  * the first half does.
  */
 export async function listAccounts(
-  app: FastifyInstance,
+  handle: Db,
   type: 'user' | 'admin',
   f: UserFilters,
   page: number,
   size: number,
 ): Promise<{ rows: AccountView[]; total: number }> {
-  const db = app.db.kysely;
-  const total = await countAccounts(app, type, f);
+  const total = await countAccounts(handle, type, f);
   const offset = (page - 1) * size;
   if (offset >= total) return { rows: [], total };
   const fromEnd = offset > total / 2;
   const dir = fromEnd ? 'asc' : 'desc';
   const limit = fromEnd ? Math.min(size, total - offset) : size;
   const off = fromEnd ? Math.max(0, total - offset - size) : offset;
-  const ids = pageIdsQuery(app, type, f, limit, off, dir);
-  const rows = await db
+  const ids = pageIdsQuery(handle, type, f, limit, off, dir);
+  const rows = await handle.kysely
     .selectFrom('accounts')
     .select([...ACCOUNT_VIEW_COLUMNS])
     .where('id', 'in', ids)
@@ -115,52 +120,58 @@ export async function listAccounts(
 }
 
 /** The ids of one page (covering-index walk); exported for the benchmark's query plans. */
-export function pageIdsQuery(app: FastifyInstance, type: 'user' | 'admin', f: UserFilters, limit: number, offset: number, dir: 'asc' | 'desc' = 'desc') {
-  return app.db.kysely
+export function pageIdsQuery(handle: Db, type: 'user' | 'admin', f: UserFilters, limit: number, offset: number, dir: 'asc' | 'desc' = 'desc') {
+  return handle.kysely
     .selectFrom('accounts')
     .select('accounts.id')
-    .where(accountWhere(app.db.dialect, type, f))
+    .where(accountWhere(handle.dialect, type, f))
     .orderBy('accounts.created_at', dir)
     .orderBy('accounts.id', dir)
     .limit(limit)
     .offset(offset);
 }
 
-export function pageQuery(app: FastifyInstance, type: 'user' | 'admin', f: UserFilters, limit: number, offset: number, dir: 'asc' | 'desc' = 'desc') {
-  return app.db.kysely
+export function pageQuery(handle: Db, type: 'user' | 'admin', f: UserFilters, limit: number, offset: number, dir: 'asc' | 'desc' = 'desc') {
+  return handle.kysely
     .selectFrom('accounts')
     .select([...ACCOUNT_VIEW_COLUMNS])
-    .where('id', 'in', pageIdsQuery(app, type, f, limit, offset, dir))
+    .where('id', 'in', pageIdsQuery(handle, type, f, limit, offset, dir))
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc');
 }
 
-export function countQuery(app: FastifyInstance, type: 'user' | 'admin', f: UserFilters) {
-  return app.db.kysely
+export function countQuery(handle: Db, type: 'user' | 'admin', f: UserFilters) {
+  return handle.kysely
     .selectFrom('accounts')
     .select((eb) => eb.fn.countAll<number | string>().as('n'))
-    .where(accountWhere(app.db.dialect, type, f));
+    .where(accountWhere(handle.dialect, type, f));
 }
 
-export async function getAccount(db: Kysely<Database>, type: 'user' | 'admin', id: string): Promise<Account | undefined> {
+export async function getAccount(db: Queries, type: 'user' | 'admin', id: string): Promise<Account | undefined> {
   return db.selectFrom('accounts').selectAll().where('id', '=', id).where('type', '=', type).executeTakeFirst();
 }
 
-export async function requireUserAccount(db: Kysely<Database>, id: string): Promise<Account> {
+export async function requireUserAccount(db: Queries, id: string): Promise<Account> {
   const a = await getAccount(db, 'user', id);
   if (!a) throw new AppError(404, 'user_not_found');
   return a;
 }
 
-export const USER_RELATIONS = ['role_subscriptions', 'role', 'subscription', 'user_authentication_activities', 'created_by_admin', 'api_key_events'] as const;
-export type UserRelation = (typeof USER_RELATIONS)[number];
+export { USER_RELATIONS, type UserRelation };
 
 export interface RoleSubscriptionView {
   subscription: { id: string; name: string };
   roles: { id: string; name: string }[];
 }
 
-export async function userRoleSubscriptions(db: Kysely<Database>, accountId: string): Promise<RoleSubscriptionView[]> {
+/** `with=a,b` → the relations; an unknown one is 422 `with: invalid`. */
+export function parseRelations(list: string | undefined): Set<UserRelation> {
+  const requested = (list ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  if (requested.some((r) => !(USER_RELATIONS as readonly string[]).includes(r))) throw new AppError(422, 'validation_failed', { fields: { with: ['invalid'] } });
+  return new Set(requested as UserRelation[]);
+}
+
+export async function userRoleSubscriptions(db: Queries, accountId: string): Promise<RoleSubscriptionView[]> {
   const rows = await db
     .selectFrom('role_subscriptions as rs')
     .innerJoin('subscriptions as s', 's.id', 'rs.subscription_id')
@@ -179,10 +190,9 @@ export async function userRoleSubscriptions(db: Kysely<Database>, accountId: str
   return [...out.values()];
 }
 
-export async function userDetail(app: FastifyInstance, id: string, relations: Set<UserRelation>) {
-  const db = app.db.kysely;
+export async function userDetail(db: Queries, id: string, relations: Set<UserRelation>): Promise<UserDetail> {
   const a = await requireUserAccount(db, id);
-  const view: Record<string, unknown> = { ...accountView(a) };
+  const view: UserDetail = { ...accountView(a), latest_activity: null };
   if (relations.has('role_subscriptions') || relations.has('role') || relations.has('subscription')) {
     view.role_subscriptions = await userRoleSubscriptions(db, id);
   }
@@ -246,10 +256,10 @@ export interface CreateUserInput {
   phone?: string | null | undefined;
 }
 
-export function checkProvider(app: FastifyInstance, authType: AuthType, provider: string | null | undefined): string | null {
+export function checkProvider(config: Deps['config'], authType: AuthType, provider: string | null | undefined): string | null {
   if (authType !== 'SSO') return null;
   if (!provider) throw new AppError(422, 'validation_failed', { fields: { provider: ['provider_required'] } });
-  if (!app.config.ssoProviders.some((p) => p.id === provider)) throw new AppError(422, 'validation_failed', { fields: { provider: ['provider_unknown'] } });
+  if (!config.ssoProviders.some((p) => p.id === provider)) throw new AppError(422, 'validation_failed', { fields: { provider: ['provider_unknown'] } });
   return provider;
 }
 
@@ -260,9 +270,8 @@ function isUniqueViolation(err: unknown): boolean {
   return e?.code === '23505' || e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || /UNIQUE constraint failed/.test(e?.message ?? '');
 }
 
-export async function createUser(request: FastifyRequest, input: CreateUserInput): Promise<{ user: AccountView; invitation_sent: boolean }> {
-  const app = request.server;
-  const provider = checkProvider(app, input.auth_type, input.provider);
+async function createUser(deps: Deps, actor: Actor, input: CreateUserInput): Promise<{ user: AccountView; invitation_sent: boolean }> {
+  const provider = checkProvider(deps.config, input.auth_type, input.provider);
   const row = accountRow({
     type: 'user',
     email: input.email,
@@ -274,27 +283,27 @@ export async function createUser(request: FastifyRequest, input: CreateUserInput
     technical: input.technical ? 1 : 0,
     phone: input.phone ?? null,
     status: 'ACTIVE',
-    created_by: request.auth?.account.id ?? null,
+    created_by: actor.id,
   });
   try {
-    await app.db.kysely.transaction().execute(async (trx) => {
+    await deps.db.kysely.transaction().execute(async (trx) => {
       const exists = await trx.selectFrom('accounts').select('id').where('type', '=', 'user').where('email_normalized', '=', row.email_normalized).executeTakeFirst();
       if (exists) throw emailTaken();
       await trx.insertInto('accounts').values(row).execute();
-      await audit(request, 'user.create', 'user', row.id, null, row, trx);
+      await recordAudit(trx, actor, 'user.create', 'user', row.id, null, row, deps.clock.nowIso());
     });
   } catch (err) {
     if (isUniqueViolation(err)) throw emailTaken();
     throw err;
   }
-  const account = await requireUserAccount(app.db.kysely, row.id);
+  const account = await requireUserAccount(deps.db.kysely, row.id);
   let invitation_sent = false;
   if (account.auth_type === 'CREDENTIALS') {
     try {
-      await sendInvitation(app, account, actorOpts(request.auth?.account.id ?? null));
+      await sendInvitation(deps, account, actorOpts(actor.id));
       invitation_sent = true;
     } catch (err) {
-      request.log.error({ err }, 'invitation mail failed');
+      deps.log.error({ err }, 'invitation mail failed');
     }
   }
   return { user: accountView(account), invitation_sent };
@@ -311,7 +320,7 @@ export interface UpdateUserInput {
 }
 
 /** Checks that each subscription exists and each role belongs to it (422 with the failing path otherwise). */
-export async function checkSubscriptionRoles(db: Kysely<Database>, subs: { subscription_id: string; role_ids: string[] }[]): Promise<void> {
+export async function checkSubscriptionRoles(db: Queries, subs: { subscription_id: string; role_ids: string[] }[]): Promise<void> {
   const fields: Record<string, string[]> = {};
   const ids = [...new Set(subs.map((s) => s.subscription_id))];
   if (ids.length === 0) return;
@@ -330,9 +339,8 @@ export async function checkSubscriptionRoles(db: Kysely<Database>, subs: { subsc
   if (Object.keys(fields).length) throw new AppError(422, 'validation_failed', { fields });
 }
 
-export async function updateUser(request: FastifyRequest, id: string, input: UpdateUserInput) {
-  const app = request.server;
-  const db = app.db.kysely;
+async function updateUser(deps: Deps, actor: Actor, id: string, input: UpdateUserInput): Promise<UserDetail> {
+  const db = deps.db.kysely;
   const before = await requireUserAccount(db, id);
   if (input.subscriptions) await checkSubscriptionRoles(db, input.subscriptions);
   const patch: Partial<Account> = {};
@@ -346,7 +354,7 @@ export async function updateUser(request: FastifyRequest, id: string, input: Upd
   if (input.technical !== undefined && (input.technical ? 1 : 0) !== Number(before.technical)) {
     throw new AppError(422, 'validation_failed', { fields: { technical: ['technical_immutable'] } });
   }
-  const now = nowIso();
+  const now = deps.clock.nowIso();
   await db.transaction().execute(async (trx) => {
     const beforeSubs = input.subscriptions ? await userRoleSubscriptions(trx, id) : undefined;
     if (Object.keys(patch).length || input.subscriptions) {
@@ -363,31 +371,54 @@ export async function updateUser(request: FastifyRequest, id: string, input: Upd
       if (rows.length) await trx.insertInto('role_subscriptions').values(rows).execute();
     }
     const afterSubs = input.subscriptions ? await userRoleSubscriptions(trx, id) : undefined;
-    await audit(request, 'user.update', 'user', id, { ...pick(before, Object.keys(patch)), ...(beforeSubs ? { role_subscriptions: beforeSubs } : {}) }, { ...patch, ...(afterSubs ? { role_subscriptions: afterSubs } : {}) }, trx);
+    await recordAudit(
+      trx,
+      actor,
+      'user.update',
+      'user',
+      id,
+      { ...pick(before, Object.keys(patch)), ...(beforeSubs ? { role_subscriptions: beforeSubs } : {}) },
+      { ...patch, ...(afterSubs ? { role_subscriptions: afterSubs } : {}) },
+      now,
+    );
   });
-  if (input.status === 'INACTIVE' && before.status !== 'INACTIVE') await revokeAccountGrants(app, id);
-  return userDetail(app, id, new Set(['role_subscriptions', 'created_by_admin']));
+  if (input.status === 'INACTIVE' && before.status !== 'INACTIVE') await revokeAccountGrantsDb(db, id);
+  return userDetail(db, id, new Set(['role_subscriptions', 'created_by_admin']));
 }
 
 function pick(o: Account, keys: string[]): Record<string, unknown> {
   return Object.fromEntries(keys.map((k) => [k, (o as unknown as Record<string, unknown>)[k]]));
 }
 
-export async function deleteAccount(request: FastifyRequest, account: Account): Promise<void> {
-  const app = request.server;
-  await revokeAccountGrants(app, account.id);
-  await app.db.kysely.transaction().execute(async (trx) => {
+/** Deletes a user or an admin account after ending its sessions and grants (users and admins services). */
+export async function deleteAccount(deps: Deps, actor: Actor, account: Account): Promise<void> {
+  const db = deps.db.kysely;
+  await revokeAccountGrantsDb(db, account.id);
+  await db.transaction().execute(async (trx) => {
     await trx.deleteFrom('accounts').where('id', '=', account.id).execute();
-    await audit(request, `${account.type}.delete`, account.type, account.id, account, null, trx);
+    await recordAudit(trx, actor, `${account.type}.delete`, account.type, account.id, account, null, deps.clock.nowIso());
   });
 }
 
-export async function reinvite(request: FastifyRequest, account: Account): Promise<boolean> {
+/** Sends the invitation again (409 for SSO accounts and for accounts already verified). */
+export async function reinvite(deps: Deps, actor: Actor, account: Account): Promise<boolean> {
   if (account.auth_type === 'SSO') throw new AppError(409, 'invitation_not_applicable');
   if (account.password_hash || account.email_verified_at) throw new AppError(409, 'already_verified');
-  await sendInvitation(request.server, account, actorOpts(request.auth?.account.id ?? null));
-  await audit(request, `${account.type}.invite`, account.type, account.id, null, { email: account.email });
+  await sendInvitation(deps, account, actorOpts(actor.id));
+  await recordAudit(deps.db.kysely, actor, `${account.type}.invite`, account.type, account.id, null, { email: account.email }, deps.clock.nowIso());
   return true;
 }
 
-export { normalizeEmail };
+export function createUsersService(deps: Deps) {
+  const db = () => deps.db.kysely;
+  return {
+    list: (filters: UserFilters, page: number, size: number) => listAccounts(deps.db, 'user', filters, page, size),
+    /** `with`: comma-separated relations (USER_RELATIONS); 422 for an unknown one. */
+    detail: (id: string, relations: string | undefined) => userDetail(db(), id, parseRelations(relations)),
+    create: (actor: Actor, input: CreateUserInput) => createUser(deps, actor, input),
+    update: (actor: Actor, id: string, input: UpdateUserInput) => updateUser(deps, actor, id, input),
+    remove: async (actor: Actor, id: string): Promise<void> => deleteAccount(deps, actor, await requireUserAccount(db(), id)),
+    reinvite: async (actor: Actor, id: string): Promise<boolean> => reinvite(deps, actor, await requireUserAccount(db(), id)),
+  };
+}
+export type UsersService = ReturnType<typeof createUsersService>;

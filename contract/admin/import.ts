@@ -1,0 +1,79 @@
+/** CSV import and export of end users (super_admin and manager); the columns: docs/IMPORT.md. */
+import { z } from 'zod';
+import { defineEndpoint } from '../endpoint';
+import { boolQuery, dataOf, idParams } from '../common';
+import { userFilterQuery } from './users';
+
+const tag = 'admin: users';
+
+/** How the server decoded an uploaded file. */
+export const CSV_ENCODINGS = ['utf-8', 'utf-16le', 'utf-16be', 'windows-1252'] as const;
+export type CsvEncoding = (typeof CSV_ENCODINGS)[number];
+
+/** The outcome of an import (or of a dry run): what was created, skipped (with the reason) and refused (with field codes). */
+export const importReportSchema = z.object({
+  total: z.number().int(),
+  created: z.number().int(),
+  skipped: z.array(z.object({ row: z.number().int(), email: z.string(), reason: z.string() })),
+  failed: z.array(z.object({ row: z.number().int(), fields: z.record(z.string(), z.array(z.string())) })),
+  skipped_count: z.number().int().describe('exact number of skipped rows (the list is capped at 10 000)'),
+  failed_count: z.number().int().describe('exact number of invalid rows (the list is capped at 10 000)'),
+  dry_run: z.boolean(),
+  invitations_queued: z.number().int(),
+  truncated: z.boolean().optional(),
+  encoding: z.enum(CSV_ENCODINGS).optional().describe('how the file was decoded (docs/IMPORT.md)'),
+});
+export type ImportReport = z.infer<typeof importReportSchema>;
+
+export const importJobSchema = z.object({
+  id: z.string(),
+  status: z.enum(['queued', 'running', 'done', 'failed']),
+  dry_run: z.boolean(),
+  total: z.number().int(),
+  processed: z.number().int(),
+  created: z.number().int(),
+  skipped: z.number().int(),
+  failed: z.number().int(),
+  report: importReportSchema.nullable(),
+  error: z.object({ code: z.string(), message: z.string() }).nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  finished_at: z.string().nullable(),
+});
+export type ImportJob = z.infer<typeof importJobSchema>;
+
+/** The 202 answer of an import that runs as a job. */
+export const importAcceptedSchema = dataOf(z.object({ job_id: z.string(), total: z.number().int(), status: z.string() }));
+export type ImportAccepted = z.infer<typeof importAcceptedSchema>;
+
+/**
+ * `multipart/form-data` with the file in field `file` (no JSON body): 200 with the report, or 202
+ * (importAcceptedSchema) when the file runs as a job. Options as query parameters or form fields.
+ */
+export const importUsers = defineEndpoint({
+  method: 'POST', path: '/api/admin/users/import', tag, access: 'admin', summary: 'Import users from CSV',
+  query: z.object({ dry_run: boolQuery.optional(), send_invitations: boolQuery.optional(), async: boolQuery.optional().describe('always run as a job') }),
+  response: dataOf(importReportSchema),
+  errors: {
+    400: ['bad_request'],
+    401: ['unauthorized'],
+    403: ['forbidden'],
+    413: ['payload_too_large'],
+    422: ['validation_failed', 'users_import_failed'],
+  },
+});
+
+export const getImportJob = defineEndpoint({
+  method: 'GET', path: '/api/admin/users/import/:id', tag, access: 'admin', summary: 'Progress and report of an import job',
+  params: idParams,
+  response: dataOf(importJobSchema),
+  errors: { 401: ['unauthorized'], 403: ['forbidden'], 404: ['import_job_not_found'] },
+});
+
+/** Answers `text/csv` (streamed), so no JSON response schema: the SPA downloads it as a blob from pathOf(exportUsers). */
+export const exportUsers = defineEndpoint({
+  method: 'GET', path: '/api/admin/users/export', tag, access: 'admin',
+  summary: 'Export the filtered users as CSV (streamed; formula cells escaped with a leading apostrophe)',
+  query: z.object(userFilterQuery),
+  errors: { 401: ['unauthorized'], 403: ['forbidden'], 422: ['validation_failed'] },
+});

@@ -1,0 +1,123 @@
+/** End users, as admins (super_admin and manager) manage them. CSV import and export: contract/admin/import.ts. */
+import { z } from 'zod';
+import { defineEndpoint } from '../endpoint';
+import { accountSchema, boolQuery, dataOf, deletedAnswer, idParams, listOf, localeEnum, pageQuery } from '../common';
+import { emailSchema, personNameSchema, phoneSchema } from '../domain/formats';
+
+const tag = 'admin: users';
+
+/** The relations `GET /api/admin/users/:id?with=…` can add. */
+export const USER_RELATIONS = ['role_subscriptions', 'role', 'subscription', 'user_authentication_activities', 'created_by_admin', 'api_key_events'] as const;
+export type UserRelation = (typeof USER_RELATIONS)[number];
+
+/** The filters of the user list, shared by the CSV export. */
+export const userFilterQuery = {
+  search: z.string().trim().max(200).optional(),
+  status: z.enum(['ACTIVE', 'INACTIVE']).optional(),
+  technical: boolQuery.optional(),
+  auth_type: z.enum(['CREDENTIALS', 'SSO']).optional(),
+  role: z.string().max(64).optional().describe('role id: users holding it through any subscription'),
+  locale: localeEnum.optional(),
+};
+
+const namedRef = z.object({ id: z.string(), name: z.string() });
+export const roleSubscriptionSchema = z.object({ subscription: namedRef, roles: z.array(namedRef) });
+export type RoleSubscription = z.infer<typeof roleSubscriptionSchema>;
+
+export const activitySchema = z.object({
+  id: z.string(),
+  client_id: z.string().nullable(),
+  logged_in_at: z.string(),
+  logged_out_at: z.string().nullable(),
+  ip_address: z.string().nullable(),
+  origin: z.string().nullable(),
+});
+export type Activity = z.infer<typeof activitySchema>;
+
+export const apiKeyEventSchema = z.object({
+  id: z.string(),
+  event: z.enum(['generated', 'revoked']),
+  key_prefix: z.string().nullable(),
+  actor_email: z.string().nullable(),
+  created_at: z.string(),
+});
+export type ApiKeyEvent = z.infer<typeof apiKeyEventSchema>;
+
+export const userDetailSchema = accountSchema.extend({
+  role_subscriptions: z.array(roleSubscriptionSchema).optional(),
+  user_authentication_activities: z.array(activitySchema).optional(),
+  latest_activity: z
+    .object({ logged_in_at: z.string(), logged_out_at: z.string().nullable(), ip_address: z.string().nullable(), origin: z.string().nullable() })
+    .nullable(),
+  created_by_admin: z.object({ id: z.string(), email: z.string(), first_name: z.string(), last_name: z.string() }).nullable().optional(),
+  api_key: z.object({ prefix: z.string(), created_at: z.string() }).nullable().optional().describe('the current API key (technical users): its public prefix, never the key'),
+  api_key_events: z.array(apiKeyEventSchema).optional().describe('API key generations and revocations, newest first (last 20)'),
+});
+export type UserDetail = z.infer<typeof userDetailSchema>;
+
+const subscriptionsInput = z
+  .array(z.object({ subscription_id: z.string().min(1).max(64), role_ids: z.array(z.string().min(1).max(64)).max(200) }))
+  .max(200);
+
+export const listUsers = defineEndpoint({
+  method: 'GET', path: '/api/admin/users', tag, access: 'admin', summary: 'List users (paginated, searchable, filterable; newest first)',
+  query: z.object({ ...pageQuery, ...userFilterQuery }),
+  response: listOf(accountSchema),
+  errors: { 401: ['unauthorized'], 403: ['forbidden'], 422: ['validation_failed'] },
+});
+
+export const getUser = defineEndpoint({
+  method: 'GET', path: '/api/admin/users/:id', tag, access: 'admin', summary: 'User details with relations',
+  params: idParams,
+  query: z.object({ with: z.string().max(300).optional().describe(`comma-separated: ${USER_RELATIONS.join(', ')}`) }),
+  response: dataOf(userDetailSchema),
+  errors: { 401: ['unauthorized'], 403: ['forbidden'], 404: ['user_not_found'], 422: ['validation_failed'] },
+});
+
+export const createUser = defineEndpoint({
+  method: 'POST', path: '/api/admin/users', tag, access: 'admin', summary: 'Create a user (CREDENTIALS accounts get an invitation e-mail)',
+  body: z.object({
+    email: emailSchema,
+    first_name: personNameSchema,
+    last_name: personNameSchema,
+    locale: localeEnum,
+    auth_type: z.enum(['CREDENTIALS', 'SSO']),
+    provider: z.string().max(64).nullish(),
+    technical: z.boolean().optional(),
+    phone: phoneSchema.nullish(),
+  }),
+  status: 201,
+  response: dataOf(accountSchema.extend({ invitation_sent: z.boolean() })),
+  errors: { 401: ['unauthorized'], 403: ['forbidden'], 409: ['email_taken'], 422: ['validation_failed'] },
+});
+
+export const updateUser = defineEndpoint({
+  method: 'PATCH', path: '/api/admin/users/:id', tag, access: 'admin',
+  summary: 'Update a user; `subscriptions` replaces the roles held per subscription; status INACTIVE ends the sessions',
+  params: idParams,
+  body: z.object({
+    first_name: personNameSchema.optional(),
+    last_name: personNameSchema.optional(),
+    phone: phoneSchema.nullish(),
+    locale: localeEnum.optional(),
+    status: z.enum(['ACTIVE', 'INACTIVE']).optional(),
+    technical: z.boolean().optional().describe('fixed at creation: a different value is 422 technical_immutable'),
+    subscriptions: subscriptionsInput.optional(),
+  }),
+  response: dataOf(userDetailSchema),
+  errors: { 401: ['unauthorized'], 403: ['forbidden'], 404: ['user_not_found'], 422: ['validation_failed'] },
+});
+
+export const deleteUser = defineEndpoint({
+  method: 'DELETE', path: '/api/admin/users/:id', tag, access: 'admin', summary: 'Delete a user (ends its sessions)',
+  params: idParams,
+  response: deletedAnswer,
+  errors: { 401: ['unauthorized'], 403: ['forbidden'], 404: ['user_not_found'] },
+});
+
+export const inviteUser = defineEndpoint({
+  method: 'POST', path: '/api/admin/users/:id/invite', tag, access: 'admin', summary: 'Send the invitation e-mail again (409 when the account is already verified)',
+  params: idParams,
+  response: dataOf(z.object({ id: z.string(), invitation_sent: z.boolean() })),
+  errors: { 401: ['unauthorized'], 403: ['forbidden'], 404: ['user_not_found'], 409: ['already_verified', 'invitation_not_applicable'] },
+});
