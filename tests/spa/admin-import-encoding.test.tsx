@@ -3,10 +3,11 @@ import { I18nProvider } from '@lingui/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ImportReportView } from '../../src/features/admin/users/import-users-dialog';
 import { activateLocale, i18n } from '../../src/lib/i18n';
+import type { CsvEncoding } from '../../contract/admin/import';
 
 /** Issue 10 E: the import report tells which encoding the server read a non-UTF-8 file as. */
 const base = { total: 2, created: 2, skipped: [], failed: [] };
-const view = (encoding?: string) =>
+const view = (encoding?: CsvEncoding) =>
   render(
     <I18nProvider i18n={i18n}>
       <ImportReportView report={{ ...base, ...(encoding ? { encoding } : {}) }} />

@@ -1,7 +1,9 @@
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiDelete, apiGet, apiPatch, apiPost } from '../../../api';
+import { call } from '../../../api/call';
+import type { BodyOf } from '../../../../contract/endpoint';
+import * as admins from '../../../../contract/admin/admins';
 import { adminKeys, compactQuery } from './keys';
-import type { Account, AdminRoleName, ListResponse } from './types';
+import type { AdminRoleName } from './types';
 
 export interface AdminFilters {
   page: number;
@@ -13,22 +15,17 @@ export function adminsQueryOptions(filters: AdminFilters) {
   const query = compactQuery(filters);
   return queryOptions({
     queryKey: adminKeys.adminList(query),
-    queryFn: ({ signal }) => apiGet<ListResponse<Account>>('/api/admin/admins', { query, signal }),
+    queryFn: ({ signal }) => call(admins.listAdmins, { query }, { signal }),
     placeholderData: keepPreviousData,
   });
 }
 
-export interface CreateAdminInput {
-  email: string;
-  first_name: string;
-  last_name: string;
-  role: AdminRoleName;
-}
+export type CreateAdminInput = BodyOf<typeof admins.createAdmin>;
 
 export function useCreateAdmin() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (input: CreateAdminInput) => apiPost<{ data: Account }>('/api/admin/admins', input).then((r) => r.data),
+    mutationFn: (input: CreateAdminInput) => call(admins.createAdmin, { body: input }).then((r) => r.data),
     onSuccess: () => qc.invalidateQueries({ queryKey: adminKeys.admins() }),
   });
 }
@@ -36,7 +33,7 @@ export function useCreateAdmin() {
 export function useChangeAdminRole() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, role }: { id: string; role: AdminRoleName }) => apiPatch<{ data: Account }>(`/api/admin/admins/${encodeURIComponent(id)}`, { role }).then((r) => r.data),
+    mutationFn: ({ id, role }: { id: string; role: AdminRoleName }) => call(admins.updateAdmin, { params: { id }, body: { role } }).then((r) => r.data),
     onSuccess: () => qc.invalidateQueries({ queryKey: adminKeys.admins() }),
   });
 }
@@ -44,7 +41,7 @@ export function useChangeAdminRole() {
 export function useDeleteAdmin() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => apiDelete<unknown>(`/api/admin/admins/${encodeURIComponent(id)}`),
+    mutationFn: (id: string) => call(admins.deleteAdmin, { params: { id } }),
     onSuccess: () => qc.invalidateQueries({ queryKey: adminKeys.admins() }),
   });
 }

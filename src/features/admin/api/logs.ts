@@ -1,7 +1,7 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import { apiGet } from '../../../api';
+import { call } from '../../../api/call';
+import * as logs from '../../../../contract/admin/logs';
 import { adminKeys, compactQuery } from './keys';
-import type { ActivityLog, DailyCount, ErrorLog, ListResponse } from './types';
 
 export interface LogFilters {
   page: number;
@@ -27,7 +27,7 @@ export function activitiesQueryOptions(filters: LogFilters) {
   const query = compactQuery({ ...filters, ...dayBounds(filters) });
   return queryOptions({
     queryKey: adminKeys.activities(query),
-    queryFn: ({ signal }) => apiGet<ListResponse<ActivityLog>>('/api/admin/logs/activities', { query, signal }),
+    queryFn: ({ signal }) => call(logs.listActivities, { query }, { signal }),
     placeholderData: keepPreviousData,
   });
 }
@@ -35,7 +35,7 @@ export function activitiesQueryOptions(filters: LogFilters) {
 export function dailySignInsQueryOptions(days = 30) {
   return queryOptions({
     queryKey: adminKeys.daily(days),
-    queryFn: ({ signal }) => apiGet<{ data: DailyCount[] }>('/api/admin/logs/activities/daily', { query: { days }, signal }).then((r) => r.data),
+    queryFn: ({ signal }) => call(logs.dailySignIns, { query: { days } }, { signal }).then((r) => r.data),
   });
 }
 
@@ -43,7 +43,7 @@ export function errorLogsQueryOptions(filters: ErrorLogFilters) {
   const query = compactQuery({ ...filters, ...dayBounds(filters) });
   return queryOptions({
     queryKey: adminKeys.errors(query),
-    queryFn: ({ signal }) => apiGet<ListResponse<ErrorLog>>('/api/admin/logs/errors', { query, signal }),
+    queryFn: ({ signal }) => call(logs.listErrors, { query }, { signal }),
     placeholderData: keepPreviousData,
   });
 }

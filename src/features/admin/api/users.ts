@@ -1,9 +1,15 @@
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiBlob, apiDelete, apiGet, apiPatch, apiPost } from '../../../api';
+import { apiBlob, apiDelete, apiPost } from '../../../api';
+import { call } from '../../../api/call';
+import { pathOf, type BodyOf } from '../../../../contract/endpoint';
+import * as users from '../../../../contract/admin/users';
+import * as csv from '../../../../contract/admin/import';
+import type { ImportAccepted, ImportReport } from '../../../../contract/admin/import';
 import { adminKeys, compactQuery } from './keys';
-import type { Account, AccountStatus, AuthType, ImportJob, ImportReport, ListResponse, UserDetail } from './types';
+import type { AccountStatus, AuthType } from './types';
 
-export const USER_RELATIONS = 'role_subscriptions,role,subscription,user_authentication_activities,created_by_admin,api_key_events';
+/** Every relation the user page shows (`?with=`). */
+export const USER_RELATIONS = users.USER_RELATIONS.join(',');
 
 export interface UserFilters {
   page: number;
@@ -23,7 +29,7 @@ export function usersQueryOptions(filters: UserFilters) {
   const query = compactQuery(filters);
   return queryOptions({
     queryKey: adminKeys.userList(query),
-    queryFn: ({ signal }) => apiGet<ListResponse<Account>>('/api/admin/users', { query, signal }),
+    queryFn: ({ signal }) => call(users.listUsers, { query }, { signal }),
     placeholderData: keepPreviousData,
   });
 }
@@ -31,35 +37,17 @@ export function usersQueryOptions(filters: UserFilters) {
 export function userQueryOptions(id: string) {
   return queryOptions({
     queryKey: adminKeys.user(id),
-    queryFn: ({ signal }) => apiGet<{ data: UserDetail }>(`/api/admin/users/${encodeURIComponent(id)}`, { query: { with: USER_RELATIONS }, signal }).then((r) => r.data),
+    queryFn: ({ signal }) => call(users.getUser, { params: { id }, query: { with: USER_RELATIONS } }, { signal }).then((r) => r.data),
   });
 }
 
-export interface CreateUserInput {
-  email: string;
-  first_name: string;
-  last_name: string;
-  locale: string;
-  auth_type: AuthType;
-  provider?: string | null;
-  technical?: boolean;
-  phone?: string | null;
-}
-
-export interface UpdateUserInput {
-  first_name?: string;
-  last_name?: string;
-  phone?: string | null;
-  locale?: string;
-  status?: AccountStatus;
-  technical?: boolean;
-  subscriptions?: Array<{ subscription_id: string; role_ids: string[] }>;
-}
+export type CreateUserInput = BodyOf<typeof users.createUser>;
+export type UpdateUserInput = BodyOf<typeof users.updateUser>;
 
 export function useCreateUser() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (input: CreateUserInput) => apiPost<{ data: Account & { invitation_sent: boolean } }>('/api/admin/users', input).then((r) => r.data),
+    mutationFn: (input: CreateUserInput) => call(users.createUser, { body: input }).then((r) => r.data),
     onSuccess: () => qc.invalidateQueries({ queryKey: adminKeys.users() }),
   });
 }
@@ -67,7 +55,7 @@ export function useCreateUser() {
 export function useUpdateUser(id: string) {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (input: UpdateUserInput) => apiPatch<{ data: UserDetail }>(`/api/admin/users/${encodeURIComponent(id)}`, input).then((r) => r.data),
+    mutationFn: (input: UpdateUserInput) => call(users.updateUser, { params: { id }, body: input }).then((r) => r.data),
     onSuccess: async () => {
       await qc.invalidateQueries({ queryKey: adminKeys.users() });
     },
@@ -77,7 +65,7 @@ export function useUpdateUser(id: string) {
 export function useDeleteUser() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => apiDelete<{ data: { id: string } }>(`/api/admin/users/${encodeURIComponent(id)}`),
+    mutationFn: (id: string) => call(users.deleteUser, { params: { id } }),
     onSuccess: (_data, id) => {
       qc.removeQueries({ queryKey: adminKeys.user(id) });
       return qc.invalidateQueries({ queryKey: adminKeys.users() });
@@ -87,7 +75,7 @@ export function useDeleteUser() {
 
 export function useInviteUser() {
   return useMutation({
-    mutationFn: (id: string) => apiPost<{ data: { id: string; invitation_sent: boolean } }>(`/api/admin/users/${encodeURIComponent(id)}/invite`).then((r) => r.data),
+    mutationFn: (id: string) => call(users.inviteUser, { params: { id } }).then((r) => r.data),
   });
 }
 
@@ -125,15 +113,16 @@ export interface ImportInput {
   sendInvitations: boolean;
 }
 
-/** `POST /api/admin/users/import`: a report (200) or a job to poll (202 `{job_id}`). */
+/** The import's answer: a report (200) or a job to poll (202 `{job_id}`). */
 export type ImportResult = { kind: 'report'; report: ImportReport } | { kind: 'job'; jobId: string };
 
+/** Uploads the file (multipart, so through the HTTP client with the contract's path rather than `call`). */
 export async function postImport({ file, dryRun, sendInvitations }: ImportInput): Promise<ImportResult> {
   const body = new FormData();
   body.append('dry_run', String(dryRun));
   body.append('send_invitations', String(sendInvitations));
   body.append('file', file, file.name);
-  const result = await apiPost<{ data: ImportReport | { job_id: string } }>('/api/admin/users/import', body);
+  const result = await apiPost<{ data: ImportReport } | ImportAccepted>(pathOf(csv.importUsers), body);
   const data = result.data;
   if ('job_id' in data) return { kind: 'job', jobId: data.job_id };
   return { kind: 'report', report: data };
@@ -142,7 +131,7 @@ export async function postImport({ file, dryRun, sendInvitations }: ImportInput)
 export function importJobQueryOptions(jobId: string) {
   return queryOptions({
     queryKey: adminKeys.importJob(jobId),
-    queryFn: ({ signal }) => apiGet<{ data: ImportJob }>(`/api/admin/users/import/${encodeURIComponent(jobId)}`, { signal }).then((r) => r.data),
+    queryFn: ({ signal }) => call(csv.getImportJob, { params: { id: jobId } }, { signal }).then((r) => r.data),
     refetchInterval: (query) => {
       const status = query.state.data?.status;
       return status === 'done' || status === 'failed' ? false : 750;
@@ -150,9 +139,9 @@ export function importJobQueryOptions(jobId: string) {
   });
 }
 
-/** Downloads `GET /api/admin/users/export?<filters>` (bearer auth, so through the client + a blob link). */
+/** Downloads the export (bearer auth, so through the client + a blob link; the URL is the contract's). */
 export async function downloadUsersCsv(filters: UserExportFilters): Promise<void> {
-  const blob = await apiBlob('/api/admin/users/export', { query: compactQuery(filters), headers: { Accept: 'text/csv' } });
+  const blob = await apiBlob(pathOf(csv.exportUsers), { query: compactQuery(filters), headers: { Accept: 'text/csv' } });
   const href = URL.createObjectURL(blob);
   const link = document.createElement('a');
   link.href = href;

@@ -12,7 +12,10 @@ import * as Table from '../../../components/ui/table';
 import { TableFrame } from '../../../components/ui/table-frame';
 import { fieldErrorMessage } from '../../../lib/field-errors';
 import { adminKeys } from '../api/keys';
-import type { ImportReport as Report } from '../api/types';
+import type { ImportReport } from '../api/types';
+
+/** What the report view shows of an import's report. */
+type Report = Pick<ImportReport, 'total' | 'created' | 'skipped' | 'failed' | 'encoding'>;
 import { importJobQueryOptions, postImport, type ImportResult } from '../api/users';
 import { useErrorText, useNotify } from '../components/feedback';
 import { useFormat } from '../components/format';
@@ -221,7 +224,7 @@ export function ImportReportView({ report, dryRun = false }: { report: Report; d
     ...report.skipped.map((s) => ({ row: s.row, email: s.email, kind: 'skipped' as const, text: skipReason(s.reason) })),
     ...report.failed.map((f) => ({
       row: f.row,
-      email: f.email ?? '',
+      email: '',
       kind: 'failed' as const,
       text: Object.entries(f.fields)
         .map(([field, codes]) => `${field}: ${fieldErrorMessage(i18n, codes[0], field) ?? ''}`)
