@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import nodemailer from 'nodemailer';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppConfig } from '../config';
-import { isLanguage, type Language } from '../i18n/index';
+import { FALLBACK_LANGUAGE, isLanguage } from '../i18n/index';
 import { renderMail, type MailTemplate } from './mail-templates';
 
 export interface MailMessage {
@@ -19,32 +19,56 @@ export interface Mailer {
   close(): void;
 }
 
-/** SMTP when SMTP_URL is set, else .eml files in `$IAM_DATA_DIR/outbox/` with the link logged. */
-export function createMailer(config: AppConfig, log: FastifyBaseLogger): Mailer {
-  if (config.smtpUrl) {
-    const transport = nodemailer.createTransport(config.smtpUrl);
-    return {
-      async send(m) {
-        const lang: Language = isLanguage(m.locale) ? m.locale : 'en';
-        const r = renderMail(m.template, lang, m.params);
-        await transport.sendMail({ from: config.mailFrom, to: m.to, subject: r.subject, text: r.text, html: r.html });
-        log.info({ template: m.template, to: m.to }, 'mail sent');
-      },
-      close: () => transport.close(),
-    };
-  }
-  const outbox = path.join(config.dataDir, 'outbox');
+interface Envelope {
+  from: string;
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+}
+
+/** Where rendered mails go: an SMTP server, or .eml files in a directory. */
+interface Channel {
+  deliver(mail: Envelope, message: MailMessage): Promise<void>;
+  close(): void;
+}
+
+function smtpChannel(url: string, log: FastifyBaseLogger): Channel {
+  const transport = nodemailer.createTransport(url);
+  return {
+    async deliver(mail, m) {
+      await transport.sendMail(mail);
+      log.info({ template: m.template, to: m.to }, 'mail sent');
+    },
+    close: () => transport.close(),
+  };
+}
+
+function outboxChannel(outbox: string, log: FastifyBaseLogger): Channel {
   const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   return {
-    async send(m) {
-      const lang: Language = isLanguage(m.locale) ? m.locale : 'en';
-      const r = renderMail(m.template, lang, m.params);
-      const info = await transport.sendMail({ from: config.mailFrom, to: m.to, subject: r.subject, text: r.text, html: r.html });
+    async deliver(mail, m) {
+      const info = await transport.sendMail(mail);
       mkdirSync(outbox, { recursive: true });
       const file = path.join(outbox, `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID().slice(0, 8)}.eml`);
       writeFileSync(file, info.message as Buffer, { mode: 0o600 });
       log.info({ template: m.template, to: m.to, file, link: m.params.link }, 'mail written to outbox');
     },
     close: () => transport.close(),
+  };
+}
+
+/**
+ * Renders a message in the recipient's language (en when unknown) and sends it from MAIL_FROM: through SMTP when
+ * SMTP_URL is set, else as .eml files in `$IAM_DATA_DIR/outbox/` with the link logged.
+ */
+export function createMailer(config: Pick<AppConfig, 'smtpUrl' | 'dataDir' | 'mailFrom'>, log: FastifyBaseLogger): Mailer {
+  const channel = config.smtpUrl ? smtpChannel(config.smtpUrl, log) : outboxChannel(path.join(config.dataDir, 'outbox'), log);
+  return {
+    async send(m) {
+      const r = renderMail(m.template, isLanguage(m.locale) ? m.locale : FALLBACK_LANGUAGE, m.params);
+      await channel.deliver({ from: config.mailFrom, to: m.to, subject: r.subject, text: r.text, html: r.html }, m);
+    },
+    close: () => channel.close(),
   };
 }

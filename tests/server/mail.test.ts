@@ -32,12 +32,13 @@ describe('mail', () => {
 
   it('writes .eml files to the outbox without SMTP_URL', async () => {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'iam-mail-'));
-    const mailer = createMailer(loadConfig({ IAM_DATA_DIR: dataDir }), log);
+    const mailer = createMailer(loadConfig({ IAM_DATA_DIR: dataDir, MAIL_FROM: 'Acme IAM <iam@acme.test>' }), log);
     await mailer.send({ to: 'bob@example.com', template: 'password_reset', locale: 'fr', params: { name: 'Bob', link: 'http://localhost:3000/reset-password?url=x' } });
     const files = readdirSync(path.join(dataDir, 'outbox'));
     expect(files).toHaveLength(1);
     const eml = readFileSync(path.join(dataDir, 'outbox', files[0]!), 'utf8');
     expect(eml).toContain('To: bob@example.com');
+    expect(eml).toContain('From: Acme IAM <iam@acme.test>');
     expect(eml).toMatch(/Subject: .*R=C3=A9initialiser|Subject: =\?UTF-8\?/);
   });
 
