@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, type AnyMachineSnapshot, type EventObject } from 'xstate';
-import type { ApiError } from '../src/api/errors';
+import * as account from '../contract/account';
+import * as auth from '../contract/auth';
+import type { Call, EndpointShape } from '../contract/endpoint';
+import type { CallFailureError } from './testing/failure';
 import { createTwoFactorActors, type TwoFactorSetupContext } from './twoFactorSetup.machine';
 import { RECOVERY_CODES, SECRET, twoFactorSetupModel } from './twoFactorSetup.model';
 import { modelPaths, pathTitle, reachableStates, stateKey, walkPath } from './testing/graph';
-import type { HttpInit } from './shared';
 
 const paths = modelPaths(twoFactorSetupModel);
 const ctx = (s: AnyMachineSnapshot) => s.context as TwoFactorSetupContext;
@@ -20,7 +22,7 @@ const routeTag: Record<string, string> = {
 
 function expectedErrorCode(event: EventObject, before: TwoFactorSetupContext): string | null {
   if (!event.type.startsWith('xstate.error.actor.')) return null;
-  const error = (event as EventObject & { error: ApiError }).error;
+  const error = (event as EventObject & { error: CallFailureError }).error;
   if (error.kind !== 'http') return 'network';
   if (error.status === 429) return 'too_many_attempts';
   if (event.type.endsWith('disableTwoFactor')) return before.disableWith === 'password' ? 'invalid_credentials' : 'invalid_otp';
@@ -83,12 +85,12 @@ function checkPath(path: (typeof paths)[number]): void {
 }
 
 describe('twoFactorSetup real actors', () => {
-  const calls: Array<{ url: string; init?: HttpInit }> = [];
-  const http = async <T,>(url: string, init?: HttpInit): Promise<T> => {
-    calls.push({ url, init });
-    return { data: { secret: 's', otpauth_url: 'u', recovery_codes: ['r'] } } as T;
-  };
-  const actors = createTwoFactorActors({ http });
+  const calls: Array<{ endpoint: EndpointShape; input: unknown }> = [];
+  const call = (async (endpoint: EndpointShape, input?: unknown) => {
+    calls.push({ endpoint, input });
+    return { data: { secret: 's', otpauth_url: 'u', recovery_codes: ['r'] } };
+  }) as Call;
+  const actors = createTwoFactorActors({ call });
   const run = (logic: (typeof actors)[keyof typeof actors], input?: object) =>
     new Promise<void>((resolve, reject) => {
       const a = createActor(logic as never, { input } as never) as unknown as { subscribe: (o: object) => void; start: () => void };
@@ -96,15 +98,16 @@ describe('twoFactorSetup real actors', () => {
       a.start();
     });
   it.each([
-    ['createSecret', undefined, '/api/2fa/google/secret', undefined],
-    ['enableAuthenticator', { one_time_password: '1' }, '/api/2fa/google/enable', { one_time_password: '1' }],
-    ['sendSmsCode', undefined, '/api/2fa/sms/send', undefined],
-    ['resendSmsCode', undefined, '/api/2fa/sms/resend', undefined],
-    ['enableSms', { one_time_password: '1' }, '/api/2fa/sms/enable', { one_time_password: '1' }],
-    ['disableTwoFactor', { password: 'p' }, '/api/2fa/disable', { password: 'p' }],
-    ['disableTwoFactor', { one_time_password: '1' }, '/api/2fa/disable', { one_time_password: '1' }],
-  ] as const)('%s → POST %s', async (name, input, url, body) => {
+    ['createSecret', undefined, account.createTotpSecret, undefined],
+    ['enableAuthenticator', { one_time_password: '1' }, account.enableTotp, { body: { one_time_password: '1' } }],
+    ['sendSmsCode', undefined, account.sendEnrollmentSms, undefined],
+    ['resendSmsCode', undefined, auth.resendSms, undefined],
+    ['enableSms', { one_time_password: '1' }, account.enableSms, { body: { one_time_password: '1' } }],
+    ['disableTwoFactor', { password: 'p' }, account.disableTwoFactor, { body: { password: 'p' } }],
+    ['disableTwoFactor', { one_time_password: '1' }, account.disableTwoFactor, { body: { one_time_password: '1' } }],
+  ] as const)('%s → POST %s', async (name, input, endpoint, expected) => {
     await run(actors[name], input);
-    expect(calls.at(-1)).toEqual({ url, init: body ? { method: 'POST', body } : { method: 'POST' } });
+    expect(calls.at(-1)).toEqual({ endpoint, input: expected });
+    expect(endpoint.method).toBe('POST');
   });
 });

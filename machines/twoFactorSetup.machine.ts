@@ -5,10 +5,14 @@
  * enabled; disable with a one-time password or the password.
  *
  * Injected: actors createSecret, enableAuthenticator, sendSmsCode,
- * resendSmsCode, enableSms, disableTwoFactor (`createTwoFactorActors({ http })`).
+ * resendSmsCode, enableSms, disableTwoFactor (`createTwoFactorActors({ call })`, the contract's
+ * endpoints of contract/account.ts and the SMS resend of contract/auth.ts).
  */
 import { assign, fromPromise, setup } from 'xstate';
-import { notProvided, toErrorInfo, type ErrorCode, type ErrorInfo, type Http } from './shared';
+import * as account from '../contract/account';
+import * as auth from '../contract/auth';
+import type { Call } from '../contract/endpoint';
+import { notProvided, toErrorInfo, type ErrorCode, type ErrorInfo } from './shared';
 
 export const SMS_RESEND_COOLDOWN_MS = 60_000;
 /** docs/SPEC.md §5: phone starts with + followed only by digits. */
@@ -44,22 +48,22 @@ export interface SecretOutput { secret: string; otpauth_url: string }
 export interface CodeInput { one_time_password: string }
 export type DisableInput = { one_time_password: string } | { password: string };
 
-export function createTwoFactorActors(deps: { http: Http }) {
-  const post = <T,>(url: string, body?: Record<string, unknown>) => deps.http<{ data: T }>(url, { method: 'POST', ...(body ? { body } : {}) });
+export function createTwoFactorActors(deps: { call: Call }) {
+  const { call } = deps;
   return {
-    createSecret: fromPromise<SecretOutput, void>(async () => (await post<SecretOutput>('/api/2fa/google/secret')).data),
+    createSecret: fromPromise<SecretOutput, void>(async () => (await call(account.createTotpSecret)).data),
     enableAuthenticator: fromPromise<{ recovery_codes: string[] }, CodeInput>(async ({ input }) =>
-      (await post<{ recovery_codes: string[] }>('/api/2fa/google/enable', { one_time_password: input.one_time_password })).data),
+      (await call(account.enableTotp, { body: { one_time_password: input.one_time_password } })).data),
     sendSmsCode: fromPromise<void, void>(async () => {
-      await post<unknown>('/api/2fa/sms/send');
+      await call(account.sendEnrollmentSms);
     }),
     resendSmsCode: fromPromise<void, void>(async () => {
-      await post<unknown>('/api/2fa/sms/resend');
+      await call(auth.resendSms);
     }),
     enableSms: fromPromise<{ recovery_codes: string[] }, CodeInput>(async ({ input }) =>
-      (await post<{ recovery_codes: string[] }>('/api/2fa/sms/enable', { one_time_password: input.one_time_password })).data),
+      (await call(account.enableSms, { body: { one_time_password: input.one_time_password } })).data),
     disableTwoFactor: fromPromise<void, DisableInput>(async ({ input }) => {
-      await post<unknown>('/api/2fa/disable', { ...input });
+      await call(account.disableTwoFactor, { body: { ...input } });
     }),
   };
 }

@@ -1,15 +1,15 @@
 /** Graph model of the two-factor setup machine. */
 import type { AnyMachineSnapshot, EventObject } from 'xstate';
-import { ApiError } from '../src/api/errors';
+import { CallFailureError } from './testing/failure';
 import { twoFactorSetupMachine, type TwoFactorSetupContext, type TwoFactorSetupEvent } from './twoFactorSetup.machine';
 import { afterEvent, doneEvent, errorEvent, stateKey, type MachineModel } from './testing/graph';
 
 export const SECRET = { secret: 'JBSWY3DPEHPK3PXP', otpauth_url: 'otpauth://totp/IAM:ada@example.com?secret=JBSWY3DPEHPK3PXP&issuer=IAM' };
 export const RECOVERY_CODES = ['aaaa-bbbb', 'cccc-dddd'];
 export const twoFactorErrors = {
-  invalidOtp: new ApiError({ kind: 'http', status: 422, code: 'invalid_one_time_password', message: 'One time password is invalid' }),
-  throttled: new ApiError({ kind: 'http', status: 429, code: 'too_many_attempts', message: 'Too many', retryAfter: 60 }),
-  network: new ApiError({ kind: 'network', message: 'fetch failed' }),
+  invalidOtp: new CallFailureError({ kind: 'http', status: 422, code: 'invalid_one_time_password', message: 'One time password is invalid' }),
+  throttled: new CallFailureError({ kind: 'http', status: 429, code: 'too_many_attempts', message: 'Too many', retryAfter: 60 }),
+  network: new CallFailureError({ kind: 'network', message: 'fetch failed' }),
 };
 
 function events(snapshot: AnyMachineSnapshot): EventObject[] {

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, type AnyMachineSnapshot } from 'xstate';
-import { createVerifyActors, type VerifyInvitationContext, type VerifyInvitationInput } from './verifyInvitation.machine';
+import { createVerifyActors, UnknownLinkError, verifyInvitationMachine, type VerifyInvitationContext, type VerifyInvitationInput } from './verifyInvitation.machine';
 import { SIGNED_URL, verifyInvitationModel } from './verifyInvitation.model';
 import { modelPaths, pathTitle, reachableStates, stateKey, walkPath } from './testing/graph';
-import type { HttpInit } from './shared';
+import * as account from '../contract/account';
+import type { Call, EndpointShape } from '../contract/endpoint';
 
 const paths = modelPaths(verifyInvitationModel);
 const ctx = (s: AnyMachineSnapshot) => s.context as VerifyInvitationContext;
@@ -39,35 +40,56 @@ describe(`verifyInvitation machine (model-based, every simple path: ${paths.leng
 });
 
 describe('verifyInvitation real actors', () => {
-  const calls: Array<{ url: string; init?: HttpInit }> = [];
-  const http = async <T,>(url: string, init?: HttpInit): Promise<T> => {
-    calls.push({ url, init });
-    return { data: { flow: 'sc' } } as T;
-  };
-  const actors = createVerifyActors({ http });
+  const calls: Array<{ endpoint: EndpointShape; input: unknown }> = [];
+  const call = (async (endpoint: EndpointShape, input?: unknown) => {
+    calls.push({ endpoint, input });
+    return { data: { flow: 'sc' } };
+  }) as Call;
+  const actors = createVerifyActors({ call });
   const run = (logic: (typeof actors)[keyof typeof actors], input: object) =>
     new Promise<void>((resolve, reject) => {
       const a = createActor(logic as never, { input } as never) as unknown as { subscribe: (o: object) => void; start: () => void };
       a.subscribe({ complete: resolve, error: reject });
       a.start();
     });
+  const link = (path: string) => `https://iam.test${path}?token=T0k3n&expires=1700000000&signature=${'a'.repeat(64)}`;
 
   it.each([
-    [{ flow: 'verify', admin: false }, { url: SIGNED_URL, init: { method: 'GET' } }],
-    [{ flow: 'reset', admin: false }, { url: '/api/reset-password-token', init: { method: 'POST', body: { url: SIGNED_URL } } }],
-    [{ flow: 'reset', admin: true }, { url: '/api/admin/reset-password-token', init: { method: 'POST', body: { url: SIGNED_URL } } }],
-  ])('checkLink %o', async (input, expected) => {
-    await run(actors.checkLink, { ...input, url: SIGNED_URL });
-    expect(calls.at(-1)).toEqual(expected);
+    [{ flow: 'verify', admin: false }, link(account.checkUserInvitationLink.path), account.checkUserInvitationLink, { query: { token: 'T0k3n', expires: '1700000000', signature: 'a'.repeat(64) } }],
+    [{ flow: 'verify', admin: true }, link(account.checkAdminInvitationLink.path), account.checkAdminInvitationLink, { query: { token: 'T0k3n', expires: '1700000000', signature: 'a'.repeat(64) } }],
+    [{ flow: 'reset', admin: false }, SIGNED_URL, account.checkUserResetToken, { body: { url: SIGNED_URL } }],
+    [{ flow: 'reset', admin: true }, SIGNED_URL, account.checkAdminResetToken, { body: { url: SIGNED_URL } }],
+  ] as const)('checkLink %o', async (input, url, endpoint, expected) => {
+    await run(actors.checkLink, { ...input, url });
+    expect(calls.at(-1)).toEqual({ endpoint, input: expected });
   });
 
   it.each([
-    [{ flow: 'verify', admin: false }, '/api/user/verify'],
-    [{ flow: 'verify', admin: true }, '/api/admin/verify'],
-    [{ flow: 'reset', admin: false }, '/api/reset-password'],
-    [{ flow: 'reset', admin: true }, '/api/admin/reset-password'],
-  ])('savePassword %o → %s', async (input, url) => {
+    ['not a URL', 'nonsense'],
+    ['a user link on the admin page', link(account.checkUserInvitationLink.path)],
+  ])('checkLink refuses %s without a call (the page shows the invalid link)', async (_, url) => {
+    const before = calls.length;
+    await expect(run(actors.checkLink, { flow: 'verify', admin: true, url })).rejects.toBeInstanceOf(UnknownLinkError);
+    expect(calls.length).toBe(before);
+  });
+
+  it.each([
+    [{ flow: 'verify', admin: false }, account.finishUserInvitation],
+    [{ flow: 'verify', admin: true }, account.finishAdminInvitation],
+    [{ flow: 'reset', admin: false }, account.resetUserPassword],
+    [{ flow: 'reset', admin: true }, account.resetAdminPassword],
+  ] as const)('savePassword %o → %s', async (input, endpoint) => {
     await run(actors.savePassword, { ...input, url: SIGNED_URL, password: 'p', password_confirmation: 'p' });
-    expect(calls.at(-1)).toEqual({ url, init: { method: 'POST', body: { url: SIGNED_URL, password: 'p', password_confirmation: 'p' } } });
+    expect(calls.at(-1)).toEqual({ endpoint, input: { body: { url: SIGNED_URL, password: 'p', password_confirmation: 'p' } } });
+  });
+});
+
+describe('verifyInvitation with a link that is not one', () => {
+  it('shows the invalid-link page', async () => {
+    const actor = createActor(verifyInvitationMachine.provide({ actors: createVerifyActors({ call: (async () => ({})) as Call }) }), {
+      input: { flow: 'verify', admin: false, url: 'https://iam.test/somewhere-else' },
+    }).start();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(actor.getSnapshot().hasTag('route:verify-invalid')).toBe(true);
   });
 });

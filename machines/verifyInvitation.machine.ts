@@ -3,11 +3,12 @@
  * check the signed link → password form → save → done with the flow code
  * (`sc` setup complete, `cp` changed password).
  *
- * Injected: actors checkLink, savePassword (`createVerifyActors({ http })`).
+ * Injected: actors checkLink, savePassword (`createVerifyActors({ call })`, the endpoints of contract/account.ts).
  */
 import { assign, fromPromise, setup } from 'xstate';
-import { isApiError } from '../src/api/errors';
-import { notProvided, toErrorInfo, type ErrorInfo, type Http } from './shared';
+import * as account from '../contract/account';
+import type { Call } from '../contract/endpoint';
+import { isCallFailure, notProvided, toErrorInfo, type ErrorInfo } from './shared';
 
 export type VerifyFlow = 'verify' | 'reset';
 export type FlowCode = 'sc' | 'cp';
@@ -30,26 +31,49 @@ export type VerifyInvitationTag = 'loading' | 'route:verify-form' | 'route:verif
 export interface CheckLinkInput { flow: VerifyFlow; admin: boolean; url: string }
 export interface SavePasswordInput extends CheckLinkInput { password: string; password_confirmation: string }
 
-export function checkLinkRequest(input: CheckLinkInput): { url: string; method: 'GET' | 'POST'; body?: Record<string, unknown> } {
-  if (input.flow === 'verify') return { url: input.url, method: 'GET' };
-  return { url: input.admin ? '/api/admin/reset-password-token' : '/api/reset-password-token', method: 'POST', body: { url: input.url } };
-}
-export function savePasswordPath(input: Pick<CheckLinkInput, 'flow' | 'admin'>): string {
-  if (input.flow === 'verify') return input.admin ? '/api/admin/verify' : '/api/user/verify';
-  return input.admin ? '/api/admin/reset-password' : '/api/reset-password';
+/** A `url` that is not a signed invitation link of the expected kind: refused like an expired link. */
+export class UnknownLinkError extends Error {
+  constructor() {
+    super('not a signed link');
+    this.name = 'UnknownLinkError';
+  }
 }
 
-export function createVerifyActors(deps: { http: Http }) {
+/** The `token`, `expires` and `signature` of a full signed link whose path is `path`; null for anything else. */
+export function signedLinkParams(url: string, path: string): { token?: string; expires?: string; signature?: string } | null {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return null;
+  }
+  if (parsed.pathname !== path) return null;
+  const params: { token?: string; expires?: string; signature?: string } = {};
+  for (const name of ['token', 'expires', 'signature'] as const) {
+    const value = parsed.searchParams.get(name);
+    if (value !== null) params[name] = value;
+  }
+  return params;
+}
+
+export function createVerifyActors(deps: { call: Call }) {
+  const { call } = deps;
   return {
     checkLink: fromPromise<void, CheckLinkInput>(async ({ input }) => {
-      const { url, ...init } = checkLinkRequest(input);
-      await deps.http<unknown>(url, init);
+      const endpoints = account.byKind[input.admin ? 'admin' : 'user'];
+      if (input.flow === 'reset') {
+        await call(endpoints.checkResetToken, { body: { url: input.url } });
+        return;
+      }
+      // the invitation link is the signed GET of its endpoint: checked with its own parameters
+      const query = signedLinkParams(input.url, endpoints.checkInvitationLink.path);
+      if (!query) throw new UnknownLinkError();
+      await call(endpoints.checkInvitationLink, { query });
     }),
     savePassword: fromPromise<{ flow: FlowCode }, SavePasswordInput>(async ({ input }) => {
-      const response = await deps.http<{ data: { flow: FlowCode } }>(savePasswordPath(input), {
-        method: 'POST',
-        body: { url: input.url, password: input.password, password_confirmation: input.password_confirmation },
-      });
+      const endpoints = account.byKind[input.admin ? 'admin' : 'user'];
+      const body = { url: input.url, password: input.password, password_confirmation: input.password_confirmation };
+      const response = input.flow === 'verify' ? await call(endpoints.finishInvitation, { body }) : await call(endpoints.resetPassword, { body });
       return { flow: response.data.flow };
     }),
   };
@@ -75,8 +99,9 @@ export const verifyInvitationMachine = setup({
   guards: {
     hasUrl: ({ context }) => Boolean(context.url),
     /** 403/404/410: expired or tampered signature. */
-    isLinkRejected: (_, params: { error: unknown }) => isApiError(params.error) && [403, 404, 410].includes(params.error.status ?? 0),
-    isValidationError: (_, params: { error: unknown }) => isApiError(params.error) && params.error.status === 422,
+    isLinkRejected: (_, params: { error: unknown }) =>
+      params.error instanceof UnknownLinkError || (isCallFailure(params.error) && [403, 404, 410].includes(params.error.status ?? 0)),
+    isValidationError: (_, params: { error: unknown }) => isCallFailure(params.error) && params.error.status === 422,
   },
 }).createMachine({
   id: 'verifyInvitation',

@@ -1,17 +1,17 @@
 /** Graph model of the verify / reset-password machine. */
 import type { AnyMachineSnapshot, EventObject } from 'xstate';
-import { ApiError } from '../src/api/errors';
+import { CallFailureError } from './testing/failure';
 import { verifyInvitationMachine, type VerifyInvitationContext, type VerifyInvitationEvent, type VerifyInvitationInput } from './verifyInvitation.machine';
 import { doneEvent, errorEvent, stateKey, type MachineModel } from './testing/graph';
 
 export const SIGNED_URL = 'https://iam.test/api/user/verify/abc?expires=1&signature=sig';
 
 export const verifyErrors = {
-  expired: new ApiError({ kind: 'http', status: 403, code: 'invalid_signature', message: 'Invalid signature' }),
-  notFound: new ApiError({ kind: 'http', status: 404, code: 'not_found', message: 'Not found' }),
-  network: new ApiError({ kind: 'network', message: 'fetch failed' }),
-  weakPassword: new ApiError({ kind: 'http', status: 422, code: 'validation_failed', message: 'invalid', fields: { password: ['password_too_short'] } }),
-  server: new ApiError({ kind: 'http', status: 500, code: 'internal', message: 'Error ocurred, please try again' }),
+  expired: new CallFailureError({ kind: 'http', status: 403, code: 'invalid_signature', message: 'Invalid signature' }),
+  notFound: new CallFailureError({ kind: 'http', status: 404, code: 'not_found', message: 'Not found' }),
+  network: new CallFailureError({ kind: 'network', message: 'fetch failed' }),
+  weakPassword: new CallFailureError({ kind: 'http', status: 422, code: 'validation_failed', message: 'invalid', fields: { password: ['password_too_short'] } }),
+  server: new CallFailureError({ kind: 'http', status: 500, code: 'internal', message: 'Error ocurred, please try again' }),
 };
 
 function events(snapshot: AnyMachineSnapshot): EventObject[] {

@@ -27,3 +27,13 @@ export const call: Call = createCall((method, url, options) => apiRequest(method
 
 /** The session's own calls (the locale save): 401s are not fed back into the session (no refresh loop). */
 export const sessionCall: Call = createCall((method, url, options) => sessionRequest(method, url, options));
+
+/**
+ * An endpoint that takes `multipart/form-data` (its contract has no JSON body, e.g. the avatar upload): the form
+ * goes as the body, through the same client.
+ */
+export async function upload<E extends EndpointShape>(endpoint: E, form: FormData, options: CallOptions & { params?: Record<string, string | number> } = {}): Promise<ResultOf<E>> {
+  const init: ApiRequestOptions = { body: form };
+  if (options.signal) init.signal = options.signal;
+  return (await apiRequest(endpoint.method, pathOf(endpoint, options.params), init)) as ResultOf<E>;
+}

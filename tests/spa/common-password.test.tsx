@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { I18nProvider } from '@lingui/react';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ChangePasswordSection } from '../../src/features/account/profile/profile-screen';
+import { ChangePasswordSection } from '../../src/features/account/profile/change-password-section';
 import { activateLocale, i18n } from '../../src/lib/i18n';
 import { createQueryClient } from '../../src/lib/query-client';
 

@@ -4,7 +4,7 @@ import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/api';
-import { avatarProblemFromError } from '../../src/features/account/profile/profile-screen';
+import { avatarProblemFromError } from '../../src/features/account/profile/avatar-section';
 import { Toaster } from '../../src/components/ui/toast';
 import { TwoFactorSection } from '../../src/features/account/profile/two-factor-section';
 import { i18n } from '../../src/lib/i18n';

@@ -1,7 +1,7 @@
 import { msg } from '@lingui/core/macro';
 import { createFileRoute } from '@tanstack/react-router';
 import { z } from 'zod';
-import { ForgotPasswordScreen } from '../../features/account/password/password-screens';
+import { ForgotPasswordScreen } from '../../features/account/password/forgot-password-screen';
 
 /** `/forgot-password`, and `?type=admin` for administrators (linked from /admin/login). */
 export const Route = createFileRoute('/_public/forgot-password')({

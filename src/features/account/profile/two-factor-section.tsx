@@ -6,14 +6,15 @@ import { QRCodeSVG } from 'qrcode.react';
 import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import { css } from 'styled-system/css';
 import { createTwoFactorActors, twoFactorSetupMachine, type TwoFactorSetupMachine } from '../../../../machines/twoFactorSetup.machine';
-import { apiPost, http } from '../../../api';
+import { sendEnrollmentSms } from '../../../../contract/account';
+import { call } from '../../../api/call';
 import { currentAccountQueryOptions, type AccountKind, type TwoFactorStatus } from '../../../api/account';
 import { Button } from '../../../components/ui/button';
 import { CodeInput } from '../../../components/ui/code-input';
 import { toaster } from '../../../components/ui/toast';
 import { inspectOptions } from '../../../lib/inspect';
 import { apiErrorMessage, errorInfoMessage, FormAlert, formStack, mutedText, PasswordField, usePinTranslations } from '../form-kit';
-import { Section } from './profile-screen';
+import { Section } from './section';
 
 async function copy(text: string): Promise<boolean> {
   try {
@@ -58,7 +59,7 @@ function CodeForm({ label, busy, error, submitLabel, onSubmit }: { label: string
 export function TwoFactorSection({ kind, phone, status, machineOverride }: { kind: AccountKind; phone: string | null; status: TwoFactorStatus; machineOverride?: TwoFactorSetupMachine }) {
   const { t, i18n } = useLingui();
   const queryClient = useQueryClient();
-  const real = useMemo(() => twoFactorSetupMachine.provide({ actors: createTwoFactorActors({ http }) }), []);
+  const real = useMemo(() => twoFactorSetupMachine.provide({ actors: createTwoFactorActors({ call }) }), []);
   const [snapshot, send] = useMachine(machineOverride ?? real, { ...inspectOptions(), input: { enabled: status.enabled, method: status.method, phone } });
   const { context } = snapshot;
   const busy = snapshot.hasTag('loading');
@@ -71,7 +72,7 @@ export function TwoFactorSection({ kind, phone, status, machineOverride }: { kin
   }, [phone, send]);
 
   const disableCode = useMutation({
-    mutationFn: () => apiPost<unknown>('/api/2fa/sms/send'),
+    mutationFn: () => call(sendEnrollmentSms),
     onSuccess: () => {
       const phoneNumber = phone ?? '';
       toaster.create({ type: 'success', title: i18n._(msg`Code sent to ${phoneNumber}`) });

@@ -1,7 +1,7 @@
 import { msg } from '@lingui/core/macro';
 import { createFileRoute, notFound } from '@tanstack/react-router';
 import { z } from 'zod';
-import { PasswordLinkScreen } from '../../../features/account/password/password-screens';
+import { PasswordLinkScreen } from '../../../features/account/password/password-link-screen';
 
 /**
  * /verify/verify (invitation), /verify/resetPassword, and the literal

@@ -1,7 +1,7 @@
 import { msg } from '@lingui/core/macro';
 import { createFileRoute } from '@tanstack/react-router';
 import { z } from 'zod';
-import { PasswordLinkScreen } from '../../../features/account/password/password-screens';
+import { PasswordLinkScreen } from '../../../features/account/password/password-link-screen';
 
 export const Route = createFileRoute('/admin/_public/reset-password')({
   staticData: { title: msg`Reset password` },

@@ -1,6 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { z } from 'zod';
-import { AdminSetupScreen, pageTitles } from '../../../features/account/password/password-screens';
+import { AdminSetupScreen, pageTitles } from '../../../features/account/password/admin-setup-screen';
 
 /** `/admin/setup?token=` — first-start link printed by the server. */
 export const Route = createFileRoute('/admin/_public/setup')({

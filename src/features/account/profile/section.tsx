@@ -1,0 +1,15 @@
+import type { ReactNode } from 'react';
+import { css } from 'styled-system/css';
+
+/** One card of the profile page: a titled section with an optional description. */
+export function Section({ id, title, description, children }: { id: string; title: ReactNode; description?: ReactNode; children: ReactNode }) {
+  return (
+    <section aria-labelledby={id} className={css({ bg: 'bg.surface', borderWidth: '1px', borderColor: 'border.default', borderRadius: 'xl', boxShadow: 'xs', p: { base: '5', md: '6' } })}>
+      <h2 id={id} className={css({ textStyle: 'sectionTitle' })}>
+        {title}
+      </h2>
+      {description ? <p className={css({ fontSize: 'sm', color: 'fg.muted', mt: '1' })}>{description}</p> : null}
+      <div className={css({ mt: '5' })}>{children}</div>
+    </section>
+  );
+}
