@@ -13,31 +13,19 @@
  */
 import type { I18n, MessageDescriptor } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
-import type { FieldValues, Path, UseFormSetError } from 'react-hook-form';
+import { useLingui } from '@lingui/react';
+import type { FieldError, FieldValues, Path, UseFormSetError } from 'react-hook-form';
+import type { FieldErrorCode } from '../../contract/errors';
 import { PASSWORD_MAX_LENGTH_EXCLUSIVE, PASSWORD_MIN_LENGTH, type PasswordRule } from '../../contract/domain/password-policy';
 import { isApiError } from '../api/errors';
 
-export type FieldErrorCode =
-  | 'required'
-  | 'invalid'
-  | 'too_short'
-  | 'too_long'
-  | 'exact_length'
-  | 'email'
-  | 'too_small'
-  | 'too_big'
-  | 'password_mismatch'
-  | 'password_same_as_current'
-  | 'password_common'
-  | 'current_password_invalid'
-  | 'otp_required'
-  | 'otp_invalid'
-  | 'phone_required'
-  | 'email_taken'
-  | 'unknown_field'
-  | PasswordRule;
+/**
+ * The codes a form field shows: the contract's field error codes and the password rules. `name_taken` is left to
+ * the catalog pages, which mark the name field invalid and say why in a notification.
+ */
+type ShownCode = Exclude<FieldErrorCode, 'name_taken'> | PasswordRule;
 
-const messages: Record<FieldErrorCode, MessageDescriptor> = {
+const messages: Record<ShownCode, MessageDescriptor> = {
   required: msg`{field} is required`,
   invalid: msg`{field} is invalid`,
   too_short: msg`must be at least {size} characters long`,
@@ -77,7 +65,7 @@ export const passwordRuleLabels: Record<PasswordRule, MessageDescriptor> = {
   password_repeated: msg`No character more than 3 times in a row`,
 };
 
-const defaultSizes: Partial<Record<FieldErrorCode, number>> = {
+const defaultSizes: Partial<Record<ShownCode, number>> = {
   password_too_short: PASSWORD_MIN_LENGTH,
   password_too_long: PASSWORD_MAX_LENGTH_EXCLUSIVE,
 };
@@ -92,7 +80,7 @@ export function passwordRuleLabel(i18n: I18n, rule: PasswordRule): string {
   return render(i18n, passwordRuleLabels[rule], { size: defaultSizes[rule] ?? '' });
 }
 
-function isKnownCode(code: string): code is FieldErrorCode {
+function isKnownCode(code: string): code is ShownCode {
   return Object.prototype.hasOwnProperty.call(messages, code);
 }
 
@@ -104,9 +92,15 @@ export function fieldErrorMessage(i18n: I18n, code: string | undefined, field: s
   if (!code) return undefined;
   const [raw, sizePart] = code.split(':');
   const name = raw ?? '';
-  const key: FieldErrorCode = isKnownCode(name) ? name : 'invalid';
+  const key: ShownCode = isKnownCode(name) ? name : 'invalid';
   const resolvedSize = size ?? (sizePart && /^\d+$/.test(sizePart) ? Number(sizePart) : defaultSizes[key]);
   return render(i18n, messages[key], { field, size: resolvedSize ?? '' });
+}
+
+/** For react-hook-form fields: the localized text of a field's error (its message is the code), or undefined. */
+export function useFieldError(): (error: FieldError | undefined, field: string) => string | undefined {
+  const { i18n } = useLingui();
+  return (error, field) => fieldErrorMessage(i18n, error?.message, field);
 }
 
 /**
