@@ -20,10 +20,11 @@ import { PASSWORD_MAX_LENGTH_EXCLUSIVE, PASSWORD_MIN_LENGTH, type PasswordRule }
 import { isApiError } from '../api/errors';
 
 /**
- * The codes a form field shows: the contract's field error codes and the password rules. `name_taken` is left to
- * the catalog pages, which mark the name field invalid and say why in a notification.
+ * The codes with a message of their own: the contract's field error codes and the password rules. The admin
+ * catalog codes (name_taken, name_reserved, role_unknown, confidential_only) have none yet and read
+ * '{field} is invalid', like any unknown code.
  */
-type ShownCode = Exclude<FieldErrorCode, 'name_taken'> | PasswordRule;
+type ShownCode = Exclude<FieldErrorCode, 'name_taken' | 'name_reserved' | 'role_unknown' | 'confidential_only'> | PasswordRule;
 
 const messages: Record<ShownCode, MessageDescriptor> = {
   required: msg`{field} is required`,
