@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { defineEndpoint } from './endpoint';
 import { dataOf } from './common';
 import { emailSchema, personNameSchema } from './domain/formats';
-import { passwordSchema } from './domain/password-policy';
+import { newPasswordBody } from './account';
 
 export const languages = defineEndpoint({
   method: 'GET', path: '/api/languages', tag: 'system', access: 'public', summary: 'Languages the interface is offered in',
@@ -70,13 +70,10 @@ export const checkSetupLink = defineEndpoint({
   errors: { 403: ['invalid_link'] },
 });
 
-/**
- * The body under the shared password policy; the server validates with its stricter password schema (adds
- * `password_common`, server/services/account-passwords.ts) and the confirmation rule (422 `password_mismatch`).
- */
+/** The body under the shared password policy; the server validates with its stricter password schema (adds `password_common`). */
 export const completeSetup = defineEndpoint({
   method: 'POST', path: '/api/setup', tag: 'setup', access: 'public', summary: 'Create the first super_admin with a one-time setup token',
-  body: z.object({ ...setupFields, password: passwordSchema, password_confirmation: z.string().max(200) }),
+  body: newPasswordBody(setupFields),
   status: 201,
   response: dataOf(z.object({ email: z.string() })),
   errors: { 403: ['invalid_link'], 409: ['setup_done'], 422: ['validation_failed'] },

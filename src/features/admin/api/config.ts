@@ -1,17 +1,15 @@
 import { queryOptions } from '@tanstack/react-query';
-import { apiGet } from '../../../api';
+import * as system from '../../../../contract/system';
+import { call } from '../../../api/call';
 import { adminKeys } from './keys';
 
-export interface SsoProvider {
-  id: string;
-  name: string;
-}
+export type SsoProvider = system.ClientConfig['sso_providers'][number];
 
-/** SSO identity providers from `GET /api/config` (for "add user by SSO"). */
+/** SSO identity providers from the public client configuration (contract/system.ts clientConfig), for "add user by SSO". */
 export function ssoProvidersQueryOptions() {
   return queryOptions({
     queryKey: adminKeys.config(),
-    queryFn: ({ signal }) => apiGet<{ data: { sso_providers?: SsoProvider[] } }>('/api/config', { signal }).then((r) => r.data.sso_providers ?? []),
+    queryFn: ({ signal }) => call(system.clientConfig, {}, { signal }).then((r) => r.data.sso_providers),
     staleTime: 5 * 60_000,
   });
 }
