@@ -6,6 +6,7 @@ import { AppError } from '../errors';
 import { signInOutcome } from '../lib/metrics';
 import { accountTypeForClient, DENIED_PATH, mayUseClient, signInMethods } from '../oidc/access';
 import { revokeGrantRows } from '../oidc/adapter';
+import type { OidcHandle } from '../oidc/index';
 import type { LoginResult, SecondFactorResult } from '../../contract/auth';
 import { displayName } from './account-passwords';
 import { findAccountByEmail, normalizeEmail } from './accounts';
@@ -23,10 +24,10 @@ import { consumeRecoveryCode, isTwoFactorEnabled, sendEnrollmentSms, sendSmsCode
 
 const epoch = (): number => Math.floor(Date.now() / 1000);
 /** How long a passed password step waits for its second factor. */
-export const PENDING_TTL_SECONDS = 10 * 60;
+const PENDING_TTL_SECONDS = 10 * 60;
 
 /** Server-side state of a sign-in between the password step and the second factor (kept in the Interaction). */
-export interface PendingSignIn {
+interface PendingSignIn {
   accountId: string;
   type: AccountType;
   method: 'GOOGLE' | 'SMS';
@@ -36,11 +37,6 @@ export interface PendingSignIn {
 
 export type LoadedInteraction = InstanceType<Provider['Interaction']>;
 
-/** The OIDC provider of the app (server/oidc/index.ts), reached lazily: it is created after the services. */
-export interface OidcAccess {
-  provider(): Promise<Provider>;
-}
-
 /** Where a sign-in comes from, recorded with it (auth_activities); plain values taken from the request. */
 export interface ClientInfo {
   ip: string;
@@ -48,12 +44,12 @@ export interface ClientInfo {
   userAgent: string | null;
 }
 
-export interface Complete {
+interface Complete {
   status: 'complete';
   redirect_to: string;
 }
 
-export interface PasswordExpired {
+interface PasswordExpired {
   status: 'password_expired';
   reset_token: string;
 }
@@ -64,7 +60,7 @@ export function clientOf(interaction: LoadedInteraction): string {
 }
 
 /** The account type an interaction signs in; the endpoint of the other type refuses it. */
-export function assertInteractionType(interaction: LoadedInteraction, type: AccountType): void {
+function assertInteractionType(interaction: LoadedInteraction, type: AccountType): void {
   if (accountTypeForClient(clientOf(interaction)) !== type) throw new AppError(400, 'interaction_invalid');
 }
 
@@ -72,7 +68,7 @@ async function saveInteraction(interaction: LoadedInteraction): Promise<void> {
   await interaction.save(Math.max(1, interaction.exp - epoch()));
 }
 
-export function pendingOf(interaction: LoadedInteraction): PendingSignIn | null {
+function pendingOf(interaction: LoadedInteraction): PendingSignIn | null {
   const raw: unknown = (interaction.result as Record<string, unknown> | undefined)?.pending;
   if (!raw || typeof raw !== 'object') return null;
   const p = raw as Record<string, unknown>;
@@ -103,7 +99,8 @@ const INACTIVE_MAIL_PER_HOUR = 1;
 
 type SecondFactorField = 'one_time_password' | 'recovery_code';
 
-export function createSignInService(deps: Deps, oidc: OidcAccess) {
+/** `oidc.provider()`: the app's current OIDC provider (server/oidc/index.ts oidcOf), reached lazily. */
+export function createSignInService(deps: Deps, oidc: Pick<OidcHandle, 'provider'>) {
   const db = () => deps.db.kysely;
 
   /** The live interaction with this uid, or 400 interaction_expired. */

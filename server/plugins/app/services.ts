@@ -3,7 +3,7 @@ import { systemClock, type Deps } from '../../services/deps';
 import { createCatalogService, type CatalogService } from '../../services/admin/catalog';
 import { createServiceAppsService, type ServiceAppsService } from '../../services/admin/service-apps';
 import { createSetupService, type SetupService } from '../../services/setup';
-import { createSignInService, type OidcAccess, type SignInService } from '../../services/sign-in';
+import { createSignInService, type SignInService } from '../../services/sign-in';
 import { createSsoService, type SsoService } from '../../services/sso';
 import { createMeService, type MeService } from '../../services/me';
 import { createAccountPasswordsService, type AccountPasswordsService } from '../../services/account-passwords';
@@ -13,7 +13,7 @@ import { createLocksService, type LocksService } from '../../services/locks';
 import { createPasswordResetService, type PasswordResetService } from '../../services/password-reset';
 import { createProfileService, type ProfileService } from '../../services/profile';
 import { createTwoFactorService, type TwoFactorService } from '../../services/two-factor';
-import { getProvider } from '../../oidc/index';
+import { oidcOf, type OidcHandle } from '../../oidc/index';
 import { createUsersService, type UsersService } from '../../services/admin/users';
 import { createImportService, type ImportService } from '../../services/admin/import';
 import { createAdminsService, type AdminsService } from '../../services/admin/admins';
@@ -49,7 +49,7 @@ declare module 'fastify' {
 }
 
 /** `oidc`: the app's OIDC provider (the sign-in services finish its interactions). */
-export function createServices(deps: Deps, oidc: OidcAccess): Services {
+export function createServices(deps: Deps, oidc: OidcHandle): Services {
   const signIn = createSignInService(deps, oidc);
   return {
     catalog: createCatalogService(deps),
@@ -77,7 +77,7 @@ export default fp(
   async (app) => {
     const deps: Deps = { db: app.db, config: app.config, mailer: app.mailer, clock: systemClock, log: app.log };
     app.decorate('deps', deps);
-    app.decorate('services', createServices(deps, { provider: () => getProvider(app) }));
+    app.decorate('services', createServices(deps, oidcOf(app)));
   },
   { name: 'services' },
 );
