@@ -95,6 +95,14 @@ export const FIELD_ERROR_CODES = [
   'role_unknown',
   /** service apps: PKCE off, client_credentials or a secret method asked for on a public app */
   'confidential_only',
+  /** change password, disable 2FA with the password: the password given is not the account's */
+  'given_password_invalid',
+  /** own profile: a new e-mail address needs the current password */
+  'current_password_required',
+  /** avatar upload: not exactly one JPG or PNG image */
+  'avatar_invalid_type',
+  /** avatar upload: more than 1200 x 600 pixels */
+  'avatar_too_large_dimensions',
 ] as const;
 export type FieldErrorCode = (typeof FIELD_ERROR_CODES)[number];
 

@@ -2,7 +2,8 @@
  * Field error codes → localized messages (docs/SPEC.md §5), shared by every form.
  *
  * Codes come from two places and use the same vocabulary:
- * - the server's 422 `{error:{fields:{name:[code…]}}}` (server/lib/validation.ts),
+ * - the server's 422 `{error:{fields:{name:[code…]}}}` (server/lib/validation.ts), one of the contract's
+ *   FIELD_ERROR_CODES (contract/errors.ts),
  * - client zod schemas, whose issue `message` is the code (`'required'`,
  *   `'email'`, `'password_too_short'`…). A size may be appended as
  *   `code:size` (e.g. `'too_short:3'`); password rules know their own size.
@@ -20,11 +21,10 @@ import { PASSWORD_MAX_LENGTH_EXCLUSIVE, PASSWORD_MIN_LENGTH, type PasswordRule }
 import { isApiError } from '../api/errors';
 
 /**
- * The codes with a message of their own: the contract's field error codes and the password rules. The admin
- * catalog codes (name_taken, name_reserved, role_unknown, confidential_only) have none yet and read
- * '{field} is invalid', like any unknown code.
+ * The codes with a message of their own: every field error code of the contract and the password rules (a contract
+ * code without a message here fails tsc; tests/spa/field-errors.test.ts checks each reads its own words).
  */
-type ShownCode = Exclude<FieldErrorCode, 'name_taken' | 'name_reserved' | 'role_unknown' | 'confidential_only'> | PasswordRule;
+type ShownCode = FieldErrorCode | PasswordRule;
 
 const messages: Record<ShownCode, MessageDescriptor> = {
   required: msg`{field} is required`,
@@ -44,6 +44,14 @@ const messages: Record<ShownCode, MessageDescriptor> = {
   otp_invalid: msg`One time password is invalid`,
   phone_required: msg`Add a phone number to your profile first`,
   email_taken: msg`This e-mail address is already in use`,
+  name_taken: msg`This name is already taken`,
+  name_reserved: msg`This name is reserved`,
+  role_unknown: msg`Unknown role`,
+  confidential_only: msg`Only confidential service apps (with a client secret) can use this setting`,
+  given_password_invalid: msg`Given password is invalid`,
+  current_password_required: msg`{field} is required`,
+  avatar_invalid_type: msg`Choose a .jpg, .jpeg or .png image.`,
+  avatar_too_large_dimensions: msg`The image must be at most 1200 × 600 pixels.`,
   password_too_short: msg`must be at least {size} characters long`,
   password_too_long: msg`must be less than {size} characters long`,
   password_uppercase: msg`must contain an upper-case letter`,
