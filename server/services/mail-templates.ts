@@ -2,10 +2,30 @@ import type { Language } from '../i18n/index';
 
 export type MailTemplate = 'invitation' | 'admin_invitation' | 'password_reset' | 'password_changed' | 'account_inactive_sign_in' | 'setup' | 'api_key_generated' | 'api_key_revoked';
 
-interface Rendered { subject: string; text: string; html: string }
-type Params = { name?: string; link?: string; product?: string; expires_hours?: number; key_prefix?: string };
+/** What a template is filled with (`{name}`, `{link}`, `{expires_hours}` (default 72), `{key_prefix}`). */
+export interface MailParams {
+  name?: string;
+  link?: string;
+  expires_hours?: number;
+  key_prefix?: string;
+}
+type Params = MailParams & { product?: string };
 
-const T: Record<MailTemplate, Record<Language, { subject: string; intro: string; action?: string; outro: string }>> = {
+export interface RenderedMail {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+/** One template in one language: the subject, the text around the link, and the link's label when there is one. */
+interface TemplateText {
+  subject: string;
+  intro: string;
+  action?: string;
+  outro: string;
+}
+
+const T: Record<MailTemplate, Record<Language, TemplateText>> = {
   invitation: {
     en: { subject: 'You are invited to {product}', intro: 'Hello {name}, an administrator created an account for you.', action: 'Finish setting up your account', outro: 'The link is valid for {expires_hours} hours. If you did not expect this e-mail, you can ignore it.' },
     de: { subject: 'Einladung zu {product}', intro: 'Hallo {name}, ein Administrator hat ein Konto für Sie angelegt.', action: 'Kontoeinrichtung abschließen', outro: 'Der Link ist {expires_hours} Stunden gültig. Wenn Sie diese E-Mail nicht erwartet haben, können Sie sie ignorieren.' },
@@ -63,7 +83,7 @@ function fill(template: string, params: Params): string {
   return template.replace(/\{(\w+)\}/g, (_, k: string) => String((params as Record<string, unknown>)[k] ?? ''));
 }
 
-export function renderMail(template: MailTemplate, lang: Language, params: Params): Rendered {
+export function renderMail(template: MailTemplate, lang: Language, params: MailParams): RenderedMail {
   const t = T[template][lang] ?? T[template].en;
   const p: Params = { product: 'IAM', expires_hours: 72, ...params };
   const subject = fill(t.subject, p);

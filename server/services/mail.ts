@@ -5,13 +5,13 @@ import nodemailer from 'nodemailer';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppConfig } from '../config';
 import { FALLBACK_LANGUAGE, isLanguage } from '../i18n/index';
-import { renderMail, type MailTemplate } from './mail-templates';
+import { renderMail, type MailParams, type MailTemplate, type RenderedMail } from './mail-templates';
 
 export interface MailMessage {
   to: string;
   template: MailTemplate;
   locale: string;
-  params: { name?: string; link?: string; expires_hours?: number; key_prefix?: string };
+  params: MailParams;
 }
 
 export interface Mailer {
@@ -19,12 +19,9 @@ export interface Mailer {
   close(): void;
 }
 
-interface Envelope {
+interface Envelope extends RenderedMail {
   from: string;
   to: string;
-  subject: string;
-  text: string;
-  html: string;
 }
 
 /** Where rendered mails go: an SMTP server, or .eml files in a directory. */
@@ -67,7 +64,7 @@ export function createMailer(config: Pick<AppConfig, 'smtpUrl' | 'dataDir' | 'ma
   return {
     async send(m) {
       const r = renderMail(m.template, isLanguage(m.locale) ? m.locale : FALLBACK_LANGUAGE, m.params);
-      await channel.deliver({ from: config.mailFrom, to: m.to, subject: r.subject, text: r.text, html: r.html }, m);
+      await channel.deliver({ from: config.mailFrom, to: m.to, ...r }, m);
     },
     close: () => channel.close(),
   };
