@@ -4,7 +4,8 @@ import { accountRow } from '../accounts';
 import { sendInvitation } from '../invitations';
 import type { Actor, Deps, Queries } from '../deps';
 import { recordAudit } from './audit';
-import { accountView, type AccountView } from './schemas';
+import type { AccountView } from '../../../contract/common';
+import { accountView } from './schemas';
 import { actorOpts, deleteAccount, listAccounts, reinvite } from './users';
 
 /** Admin accounts (super_admin only, contract/admin/admins.ts): the last active super_admin always stays. */

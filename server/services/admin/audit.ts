@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema';
 import { nowIso } from '../../db/index';
-import { actorOf, type Actor } from '../deps';
+import type { Actor } from '../deps';
 
 const SECRET_KEY_RE = /(password|secret|hash|token|api_key|recovery|two_factor_secret|code_verifier)/i;
 
@@ -53,15 +52,3 @@ export async function recordAudit(
     .execute();
 }
 
-/** @deprecated transitional: services move to `recordAudit(db, actor, …)` (server/services/deps.ts). */
-export async function audit(
-  request: FastifyRequest,
-  action: string,
-  targetType: string,
-  targetId: string | null,
-  before: unknown,
-  after: unknown,
-  db: Kysely<Database> = request.server.db.kysely,
-): Promise<void> {
-  await recordAudit(db, actorOf(request), action, targetType, targetId, before, after);
-}

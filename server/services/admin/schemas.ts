@@ -1,8 +1,7 @@
 import type { Account } from '../../db/schema';
 import type { AccountView } from '../../../contract/common';
 
-/** The account view the API answers with, built from a database row. Shapes live in contract/common.ts. */
-export { idParams, boolQuery, pageQuery, listMeta, accountSchema, localeEnum, type AccountView } from '../../../contract/common';
+/** The account view the API answers with (contract/common.ts accountSchema), built from a database row. */
 
 export const ACCOUNT_VIEW_COLUMNS = [
   'id', 'type', 'email', 'first_name', 'last_name', 'phone', 'locale', 'status', 'auth_type', 'provider', 'technical',

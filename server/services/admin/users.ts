@@ -8,7 +8,8 @@ import { sendInvitation } from '../invitations';
 import { revokeAccountGrantsDb } from '../../oidc/grants';
 import type { Actor, Deps, Queries } from '../deps';
 import { recordAudit } from './audit';
-import { ACCOUNT_VIEW_COLUMNS, accountView, type AccountView } from './schemas';
+import type { AccountView } from '../../../contract/common';
+import { ACCOUNT_VIEW_COLUMNS, accountView } from './schemas';
 
 /**
  * End users as admins manage them (contract/admin/users.ts): repository functions on the database handle or a

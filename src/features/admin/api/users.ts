@@ -1,9 +1,10 @@
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiBlob, apiDelete, apiPost } from '../../../api';
+import { apiBlob, apiPost } from '../../../api';
 import { call } from '../../../api/call';
 import { pathOf, type BodyOf } from '../../../../contract/endpoint';
 import * as users from '../../../../contract/admin/users';
 import * as csv from '../../../../contract/admin/import';
+import * as account from '../../../../contract/account';
 import type { ImportAccepted, ImportReport } from '../../../../contract/admin/import';
 import { adminKeys, compactQuery } from './keys';
 import type { AccountStatus, AuthType } from './types';
@@ -82,7 +83,7 @@ export function useInviteUser() {
 export function useVerifyUser() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => apiPost<unknown>('/api/admin/user/verify-manually', { uuid: id }),
+    mutationFn: (id: string) => call(account.verifyUserManually, { body: { uuid: id } }),
     onSuccess: (_data, id) => qc.invalidateQueries({ queryKey: adminKeys.user(id) }),
   });
 }
@@ -90,19 +91,16 @@ export function useVerifyUser() {
 export function useGenerateApiKey() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) =>
-      apiPost<{ data: { api_key: string } | string }>(`/api/admin/users/${encodeURIComponent(id)}/token-generate`).then((r) =>
-        typeof r.data === 'string' ? r.data : r.data.api_key,
-      ),
+    mutationFn: (id: string) => call(account.generateApiKey, { params: { id } }).then((r) => r.data.api_key),
     onSuccess: (_data, id) => qc.invalidateQueries({ queryKey: adminKeys.user(id) }),
   });
 }
 
-/** `DELETE /api/admin/users/{id}/token`: the key stops working at once (`revoked: false` when there was none). */
+/** Revokes a technical user's key: it stops working at once (`revoked: false` when there was none). */
 export function useRevokeApiKey() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => apiDelete<{ data: { id: string; revoked: boolean } }>(`/api/admin/users/${encodeURIComponent(id)}/token`).then((r) => r.data),
+    mutationFn: (id: string) => call(account.revokeApiKey, { params: { id } }).then((r) => r.data),
     onSuccess: (_data, id) => qc.invalidateQueries({ queryKey: adminKeys.user(id) }),
   });
 }
