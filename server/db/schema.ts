@@ -1,4 +1,4 @@
-import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { Generated, Insertable, Selectable } from 'kysely';
 
 /**
  * Database types. Portable across SQLite and PostgreSQL: ids are UUID strings, timestamps are
@@ -268,9 +268,7 @@ export interface Database {
 
 export type Account = Selectable<AccountsTable>;
 export type NewAccount = Insertable<AccountsTable>;
-export type AccountUpdate = Updateable<AccountsTable>;
 export type Role = Selectable<RolesTable>;
-export type Subscription = Selectable<SubscriptionsTable>;
 export type ServiceApp = Selectable<ServiceAppsTable>;
 // Generated is re-exported for migrations that add auto columns later
 export type { Generated };

@@ -20,8 +20,6 @@ export function newApiKey(): { key: string; prefix: string } {
   return { key: `iam_${prefix}_${randomBytes(32).toString('base64url')}`, prefix };
 }
 
-export const API_KEY_ACTIONS = ['user.api_key_generated', 'user.api_key_revoked'] as const;
-
 /** What the bearer verifier answers for a valid key: the technical user it belongs to. */
 export interface ApiKeyAuth {
   account: Account;

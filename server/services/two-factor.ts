@@ -256,17 +256,6 @@ export async function consumeRecoveryCode(deps: ServiceHost, account: Pick<Accou
   return Number(r.numUpdatedRows) === 1;
 }
 
-/** How many unused recovery codes remain. */
-export async function remainingRecoveryCodes(deps: ServiceHost, accountId: string): Promise<number> {
-  const r = await deps.db.kysely
-    .selectFrom('recovery_codes')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('account_id', '=', accountId)
-    .where('used_at', 'is', null)
-    .executeTakeFirst();
-  return Number(r?.n ?? 0);
-}
-
 /**
  * The SMS sent by `/api/2fa/sms/send` and the enrollment branch of `/api/2fa/sms/resend` (no
  * `interaction`): the code that confirms disabling when SMS 2FA is active, else the enrollment code.

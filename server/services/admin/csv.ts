@@ -11,12 +11,11 @@ import { accountWhere, type UserFilters } from './users';
  * = + - @ TAB CR or NUL. Checking only the start of the value is not enough: a spreadsheet opened with another
  * locale's list separator (, ; TAB |), or a reader that splits lines naively, starts a new cell after any
  * separator or line break inside the value ("a;=1+1"), possibly after spaces or a quote. So a `'` goes before
- * every trigger character that could begin a cell: at the start of the value and after any of , ; TAB | CR LF
+ * every trigger character (= + - @ TAB CR NUL) that could begin a cell: at the start of the value and after any of , ; TAB | CR LF
  * (and the spaces/double quotes that may follow them). Every exported cell is also double-quoted, with embedded
  * quotes doubled (RFC 4180). A value whose cell already starts with apostrophes before a trigger gets one more, so
  * unescapeCell (one fewer) undoes exactly this on import and an exported file imports as is.
  */
-export const FORMULA_TRIGGERS = ['=', '+', '-', '@', '\t', '\r', '\u0000'] as const;
 export const CELL_SEPARATORS = [',', ';', '\t', '|', '\r', '\n'] as const;
 // eslint-disable-next-line no-control-regex
 const NEEDS_QUOTE = /(?<=^|[,;\t|\r\n])([ "]*)(?='*[=+\-@\t\r\u0000])/g;

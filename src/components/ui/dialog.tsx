@@ -7,14 +7,12 @@ import { createStyleContext } from './style-context';
 const { withRootProvider, withContext } = createStyleContext(dialog);
 
 export const Root = withRootProvider(ArkDialog.Root);
-export const Trigger = ArkDialog.Trigger;
 export const Backdrop = withContext(ArkDialog.Backdrop, 'backdrop');
 export const Positioner = withContext(ArkDialog.Positioner, 'positioner');
 export const Content = withContext(ArkDialog.Content, 'content');
 export const Title = withContext(ArkDialog.Title, 'title');
 export const Description = withContext(ArkDialog.Description, 'description');
 export const CloseTrigger = withContext(ArkDialog.CloseTrigger, 'closeTrigger');
-export const Context = ArkDialog.Context;
 
 /** Backdrop + positioner + content in a portal: the usual modal body. */
 export function Panel({ children, ...props }: ComponentProps<typeof Content>) {

@@ -20,8 +20,6 @@ export const Content = withContext(ArkSelect.Content, 'content');
 export const Item = withContext(ArkSelect.Item, 'item');
 export const ItemText = withContext(ArkSelect.ItemText, 'itemText');
 export const ItemIndicator = withContext(ArkSelect.ItemIndicator, 'itemIndicator');
-export const ItemGroup = withContext(ArkSelect.ItemGroup, 'itemGroup');
-export const ItemGroupLabel = withContext(ArkSelect.ItemGroupLabel, 'itemGroupLabel');
 export const HiddenSelect = ArkSelect.HiddenSelect;
 export { createListCollection };
 

@@ -8,7 +8,6 @@ export const Root = withProvider('table', 'root');
 export const Caption = withContext('caption', 'caption');
 export const Head = withContext('thead', 'head');
 export const Body = withContext('tbody', 'body');
-export const Footer = withContext('tfoot', 'footer');
 export const Row = withContext('tr', 'row');
 export const Cell = withContext('td', 'cell');
 
