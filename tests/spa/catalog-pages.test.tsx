@@ -100,6 +100,8 @@ describe('roles page', () => {
     await toasted('Role created', 'APP_NEW');
     await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Create role' })).toBeNull());
     expect(JSON.parse((await sent('POST')).body)).toEqual({ name: 'APP_NEW', description: '' });
+    // the list is fetched again after the change
+    await waitFor(() => expect(server?.requests.filter((q) => q.method === 'GET' && q.path === '/api/admin/roles')).toHaveLength(2));
   });
 
   it('refuses to delete a role in use with the server explanation, deletes an unused one', async () => {

@@ -14,77 +14,55 @@ export interface CatalogFilters {
 
 export const ALL = { page: 1, size: 100 } as const;
 
-export function rolesQueryOptions(filters: CatalogFilters = ALL) {
+/** A catalog list: keyed by its compacted filters; the previous answer stays shown while the next loads. */
+function listQueryOptions<K extends readonly unknown[], T>(filters: CatalogFilters, key: (query: object) => K, list: (query: Record<string, string | number>, signal: AbortSignal) => Promise<T>) {
   const query = compactQuery(filters);
-  return queryOptions({
-    queryKey: adminKeys.roleList(query),
-    queryFn: ({ signal }) => call(catalog.listRoles, { query }, { signal }),
-    placeholderData: keepPreviousData,
-  });
+  return queryOptions({ queryKey: key(query), queryFn: ({ signal }) => list(query, signal), placeholderData: keepPreviousData });
 }
 
-export function subscriptionsQueryOptions(filters: CatalogFilters = ALL) {
-  const query = compactQuery(filters);
-  return queryOptions({
-    queryKey: adminKeys.subscriptionList(query),
-    queryFn: ({ signal }) => call(catalog.listSubscriptions, { query }, { signal }),
-    placeholderData: keepPreviousData,
-  });
-}
-
-export function serviceAppsQueryOptions(filters: CatalogFilters = ALL) {
-  const query = compactQuery(filters);
-  return queryOptions({
-    queryKey: adminKeys.serviceAppList(query),
-    queryFn: ({ signal }) => call(serviceApps.listServiceApps, { query }, { signal }),
-    placeholderData: keepPreviousData,
-  });
-}
+export const rolesQueryOptions = (filters: CatalogFilters = ALL) => listQueryOptions(filters, adminKeys.roleList, (query, signal) => call(catalog.listRoles, { query }, { signal }));
+export const subscriptionsQueryOptions = (filters: CatalogFilters = ALL) =>
+  listQueryOptions(filters, adminKeys.subscriptionList, (query, signal) => call(catalog.listSubscriptions, { query }, { signal }));
+export const serviceAppsQueryOptions = (filters: CatalogFilters = ALL) =>
+  listQueryOptions(filters, adminKeys.serviceAppList, (query, signal) => call(serviceApps.listServiceApps, { query }, { signal }));
 
 /** What the catalog forms send: the bodies of the contract's create endpoints (an update sends the same fields). */
 export type RoleInput = BodyOf<typeof catalog.createRole>;
 export type SubscriptionInput = BodyOf<typeof catalog.createSubscription>;
 export type ServiceAppInput = BodyOf<typeof serviceApps.createServiceApp>;
 
-function useRefresh(invalidate: readonly (readonly string[])[]) {
+/** Create, update and remove of one catalog kind; each success refreshes the lists that show it. */
+function useCatalogMutations<Input, Created, Patch, Updated, Removed>(
+  invalidate: readonly (readonly string[])[],
+  ops: { create: (body: Input) => Promise<Created>; update: (id: string, body: Patch) => Promise<Updated>; remove: (id: string) => Promise<Removed> },
+) {
   const qc = useQueryClient();
-  return () => Promise.all(invalidate.map((queryKey) => qc.invalidateQueries({ queryKey })));
+  const refresh = () => Promise.all(invalidate.map((queryKey) => qc.invalidateQueries({ queryKey })));
+  return {
+    create: useMutation({ mutationFn: ops.create, onSuccess: refresh }),
+    update: useMutation({ mutationFn: ({ id, input }: { id: string; input: Patch }) => ops.update(id, input), onSuccess: refresh }),
+    remove: useMutation({ mutationFn: ops.remove, onSuccess: refresh }),
+  };
 }
 
 // Renaming or deleting a role changes how subscriptions, service apps and users show it.
-export function useRoleMutations() {
-  const refresh = useRefresh([adminKeys.roles(), adminKeys.subscriptions(), adminKeys.serviceApps(), adminKeys.users()]);
-  return {
-    create: useMutation({ mutationFn: (body: RoleInput) => call(catalog.createRole, { body }).then((r) => r.data), onSuccess: refresh }),
-    update: useMutation({
-      mutationFn: ({ id, input }: { id: string; input: BodyOf<typeof catalog.updateRole> }) => call(catalog.updateRole, { params: { id }, body: input }).then((r) => r.data),
-      onSuccess: refresh,
-    }),
-    remove: useMutation({ mutationFn: (id: string) => call(catalog.deleteRole, { params: { id } }), onSuccess: refresh }),
-  };
-}
+export const useRoleMutations = () =>
+  useCatalogMutations([adminKeys.roles(), adminKeys.subscriptions(), adminKeys.serviceApps(), adminKeys.users()], {
+    create: (body: RoleInput) => call(catalog.createRole, { body }).then((r) => r.data),
+    update: (id, body: BodyOf<typeof catalog.updateRole>) => call(catalog.updateRole, { params: { id }, body }).then((r) => r.data),
+    remove: (id) => call(catalog.deleteRole, { params: { id } }),
+  });
 
-export function useSubscriptionMutations() {
-  const refresh = useRefresh([adminKeys.subscriptions(), adminKeys.users()]);
-  return {
-    create: useMutation({ mutationFn: (body: SubscriptionInput) => call(catalog.createSubscription, { body }).then((r) => r.data), onSuccess: refresh }),
-    update: useMutation({
-      mutationFn: ({ id, input }: { id: string; input: BodyOf<typeof catalog.updateSubscription> }) =>
-        call(catalog.updateSubscription, { params: { id }, body: input }).then((r) => r.data),
-      onSuccess: refresh,
-    }),
-    remove: useMutation({ mutationFn: (id: string) => call(catalog.deleteSubscription, { params: { id } }), onSuccess: refresh }),
-  };
-}
-export function useServiceAppMutations() {
-  const refresh = useRefresh([adminKeys.serviceApps()]);
-  return {
-    create: useMutation({ mutationFn: (body: ServiceAppInput) => call(serviceApps.createServiceApp, { body }).then((r) => r.data), onSuccess: refresh }),
-    update: useMutation({
-      mutationFn: ({ id, input }: { id: string; input: BodyOf<typeof serviceApps.updateServiceApp> }) =>
-        call(serviceApps.updateServiceApp, { params: { id }, body: input }).then((r) => r.data),
-      onSuccess: refresh,
-    }),
-    remove: useMutation({ mutationFn: (id: string) => call(serviceApps.deleteServiceApp, { params: { id } }), onSuccess: refresh }),
-  };
-}
+export const useSubscriptionMutations = () =>
+  useCatalogMutations([adminKeys.subscriptions(), adminKeys.users()], {
+    create: (body: SubscriptionInput) => call(catalog.createSubscription, { body }).then((r) => r.data),
+    update: (id, body: BodyOf<typeof catalog.updateSubscription>) => call(catalog.updateSubscription, { params: { id }, body }).then((r) => r.data),
+    remove: (id) => call(catalog.deleteSubscription, { params: { id } }),
+  });
+
+export const useServiceAppMutations = () =>
+  useCatalogMutations([adminKeys.serviceApps()], {
+    create: (body: ServiceAppInput) => call(serviceApps.createServiceApp, { body }).then((r) => r.data),
+    update: (id, body: BodyOf<typeof serviceApps.updateServiceApp>) => call(serviceApps.updateServiceApp, { params: { id }, body }).then((r) => r.data),
+    remove: (id) => call(serviceApps.deleteServiceApp, { params: { id } }),
+  });
