@@ -166,11 +166,15 @@ describe('subscriptions page', () => {
 
 describe('service apps page', () => {
   it('shows the client secret of a new confidential app once, in its own dialog', async () => {
-    await api((req) =>
-      req.method === 'POST' && req.path === '/api/admin/service-apps'
-        ? { status: 201, body: { data: { ...legacy, id: 'a2', ...(JSON.parse(req.body) as object), client_secret: 'the-secret-value' } } }
-        : undefined,
-    );
+    let reserved = true;
+    await api((req) => {
+      if (req.method !== 'POST' || req.path !== '/api/admin/service-apps') return undefined;
+      if (reserved) {
+        reserved = false;
+        return { status: 422, body: { error: { code: 'validation_failed', message: 'invalid', fields: { name: ['name_reserved'] } } } };
+      }
+      return { status: 201, body: { data: { ...legacy, id: 'a2', ...(JSON.parse(req.body) as object), client_secret: 'the-secret-value' } } };
+    });
     const u = userEvent.setup();
     await renderWithRouter(() => <ServiceAppsPage />, '/admin/service-apps');
     const [row] = await screen.findAllByTestId('service-app-row', {}, { timeout: 5_000 });
@@ -185,6 +189,10 @@ describe('service apps page', () => {
     await u.type(within(dialog).getByLabelText(/^URL/), 'https://wiki.example.com');
     await u.click(within(dialog).getByRole('combobox', { name: 'Client type' }));
     await u.click(await screen.findByRole('option', { name: 'Confidential (with client secret)' }));
+    await u.click(within(dialog).getByRole('button', { name: 'Add service app' }));
+    // a reserved client id (portal, admin-console) is refused beside the field
+    expect(await within(dialog).findByText('This name is reserved')).toBeInTheDocument();
+    expect(toasts).not.toHaveBeenCalled();
     await u.click(within(dialog).getByRole('button', { name: 'Add service app' }));
     await toasted('Service app added', 'Wiki');
     const secret = await screen.findByRole('dialog', { name: 'Client secret' });
