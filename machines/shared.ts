@@ -5,15 +5,6 @@
  */
 import type { ClientConfig } from '../contract/system';
 
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-export interface HttpInit {
-  method?: HttpMethod;
-  body?: Record<string, unknown> | URLSearchParams;
-  query?: Record<string, string>;
-}
-/** The injected HTTP function (the SPA passes its ofetch API client). New machines take the contract's `Call` instead. */
-export type Http = <T>(url: string, init?: HttpInit) => Promise<T>;
-
 /** Client storage keys (docs/SPEC.md §3 "Stored client keys"). */
 export const STORAGE_KEYS = {
   token: 'token',

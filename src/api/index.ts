@@ -10,13 +10,13 @@
  * 401 (createApiClient + session bridge): the failing request reports
  * REQUEST_UNAUTHORIZED to the session (which refreshes once for all waiters
  * or logs out) and is replayed once with the new token. The session's own
- * calls (token refresh, locale save) use `sessionHttp`, which never feeds 401s
- * back (no loop) and sends no bearer to the token endpoint.
+ * calls never feed 401s back (no loop): the locale save goes through
+ * `sessionCall` (src/api/call.ts), the token endpoint through `sessionHttp`
+ * (src/api/oidc.ts), which sends no bearer there.
  * Downloads use `apiBlob` (same client, blob response).
  */
 import { i18n } from '@lingui/core';
 import type { FetchOptions } from 'ofetch';
-import type { Http, HttpInit } from '../../machines/shared';
 import type { SessionHandle } from '../lib/router-context';
 import { createApiClient, type ApiClient, type RequestOptions } from './client';
 export { toApiError } from './client';
@@ -92,18 +92,22 @@ export const apiDelete = <T>(url: string, options?: ApiRequestOptions) => apiReq
 /** GET a file (e.g. the CSV export) as a Blob through the same client (bearer, 401 → refresh → replay). */
 export const apiBlob = (url: string, options: ApiRequestOptions = {}) => client<Blob>(url, { ...toRequestOptions('GET', options), responseType: 'blob' });
 
-/** The `Http` shape the statecharts take (`createLoginActors({ http })` etc.). */
-export const http: Http = <T>(url: string, init: HttpInit = {}) =>
-  apiRequest<T>(init.method ?? 'GET', url, { body: init.body, query: init.query });
-
 /** One request of the session's own (locale save): no 401 → refresh → replay, so no loop; always throws ApiError. */
 export async function sessionRequest<T>(method: Method, url: string, options: ApiRequestOptions = {}): Promise<T> {
   return client<T>(url, { ...toRequestOptions(method, options), skipUnauthorized: true, anonymous: !isOwnApi(url) });
 }
 
+interface HttpInit {
+  method?: Method;
+  body?: Record<string, unknown> | URLSearchParams;
+  query?: Record<string, string>;
+}
+/** A request by URL (the token endpoint's address comes from the client configuration, not the contract). */
+export type Http = <T>(url: string, init?: HttpInit) => Promise<T>;
+
 /**
- * Transport for the session's own calls (token refresh, locale save): same
- * headers, ApiError on failure, but 401s are NOT reported back to the session.
+ * Transport for the token endpoint (src/api/oidc.ts): same headers, ApiError on failure, but 401s are NOT reported
+ * back to the session, and no bearer is sent outside the REST API.
  */
 export const sessionHttp: Http = <T>(url: string, init: HttpInit = {}) =>
   client<T>(url, { method: init.method ?? 'GET', body: init.body, query: init.query, skipUnauthorized: true, anonymous: !isOwnApi(url) });

@@ -5,9 +5,9 @@
  * session and SSO machines. Sent without a bearer, and a 401 is not fed back into the session (no refresh loop).
  */
 import type { RefreshInput } from '../../machines/session.machine';
-import type { Http, TokenEndpointResponse } from '../../machines/shared';
+import type { TokenEndpointResponse } from '../../machines/shared';
 import type { ExchangeCodeInput } from '../../machines/ssoCallback.machine';
-import { sessionHttp } from './index';
+import { sessionHttp, type Http } from './index';
 
 export function createOidcClient(http: Http) {
   const token = (endpoint: string, form: Record<string, string>) => http<TokenEndpointResponse>(endpoint, { method: 'POST', body: new URLSearchParams(form) });

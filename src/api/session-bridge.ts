@@ -10,7 +10,8 @@
  */
 import { waitFor, type ActorRefFrom } from 'xstate';
 import { createSessionActors, type RevokeInput, type SessionEffects, type SessionMachine } from '../../machines/session.machine';
-import type { Http, KeyValueStorage, StorageKey } from '../../machines/shared';
+import type { KeyValueStorage, StorageKey } from '../../machines/shared';
+import type { Http } from './index';
 import { ApiError } from './errors';
 import type { ApiClient, ApiClientOptions, UnauthorizedInfo } from './client';
 
