@@ -7,6 +7,7 @@ import type { AppConfig } from './config';
 import { createDb, migrateToLatest, type Db, type DbLogger, type DbOptions } from './db/index';
 import { createMailer, type Mailer } from './services/mail';
 import { hashGate } from './services/passwords';
+import { createOidcRuntime } from './oidc/index';
 import security from './plugins/external/security';
 import i18n from './plugins/app/i18n';
 import errors from './plugins/app/errors';
@@ -71,7 +72,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
-  // core: config, database, mail
+  // core: config, database, mail, the OIDC runtime (signing keys, provider)
   const db = opts.db ?? createDb(dbOptionsOf(config, app.log));
   if (opts.migrate !== false) {
     if (opts.db || db.dialect === 'sqlite') await migrateToLatest(db);
@@ -90,7 +91,10 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   app.decorate('lifecycle', { draining: false });
   app.decorate('db', db);
   app.decorate('mailer', opts.mailer ?? createMailer(config, app.log));
+  const oidc = createOidcRuntime({ db, config, log: app.log });
+  app.decorate('oidc', oidc);
   app.addHook('onClose', async () => {
+    await oidc.close();
     app.mailer.close();
     if (!opts.db) await db.close();
   });

@@ -8,52 +8,19 @@ import { cleanupExpired, grantAlive, serviceAppClient } from './adapter';
 import { KeyRing, keyPolicy, SIGNING_ALG } from './keys';
 import { FIRST_PARTY_CLIENTS } from './access';
 import { setKeysInUse } from '../lib/metrics';
-
-interface OidcRuntime {
-  ring: KeyRing;
-  current?: { version: string; provider: Promise<Provider> };
-}
-const runtimes = new WeakMap<FastifyInstance['config'], Promise<OidcRuntime>>();
+import type { ServiceHost } from '../services/deps';
 
 /**
- * The app's signing keys (one ring per app instance, i.e. per config object, so a second app on the same database
- * has its own): loaded on first use, then polled every IAM_KEYS_POLL_SECONDS until the app closes.
+ * The app's OIDC runtime, built from explicit dependencies: its signing keys (loaded on first use, then polled every
+ * IAM_KEYS_POLL_SECONDS), the provider for the current keys, access-token checks and the cleanup of expired provider
+ * rows every 10 minutes. One per app (buildApp decorates `app.oidc`), so a second app on the same database has its own ring.
  */
-function runtime(app: FastifyInstance): Promise<OidcRuntime> {
-  let rt = runtimes.get(app.config);
-  if (!rt) {
-    rt = (async () => {
-      const ring = new KeyRing(app.db, keyPolicy(app.config), {
-        // build the new provider right away, so the first request after a rotation step does not wait for it
-        change: (r) => {
-          setKeysInUse(r.keys.map((k) => k.kid));
-          void getProvider(app).catch((err: unknown) => app.log.warn({ err }, 'oidc provider rebuild failed'));
-        },
-        error: (err) => app.log.warn({ err }, 'signing key refresh failed'),
-      });
-      await ring.refresh();
-      setKeysInUse(ring.keys.map((k) => k.kid));
-      ring.start();
-      const cleanup = setInterval(() => {
-        cleanupExpired(app.db.kysely).catch((err: unknown) => app.log.warn({ err }, 'oidc cleanup failed'));
-      }, 10 * 60 * 1000);
-      cleanup.unref();
-      const stop = async () => {
-        ring.stop();
-        clearInterval(cleanup);
-      };
-      try {
-        app.addHook('onClose', stop);
-      } catch (err) {
-        // first used after start (the first attempt failed): the timers are unref'd, so they never hold the process
-        app.log.warn({ err }, 'oidc key ring started late; its poll stops with the process');
-      }
-      return { ring };
-    })();
-    runtimes.set(app.config, rt);
-    rt.catch(() => runtimes.delete(app.config));
-  }
-  return rt;
+export interface OidcRuntime extends OidcHandle {
+  /** This instance's key ring (tests drive its clock and refresh). */
+  ring(): Promise<KeyRing>;
+  verifyAccessToken(token: string, audience?: TokenAudience): Promise<{ claims: AccessTokenClaims } | null>;
+  /** Stops the key poll and the cleanup. */
+  close(): Promise<void>;
 }
 
 /**
@@ -65,42 +32,143 @@ export interface OidcHandle {
   signedAccessTokenPayload(token: string): Promise<JWTPayload | null>;
 }
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The OIDC runtime of this app (server/oidc/index.ts). */
+    oidc: OidcRuntime;
+  }
+}
+
+export function createOidcRuntime(deps: ServiceHost): OidcRuntime {
+  let loading: Promise<KeyRing> | undefined;
+  let current: { version: string; provider: Promise<Provider> } | undefined;
+  let cleanup: NodeJS.Timeout | undefined;
+  let started: KeyRing | undefined;
+  let closed = false;
+
+  const ring = (): Promise<KeyRing> => {
+    if (!loading) {
+      loading = (async () => {
+        const r = new KeyRing(deps.db, keyPolicy(deps.config), {
+          // build the new provider right away, so the first request after a rotation step does not wait for it
+          change: (changed) => {
+            setKeysInUse(changed.keys.map((k) => k.kid));
+            void provider().catch((err: unknown) => deps.log.warn({ err }, 'oidc provider rebuild failed'));
+          },
+          error: (err) => deps.log.warn({ err }, 'signing key refresh failed'),
+        });
+        await r.refresh();
+        setKeysInUse(r.keys.map((k) => k.kid));
+        if (!closed) {
+          r.start();
+          started = r;
+          cleanup = setInterval(() => {
+            cleanupExpired(deps.db.kysely).catch((err: unknown) => deps.log.warn({ err }, 'oidc cleanup failed'));
+          }, 10 * 60 * 1000);
+          cleanup.unref();
+        }
+        return r;
+      })();
+      // a failed first load (database down) is tried again by the next caller
+      loading.catch(() => (loading = undefined));
+    }
+    return loading;
+  };
+
+  /**
+   * The key ring, reloaded first when its snapshot is older than 3 polls. When that reload fails the database is
+   * down: its error propagates and the error handler answers 503 (never a stale key).
+   */
+  const freshRing = async (): Promise<KeyRing> => {
+    const r = await ring();
+    await r.ensureFresh();
+    return r;
+  };
+
+  /**
+   * The provider for the current signing keys. oidc-provider reads its keys only at construction, so a new provider
+   * is built when the key set changes (a next key published, promoted, a previous one retired); every caller asks for
+   * it per request. A key set older than 3 polls is reloaded first (503 when the database is down), so no instance
+   * signs with a key that may have been retired meanwhile.
+   */
+  const provider = async (): Promise<Provider> => {
+    const r = await freshRing();
+    const version = r.version;
+    if (current?.version !== version) {
+      const built = createProvider(deps, { keys: r.signingJwks() }, r.policy.jwksMaxAgeSeconds);
+      const entry = { version, provider: built };
+      current = entry;
+      built.catch(() => {
+        if (current === entry) current = undefined;
+      });
+    }
+    return current.provider;
+  };
+
+  const signedAccessTokenPayload = async (token: string): Promise<JWTPayload | null> => {
+    if (token.split('.').length !== 3) return null;
+    const r = await freshRing();
+    try {
+      return (await r.verify(token, { issuer: deps.config.issuer, algorithms: [SIGNING_ALG], typ: 'at+jwt', clockTolerance: 5 })).payload;
+    } catch {
+      return null;
+    }
+  };
+
+  const knownClient = async (clientId: string, audience: TokenAudience): Promise<boolean> => {
+    if (FIRST_PARTY_CLIENTS.has(clientId)) return true;
+    if (audience === 'api') return false;
+    return !!(await serviceAppClient(deps.db.kysely, clientId));
+  };
+
+  /**
+   * Verifies one of our JWT access tokens: signature against our JWKS, issuer, expiry, audience = a client allowed
+   * for `audience` (see TokenAudience), then that its grant still exists (logout / revocation / disabling take effect
+   * at once). Returns null when the bearer is not a JWT (e.g. an API key) so other verifiers can try it.
+   */
+  const verifyAccessToken = async (token: string, audience: TokenAudience = 'api'): Promise<{ claims: AccessTokenClaims } | null> => {
+    if (token.split('.').length !== 3) return null;
+    const r = await freshRing();
+    let payload: JWTPayload;
+    try {
+      ({ payload } = await r.verify(token, { issuer: deps.config.issuer, algorithms: [SIGNING_ALG], typ: 'at+jwt', clockTolerance: 5 }));
+    } catch {
+      throw new AppError(401, 'invalid_token');
+    }
+    const { client_id: clientId, gid, sub, aud } = payload as Partial<AccessTokenClaims>;
+    if (typeof clientId !== 'string' || typeof gid !== 'string' || typeof sub !== 'string') throw new AppError(401, 'invalid_token');
+    if (aud !== clientId && !(Array.isArray(aud) && aud.length === 1 && aud[0] === clientId)) throw new AppError(401, 'invalid_token');
+    if (!(await knownClient(clientId, audience))) throw new AppError(401, 'invalid_token');
+    if (!(await grantAlive(deps.db.kysely, gid))) throw new AppError(401, 'invalid_token');
+    return { claims: payload as AccessTokenClaims };
+  };
+
+  return {
+    ring,
+    provider,
+    signedAccessTokenPayload,
+    verifyAccessToken,
+    async close() {
+      closed = true;
+      started?.stop();
+      clearInterval(cleanup);
+    },
+  };
+}
+
+/** The handle services and the oidc modules take (the app's runtime). */
 export function oidcOf(app: FastifyInstance): OidcHandle {
-  return { provider: () => getProvider(app), signedAccessTokenPayload: (token) => signedAccessTokenPayload(app, token) };
+  return app.oidc;
 }
 
 /** This instance's key ring (tests drive its clock and refresh). */
 export async function keyRing(app: FastifyInstance): Promise<KeyRing> {
-  return (await runtime(app)).ring;
+  return app.oidc.ring();
 }
 
-/**
- * The key ring, reloaded first when its snapshot is older than 3 polls. When that reload fails the database is
- * down: its error propagates and the error handler answers 503 (never a stale key).
- */
-async function freshRing(rt: OidcRuntime): Promise<KeyRing> {
-  await rt.ring.ensureFresh();
-  return rt.ring;
-}
-
-/**
- * The app's OIDC provider for its current signing keys. oidc-provider reads its keys only at construction, so a
- * new provider is built when the key set changes (a next key published, promoted, a previous one retired); every
- * caller asks for it per request. A key set older than 3 polls is reloaded first (503 when the database is down),
- * so no instance signs with a key that may have been retired meanwhile.
- */
+/** The app's OIDC provider for its current signing keys (see OidcRuntime.provider). */
 export async function getProvider(app: FastifyInstance): Promise<Provider> {
-  const rt = await runtime(app);
-  const version = (await freshRing(rt)).version;
-  if (rt.current?.version !== version) {
-    const provider = createProvider(app, { keys: rt.ring.signingJwks() }, rt.ring.policy.jwksMaxAgeSeconds);
-    const entry = { version, provider };
-    rt.current = entry;
-    provider.catch(() => {
-      if (rt.current === entry) rt.current = undefined;
-    });
-  }
-  return rt.current.provider;
+  return app.oidc.provider();
 }
 
 export interface AccessTokenClaims extends JWTPayload {
@@ -118,33 +186,9 @@ export interface AccessTokenClaims extends JWTPayload {
  */
 export type TokenAudience = 'api' | 'userinfo';
 
-async function knownClient(app: FastifyInstance, clientId: string, audience: TokenAudience): Promise<boolean> {
-  if (FIRST_PARTY_CLIENTS.has(clientId)) return true;
-  if (audience === 'api') return false;
-  return !!(await serviceAppClient(app.db.kysely, clientId));
-}
-
-/**
- * Verifies one of our JWT access tokens: signature against our JWKS, issuer, expiry, audience = a client
- * allowed for `audience` (see TokenAudience), then that its grant still exists (logout / revocation /
- * disabling take effect at once). Returns null when the bearer is not a JWT (e.g. an API key) so other
- * verifiers can try it.
- */
+/** Verifies one of our JWT access tokens for `audience` (see OidcRuntime.verifyAccessToken). */
 export async function verifyAccessToken(app: FastifyInstance, token: string, audience: TokenAudience = 'api'): Promise<{ claims: AccessTokenClaims } | null> {
-  if (token.split('.').length !== 3) return null;
-  const ring = await freshRing(await runtime(app));
-  let payload: JWTPayload;
-  try {
-    ({ payload } = await ring.verify(token, { issuer: app.config.issuer, algorithms: [SIGNING_ALG], typ: 'at+jwt', clockTolerance: 5 }));
-  } catch {
-    throw new AppError(401, 'invalid_token');
-  }
-  const { client_id: clientId, gid, sub, aud } = payload as Partial<AccessTokenClaims>;
-  if (typeof clientId !== 'string' || typeof gid !== 'string' || typeof sub !== 'string') throw new AppError(401, 'invalid_token');
-  if (aud !== clientId && !(Array.isArray(aud) && aud.length === 1 && aud[0] === clientId)) throw new AppError(401, 'invalid_token');
-  if (!(await knownClient(app, clientId, audience))) throw new AppError(401, 'invalid_token');
-  if (!(await grantAlive(app.db.kysely, gid))) throw new AppError(401, 'invalid_token');
-  return { claims: payload as AccessTokenClaims };
+  return app.oidc.verifyAccessToken(token, audience);
 }
 
 /**
@@ -152,13 +196,7 @@ export async function verifyAccessToken(app: FastifyInstance, token: string, aud
  * Nothing else is checked: callers decide about client, grant and account (token introspection).
  */
 export async function signedAccessTokenPayload(app: FastifyInstance, token: string): Promise<JWTPayload | null> {
-  if (token.split('.').length !== 3) return null;
-  const ring = await freshRing(await runtime(app));
-  try {
-    return (await ring.verify(token, { issuer: app.config.issuer, algorithms: [SIGNING_ALG], typ: 'at+jwt', clockTolerance: 5 })).payload;
-  } catch {
-    return null;
-  }
+  return app.oidc.signedAccessTokenPayload(token);
 }
 
 /** BearerVerifier for access tokens: sets `request.auth` for ACTIVE accounts. */
