@@ -40,7 +40,7 @@ const bodies = passwordBodies();
 
 const flowOf = <F extends 'cp' | 'sc'>(flow: F) => dataOf(z.object({ flow: z.literal(flow) }));
 /** The parameters of a signed link (`?token=&expires=&signature=`). */
-export const linkQuery = z.object({
+const linkQuery = z.object({
   token: z.string().max(256).optional(),
   expires: z.string().max(32).optional(),
   signature: z.string().max(256).optional(),

@@ -1,8 +1,7 @@
-import { randomUUID } from 'node:crypto';
-import { nowIso } from '../db/index';
 import type { Account, AccountType } from '../db/schema';
 import { AppError } from '../errors';
-import { assertDiffersFromCurrent, setAccountPassword } from './account-passwords';
+import { assertDiffersFromCurrent, displayName, setAccountPassword } from './account-passwords';
+import { recordAudit } from './admin/audit';
 import type { Deps } from './deps';
 import { checkSignedLink, issueToken, LINK_PATHS, parseSignedUrl, signedApiLink, type LinkParams, type ValidLink } from './signed-links';
 
@@ -20,30 +19,16 @@ export async function sendInvitation(deps: Pick<Deps, 'db' | 'config' | 'mailer'
   const hours = deps.config.invitationTtlHours;
   const { token, expiresAt } = await deps.db.kysely.transaction().execute(async (trx) => {
     const issued = await issueToken(trx, account.id, 'invitation', hours * 3600_000);
-    await trx
-      .insertInto('audit_log')
-      .values({
-        id: randomUUID(),
-        actor_id: opts.actorId ?? null,
-        actor_email: null,
-        action: 'invitation.sent',
-        target_type: account.type,
-        target_id: account.id,
-        before: null,
-        after: null,
-        ip_address: null,
-        created_at: nowIso(),
-      })
-      .execute();
+    // the sender by id only, as before: callers pass just the acting admin's id
+    await recordAudit(trx, { id: opts.actorId ?? null, email: null, ip: null }, 'invitation.sent', account.type, account.id, null, null);
     return issued;
   });
   const apiLink = await signedApiLink(deps, LINK_PATHS.invitation[account.type], token, expiresAt);
-  const name = `${account.first_name} ${account.last_name}`.trim() || account.email;
   await deps.mailer.send({
     to: account.email,
     template: account.type === 'admin' ? 'admin_invitation' : 'invitation',
     locale: account.locale,
-    params: { name, link: invitationPageUrl(deps, account.type, apiLink), expires_hours: hours },
+    params: { name: displayName(account), link: invitationPageUrl(deps, account.type, apiLink), expires_hours: hours },
   });
 }
 

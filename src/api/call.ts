@@ -30,10 +30,15 @@ export const sessionCall: Call = createCall((method, url, options) => sessionReq
 
 /**
  * An endpoint that takes `multipart/form-data` (its contract has no JSON body, e.g. the avatar upload): the form
- * goes as the body, through the same client.
+ * goes as the body, through the same requester as `call`.
  */
-export async function upload<E extends EndpointShape>(endpoint: E, form: FormData, options: CallOptions & { params?: Record<string, string | number> } = {}): Promise<ResultOf<E>> {
-  const init: ApiRequestOptions = { body: form };
-  if (options.signal) init.signal = options.signal;
-  return (await apiRequest(endpoint.method, pathOf(endpoint, options.params), init)) as ResultOf<E>;
+export function createUpload(request: Requester) {
+  return async <E extends EndpointShape>(endpoint: E, form: FormData, options: CallOptions & { params?: Record<string, string | number> } = {}): Promise<ResultOf<E>> => {
+    const init: ApiRequestOptions = { body: form };
+    if (options.signal) init.signal = options.signal;
+    return (await request(endpoint.method, pathOf(endpoint, options.params), init)) as ResultOf<E>;
+  };
 }
+
+/** The app-wide multipart upload. */
+export const upload = createUpload((method, url, options) => apiRequest(method, url, options));
