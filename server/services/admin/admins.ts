@@ -10,7 +10,7 @@ import { actorOpts, deleteAccount, listAccounts, reinvite } from './users';
 
 /** Admin accounts (super_admin only, contract/admin/admins.ts): the last active super_admin always stays. */
 
-export async function requireAdminAccount(db: Queries, id: string): Promise<Account> {
+async function requireAdminAccount(db: Queries, id: string): Promise<Account> {
   const a = await db.selectFrom('accounts').selectAll().where('id', '=', id).where('type', '=', 'admin').executeTakeFirst();
   if (!a) throw new AppError(404, 'admin_not_found');
   return a;

@@ -30,7 +30,7 @@ export function unescapeCell(value: string): string {
   return value.replace(ESCAPED, '$1');
 }
 
-export const EXPORT_COLUMNS = ['id', 'email', 'first_name', 'last_name', 'locale', 'auth_type', 'provider', 'technical', 'phone', 'status', 'created_at', 'updated_at'] as const;
+const EXPORT_COLUMNS = ['id', 'email', 'first_name', 'last_name', 'locale', 'auth_type', 'provider', 'technical', 'phone', 'status', 'created_at', 'updated_at'] as const;
 
 /**
  * Streams the filtered users as CSV, newest first, paging by keyset (created_at, id) over the same indexes as
@@ -66,13 +66,11 @@ export function exportUsersCsv(handle: Db, filters: UserFilters): Readable {
   return src.pipe(out);
 }
 
-export type { CsvEncoding };
-
 /** windows-1252 0x80–0x9F (undefined positions stay the C1 control, as the WHATWG Encoding Standard maps them). */
 const CP1252_HIGH = '\u20ac\u0081\u201a\u0192\u201e\u2026\u2020\u2021\u02c6\u2030\u0160\u2039\u0152\u008d\u017d\u008f\u0090\u2018\u2019\u201c\u201d\u2022\u2013\u2014\u02dc\u2122\u0161\u203a\u0153\u009d\u017e\u0178';
 
 /** windows-1252 by table: Node 20's TextDecoder('windows-1252') decodes 0x80–0x9F as Latin-1 controls. */
-export function decodeWindows1252(buf: Buffer): string {
+function decodeWindows1252(buf: Buffer): string {
   return buf.toString('latin1').replace(/[\u0080-\u009f]/g, (c) => CP1252_HIGH[c.charCodeAt(0) - 0x80] ?? c);
 }
 
@@ -115,7 +113,7 @@ export interface ParsedCsv {
 }
 
 /** Sniffs ';' or ',' from the header line (outside quotes). */
-export function sniffDelimiter(text: string): ',' | ';' {
+function sniffDelimiter(text: string): ',' | ';' {
   const firstLine = text.slice(0, Math.max(0, text.search(/\r?\n/)) || text.length);
   let inQuotes = false;
   let commas = 0;

@@ -23,13 +23,11 @@ import { actorOpts, type UserFilters } from './users';
  */
 
 /** CSV columns (docs/IMPORT.md). The first five are required in the header. */
-export const IMPORT_COLUMNS = ['email', 'first_name', 'last_name', 'locale', 'auth_type', 'provider', 'technical', 'phone'] as const;
-export const REQUIRED_COLUMNS = ['email', 'first_name', 'last_name', 'locale', 'auth_type'] as const;
-export const BATCH_SIZE = 1000;
+const IMPORT_COLUMNS = ['email', 'first_name', 'last_name', 'locale', 'auth_type', 'provider', 'technical', 'phone'] as const;
+const REQUIRED_COLUMNS = ['email', 'first_name', 'last_name', 'locale', 'auth_type'] as const;
+const BATCH_SIZE = 1000;
 /** Lists in a report are capped; counts stay exact. */
 const REPORT_LIST_MAX = 10_000;
-
-export type { ImportReport };
 
 const truthy = new Set(['true', '1', 'yes', 'y', 'ja', 'oui', 'si', 'sì', 'x']);
 const falsy = new Set(['', 'false', '0', 'no', 'n', 'nein', 'non']);
@@ -63,7 +61,7 @@ function rowSchema(ssoProviders: string[]) {
 type ValidRow = { row: number; account: NewAccount };
 
 /** Validates records: failed rows with field codes, in-file duplicates skipped (first occurrence wins). */
-export async function validateRecords(config: Deps['config'], parsed: ParsedCsv, actorId: string | null) {
+async function validateRecords(config: Deps['config'], parsed: ParsedCsv, actorId: string | null) {
   const schema = rowSchema(config.ssoProviders.map((p) => p.id));
   const failed: ImportReport['failed'] = [];
   const skipped: ImportReport['skipped'] = [];
@@ -124,7 +122,7 @@ export async function validateRecords(config: Deps['config'], parsed: ParsedCsv,
   return { failed, skipped, valid };
 }
 
-export async function readImportFile(buf: Buffer): Promise<ParsedCsv> {
+async function readImportFile(buf: Buffer): Promise<ParsedCsv> {
   let parsed: ParsedCsv;
   try {
     parsed = await parseCsv(buf);
@@ -144,19 +142,18 @@ interface Progress {
 }
 
 /** Thrown between batches when the job must stop (shutdown, lease lost); the batches before it are committed. */
-export class ImportStopped extends Error {
+class ImportStopped extends Error {
   constructor(readonly reason: 'shutdown' | 'lease_lost') {
     super(`import stopped: ${reason}`);
   }
 }
-
 
 /**
  * Runs the import: one short transaction per batch of 1000 rows (multi-row INSERT … ON CONFLICT DO NOTHING
  * RETURNING, so existing e-mails count as skipped), yielding to the event loop between batches. Dry run only
  * checks which e-mails exist. Invitations are queued after each commit and sent afterwards, throttled.
  */
-export async function runImport(
+async function runImport(
   deps: Deps,
   actor: Actor,
   parsed: ParsedCsv,
@@ -234,7 +231,7 @@ export async function runImport(
 }
 
 /** Sends invitations one after another, at most `perSecond` per second (mail servers throttle bulk senders). */
-export function sendInvitationsThrottled(deps: Deps, accounts: Account[], actorId: string | null, perSecond = deps.config.importJobs.invitationsPerSecond): Promise<void> {
+function sendInvitationsThrottled(deps: Deps, accounts: Account[], actorId: string | null, perSecond = deps.config.importJobs.invitationsPerSecond): Promise<void> {
   const gap = Math.max(0, Math.floor(1000 / Math.max(1, perSecond)));
   return (async () => {
     for (const a of accounts) {
@@ -293,7 +290,7 @@ export async function reapStaleImportJobs(deps: Pick<Deps, 'db' | 'log'>): Promi
  * in one transaction, and only while this process still holds the lease (otherwise the batch rolls back and the
  * job stops). On shutdown the job stops after the batch in flight and is closed as `import_interrupted`.
  */
-export async function startImportJob(deps: Deps, actor: Actor, parsed: ParsedCsv, opts: { dryRun: boolean; sendInvitations: boolean }): Promise<string> {
+async function startImportJob(deps: Deps, actor: Actor, parsed: ParsedCsv, opts: { dryRun: boolean; sendInvitations: boolean }): Promise<string> {
   const db = deps.db.kysely;
   const jobs = jobsOf(deps.db);
   const leaseMs = deps.config.timeouts.jobLeaseMs;
@@ -410,7 +407,7 @@ export async function importJobsSettled(owner: { db: Db }): Promise<void> {
 }
 
 /** Shutdown: lets running jobs stop after their batch in flight (they see `draining`) and release their leases. */
-export async function drainImportJobs(owner: { db: Db }): Promise<void> {
+async function drainImportJobs(owner: { db: Db }): Promise<void> {
   const jobs = jobsOf(owner.db);
   jobs.draining = true;
   await Promise.allSettled([...jobs.running]);

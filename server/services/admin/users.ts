@@ -27,7 +27,7 @@ export interface UserFilters {
 
 type AccountsEb = ExpressionBuilder<Database, 'accounts'>;
 
-export const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 /** FTS5 phrase: the whole term as one quoted string (trigram tokenizer → substring match). */
 const ftsPhrase = (s: string) => `"${s.replace(/"/g, '""')}"`;
 
@@ -66,7 +66,7 @@ export function accountWhere(dialect: 'sqlite' | 'postgres', type: 'user' | 'adm
 const hasFilters = (f: UserFilters) =>
   Boolean(f.search?.trim() || f.status || f.technical !== undefined || f.auth_type || f.role || f.locale);
 
-export async function countAccounts(handle: Db, type: 'user' | 'admin', f: UserFilters): Promise<number> {
+async function countAccounts(handle: Db, type: 'user' | 'admin', f: UserFilters): Promise<number> {
   const db = handle.kysely;
   if (!hasFilters(f)) {
     const c = await db.selectFrom('account_counters').select('n').where('type', '=', type).executeTakeFirst();
@@ -120,8 +120,8 @@ export async function listAccounts(
   return { rows: rows.map(accountView), total };
 }
 
-/** The ids of one page (covering-index walk); exported for the benchmark's query plans. */
-export function pageIdsQuery(handle: Db, type: 'user' | 'admin', f: UserFilters, limit: number, offset: number, dir: 'asc' | 'desc' = 'desc') {
+/** The ids of one page (covering-index walk). */
+function pageIdsQuery(handle: Db, type: 'user' | 'admin', f: UserFilters, limit: number, offset: number, dir: 'asc' | 'desc' = 'desc') {
   return handle.kysely
     .selectFrom('accounts')
     .select('accounts.id')
@@ -148,11 +148,11 @@ export function countQuery(handle: Db, type: 'user' | 'admin', f: UserFilters) {
     .where(accountWhere(handle.dialect, type, f));
 }
 
-export async function getAccount(db: Queries, type: 'user' | 'admin', id: string): Promise<Account | undefined> {
+async function getAccount(db: Queries, type: 'user' | 'admin', id: string): Promise<Account | undefined> {
   return db.selectFrom('accounts').selectAll().where('id', '=', id).where('type', '=', type).executeTakeFirst();
 }
 
-export async function requireUserAccount(db: Queries, id: string): Promise<Account> {
+async function requireUserAccount(db: Queries, id: string): Promise<Account> {
   const a = await getAccount(db, 'user', id);
   if (!a) throw new AppError(404, 'user_not_found');
   return a;
@@ -166,13 +166,13 @@ export interface RoleSubscriptionView {
 }
 
 /** `with=a,b` → the relations; an unknown one is 422 `with: invalid`. */
-export function parseRelations(list: string | undefined): Set<UserRelation> {
+function parseRelations(list: string | undefined): Set<UserRelation> {
   const requested = (list ?? '').split(',').map((s) => s.trim()).filter(Boolean);
   if (requested.some((r) => !(USER_RELATIONS as readonly string[]).includes(r))) throw new AppError(422, 'validation_failed', { fields: { with: ['invalid'] } });
   return new Set(requested as UserRelation[]);
 }
 
-export async function userRoleSubscriptions(db: Queries, accountId: string): Promise<RoleSubscriptionView[]> {
+async function userRoleSubscriptions(db: Queries, accountId: string): Promise<RoleSubscriptionView[]> {
   const rows = await db
     .selectFrom('role_subscriptions as rs')
     .innerJoin('subscriptions as s', 's.id', 'rs.subscription_id')
@@ -191,7 +191,7 @@ export async function userRoleSubscriptions(db: Queries, accountId: string): Pro
   return [...out.values()];
 }
 
-export async function userDetail(db: Queries, id: string, relations: Set<UserRelation>): Promise<UserDetail> {
+async function userDetail(db: Queries, id: string, relations: Set<UserRelation>): Promise<UserDetail> {
   const a = await requireUserAccount(db, id);
   const view: UserDetail = { ...accountView(a), latest_activity: null };
   if (relations.has('role_subscriptions') || relations.has('role') || relations.has('subscription')) {
@@ -257,7 +257,7 @@ export interface CreateUserInput {
   phone?: string | null | undefined;
 }
 
-export function checkProvider(config: Deps['config'], authType: AuthType, provider: string | null | undefined): string | null {
+function checkProvider(config: Deps['config'], authType: AuthType, provider: string | null | undefined): string | null {
   if (authType !== 'SSO') return null;
   if (!provider) throw new AppError(422, 'validation_failed', { fields: { provider: ['provider_required'] } });
   if (!config.ssoProviders.some((p) => p.id === provider)) throw new AppError(422, 'validation_failed', { fields: { provider: ['provider_unknown'] } });
@@ -321,7 +321,7 @@ export interface UpdateUserInput {
 }
 
 /** Checks that each subscription exists and each role belongs to it (422 with the failing path otherwise). */
-export async function checkSubscriptionRoles(db: Queries, subs: { subscription_id: string; role_ids: string[] }[]): Promise<void> {
+async function checkSubscriptionRoles(db: Queries, subs: { subscription_id: string; role_ids: string[] }[]): Promise<void> {
   const fields: Record<string, string[]> = {};
   const ids = [...new Set(subs.map((s) => s.subscription_id))];
   if (ids.length === 0) return;

@@ -16,7 +16,7 @@ export interface ErrorLogFilters extends LogFilters {
 }
 
 /** `YYYY-MM-DD` date inputs as ISO instants (from: start of the day, to: end of the day, local time). */
-export function dayBounds(filters: { from?: string | undefined; to?: string | undefined }): { from?: string; to?: string } {
+function dayBounds(filters: { from?: string | undefined; to?: string | undefined }): { from?: string; to?: string } {
   const out: { from?: string; to?: string } = {};
   if (filters.from) out.from = new Date(`${filters.from}T00:00:00`).toISOString();
   if (filters.to) out.to = new Date(`${filters.to}T23:59:59.999`).toISOString();
