@@ -4,6 +4,7 @@ import { lingui } from '@lingui/vite-plugin';
 import { tanstackRouter } from '@tanstack/router-plugin/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { precompress } from './scripts/vite-precompress';
 
 const backend = process.env.IAM_DEV_BACKEND ?? 'http://127.0.0.1:3000';
 
@@ -21,6 +22,8 @@ export default defineConfig({
     }),
     react({ babel: { plugins: ['@lingui/babel-plugin-lingui-macro'] } }),
     lingui(),
+    // dist/**/*.{br,gz} next to text assets; server/plugins/app/spa.ts serves them by Accept-Encoding
+    precompress(),
   ],
   resolve: {
     alias: {
@@ -43,6 +46,8 @@ export default defineConfig({
     outDir: 'dist',
     emptyOutDir: true,
     sourcemap: true,
+    // dist/.vite/manifest.json: bench/web.ts reads the chunk graph from it (the server does not)
+    manifest: true,
   },
   test: {
     testTimeout: 30000,

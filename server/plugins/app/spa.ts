@@ -1,11 +1,16 @@
 import fp from 'fastify-plugin';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 
+/** Extensions the build precompresses (scripts/vite-precompress.ts): their answer varies with Accept-Encoding. */
+const COMPRESSIBLE = /\.(?:js|mjs|css|html|svg|json|txt|webmanifest|xml)(?:\.br|\.gz)?$/i;
+
 /**
  * Serves the built SPA from `dist/`: hashed assets cached for a year, index.html never cached,
- * and history fallback for any GET that is not an API/OIDC call.
+ * and history fallback for any GET that is not an API/OIDC call. The build writes `.br` and `.gz`
+ * copies next to text assets; they are sent with `Content-Encoding` when the client accepts them
+ * (brotli first, then gzip), the original otherwise.
  */
 export default fp(async (app) => {
   const root = app.config.distDir;
@@ -18,9 +23,11 @@ export default fp(async (app) => {
       wildcard: false,
       index: false,
       cacheControl: false,
+      preCompressed: true,
       setHeaders(res, filePath) {
         if (filePath.includes(`${path.sep}assets${path.sep}`)) res.setHeader('cache-control', 'public, max-age=31536000, immutable');
         else res.setHeader('cache-control', 'no-cache');
+        if (COMPRESSIBLE.test(filePath)) res.setHeader('vary', 'Accept-Encoding');
       },
     });
   } else {
@@ -31,8 +38,8 @@ export default fp(async (app) => {
   app.setNotFoundHandler((req, reply) => {
     const url = req.url.split('?')[0] ?? '/';
     if (req.method === 'GET' && !isApi(url) && hasSpa && !/\.[a-z0-9]+$/i.test(url)) {
-      // read per request so a rebuild is picked up without restart; the file is small
-      return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(readFileSync(indexFile));
+      // read from disk per request (a rebuild is picked up without restart), compressed copy when accepted
+      return reply.sendFile('index.html');
     }
     return reply.status(404).send({ error: { code: 'route_not_found', message: req.t('route_not_found', { method: req.method, url }) } });
   });
