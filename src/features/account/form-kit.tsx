@@ -6,15 +6,15 @@ import type { I18n } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
-import type { FieldError } from 'react-hook-form';
 import { css, cx } from 'styled-system/css';
+import { passwordChecklist } from '../../../contract/domain/password-policy';
 import type { ErrorInfo } from '../../../machines/shared';
 import { isApiError } from '../../api/errors';
 import { Button } from '../../components/ui/button';
 import * as Field from '../../components/ui/field';
 import { CheckIcon, XIcon } from '../../components/ui/icons';
-import { passwordChecklist } from '../../../contract/domain/password-policy';
-import { fieldErrorMessage, passwordRuleLabel } from '../../lib/field-errors';
+import type { TextFieldProps } from '../../components/ui/text-field';
+import { passwordRuleLabel } from '../../lib/field-errors';
 
 /** Seconds → "2 min 5 s" style, localized by Intl. */
 export function formatDuration(i18n: I18n, seconds: number): string {
@@ -109,13 +109,7 @@ export function usePinTranslations() {
   };
 }
 
-/** Resolves a react-hook-form error (message = field code) to its localized text. */
-export function useFieldError() {
-  const { i18n } = useLingui();
-  return (error: FieldError | undefined, label: string) => fieldErrorMessage(i18n, error?.message, label);
-}
-
-export interface PasswordInputProps extends Omit<Field.TextFieldProps, 'type'> {
+export interface PasswordInputProps extends Omit<TextFieldProps, 'type'> {
   name: string;
 }
 

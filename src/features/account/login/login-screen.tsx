@@ -24,12 +24,13 @@ import { LoadingBar } from '../../../components/loading-bar';
 import { AuthCard, PageHeading } from '../../../components/page-heading';
 import { Button } from '../../../components/ui/button';
 import { CodeInput } from '../../../components/ui/code-input';
-import * as Field from '../../../components/ui/field';
+import { TextField } from '../../../components/ui/text-field';
+import { useFieldError } from '../../../lib/field-errors';
 import { afterLoginTarget } from '../../../lib/guards';
 import { inspectOptions } from '../../../lib/inspect';
 import { useSessionValue } from '../../../lib/session-context';
 import { readStorage, writeStorage } from '../../../lib/storage';
-import { errorInfoMessage, FormAlert, formStack, linkClass, mutedText, PasswordField, SubmitButton, useFieldError, usePinTranslations } from '../form-kit';
+import { errorInfoMessage, FormAlert, formStack, linkClass, mutedText, PasswordField, SubmitButton, usePinTranslations } from '../form-kit';
 import { emailField } from '../schemas';
 import { rememberOrigin, storeResetToken, takeOrigin, type LoginSearch } from './login-search';
 
@@ -168,7 +169,7 @@ function CredentialsForm(props: { admin: boolean; interaction: string; loading: 
           <FormAlert>{props.error}</FormAlert>
         </div>
       ) : null}
-      <Field.TextField label={t`E-mail`} type="email" autoComplete="username" required {...form.register('email')} errorText={fieldError(errors.email, t`E-mail`)} />
+      <TextField label={t`E-mail`} type="email" autoComplete="username" required {...form.register('email')} errorText={fieldError(errors.email, t`E-mail`)} />
       <PasswordField label={t`Password`} autoComplete="current-password" required {...form.register('password')} errorText={fieldError(errors.password, t`Password`)} />
       <div className={css({ display: 'flex', justifyContent: 'flex-end', mt: '-2' })}>
         <Link to="/forgot-password" search={props.admin ? { type: 'admin' } : {}} className={linkClass}>
@@ -252,7 +253,7 @@ export function TwoFactorStep(props: TwoFactorStepProps) {
           <Trans>Enter one of the recovery codes you saved when you turned on two-factor authentication. Each code works once.</Trans>
         </p>
         {error ? <FormAlert>{error}</FormAlert> : null}
-        <Field.TextField label={t`Recovery code`} name="recovery_code" autoComplete="one-time-code" value={recovery} onChange={(e) => setRecovery(e.currentTarget.value)} required />
+        <TextField label={t`Recovery code`} name="recovery_code" autoComplete="one-time-code" value={recovery} onChange={(e) => setRecovery(e.currentTarget.value)} required />
         <SubmitButton loading={props.loading}>
           <Trans>Verify</Trans>
         </SubmitButton>

@@ -13,11 +13,12 @@ import { call } from '../../../api/call';
 import { LoadingBar } from '../../../components/loading-bar';
 import { AuthCard, PageHeading } from '../../../components/page-heading';
 import { Button } from '../../../components/ui/button';
-import * as Field from '../../../components/ui/field';
+import { TextField } from '../../../components/ui/text-field';
 import { toaster } from '../../../components/ui/toast';
 import { applyServerFieldErrors } from '../../../lib/field-errors';
+import { useFieldError } from '../../../lib/field-errors';
+import { apiErrorMessage, FormAlert, formStack, mutedText, PasswordChecklist, PasswordField, SubmitButton } from '../form-kit';
 import { emailField, newPasswordFields, requiredString, withPasswordMatch } from '../schemas';
-import { apiErrorMessage, FormAlert, formStack, mutedText, PasswordChecklist, PasswordField, SubmitButton, useFieldError } from '../form-kit';
 
 /** Route titles defined here so they land in the account catalog. */
 export const pageTitles = {
@@ -85,10 +86,10 @@ export function AdminSetupScreen({ token }: { token: string | undefined }) {
           <p className={mutedText}>
             <Trans>Create the first super administrator. This link works only once.</Trans>
           </p>
-          <Field.TextField label={t`E-mail`} type="email" autoComplete="email" required {...form.register('email')} errorText={fieldError(form.formState.errors.email, t`E-mail`)} />
+          <TextField label={t`E-mail`} type="email" autoComplete="email" required {...form.register('email')} errorText={fieldError(form.formState.errors.email, t`E-mail`)} />
           <div className={css({ display: 'grid', gridTemplateColumns: { base: '1fr', sm: '1fr 1fr' }, gap: '4' })}>
-            <Field.TextField label={t`First name`} autoComplete="given-name" required {...form.register('first_name')} errorText={fieldError(form.formState.errors.first_name, t`First name`)} />
-            <Field.TextField label={t`Last name`} autoComplete="family-name" required {...form.register('last_name')} errorText={fieldError(form.formState.errors.last_name, t`Last name`)} />
+            <TextField label={t`First name`} autoComplete="given-name" required {...form.register('first_name')} errorText={fieldError(form.formState.errors.first_name, t`First name`)} />
+            <TextField label={t`Last name`} autoComplete="family-name" required {...form.register('last_name')} errorText={fieldError(form.formState.errors.last_name, t`Last name`)} />
           </div>
           <PasswordField label={t`Password`} autoComplete="new-password" required aria-describedby="setup-rules" {...form.register('password')} errorText={fieldError(form.formState.errors.password, t`Password`)} />
           <PasswordChecklist id="setup-rules" password={password} />

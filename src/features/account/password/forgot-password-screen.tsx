@@ -9,11 +9,12 @@ import { byKind } from '../../../../contract/account';
 import { isApiError } from '../../../api';
 import { call } from '../../../api/call';
 import { AuthCard, PageHeading } from '../../../components/page-heading';
-import * as Field from '../../../components/ui/field';
+import { TextField } from '../../../components/ui/text-field';
 import { toaster } from '../../../components/ui/toast';
 import { applyServerFieldErrors } from '../../../lib/field-errors';
+import { useFieldError } from '../../../lib/field-errors';
+import { apiErrorMessage, FormAlert, formStack, mutedText, SubmitButton } from '../form-kit';
 import { emailField } from '../schemas';
-import { apiErrorMessage, FormAlert, formStack, mutedText, SubmitButton, useFieldError } from '../form-kit';
 import { BackToLogin } from './back-to-login';
 import { SuccessIcon } from './success-icon';
 
@@ -66,7 +67,7 @@ export function ForgotPasswordScreen({ admin }: { admin: boolean }) {
             <Trans>Email not found</Trans>
           </FormAlert>
         ) : null}
-        <Field.TextField label={t`E-mail`} type="email" autoComplete="email" required {...form.register('email')} errorText={fieldError(form.formState.errors.email, t`E-mail`)} />
+        <TextField label={t`E-mail`} type="email" autoComplete="email" required {...form.register('email')} errorText={fieldError(form.formState.errors.email, t`E-mail`)} />
         <SubmitButton loading={mutation.isPending}>
           <Trans>Send reset link</Trans>
         </SubmitButton>

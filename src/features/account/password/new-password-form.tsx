@@ -3,8 +3,9 @@ import { useLingui } from '@lingui/react/macro';
 import { useEffect } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { applyServerFieldErrors } from '../../../lib/field-errors';
+import { useFieldError } from '../../../lib/field-errors';
+import { FormAlert, formStack, PasswordChecklist, PasswordField, SubmitButton } from '../form-kit';
 import { newPasswordSchema, type NewPasswordValues } from '../schemas';
-import { FormAlert, formStack, PasswordChecklist, PasswordField, SubmitButton, useFieldError } from '../form-kit';
 
 /** New password + confirmation with the live policy checklist; shows the server's field errors of `serverError`. */
 export function NewPasswordForm({

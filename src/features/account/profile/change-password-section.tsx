@@ -11,8 +11,9 @@ import { call } from '../../../api/call';
 import { Button } from '../../../components/ui/button';
 import { toaster } from '../../../components/ui/toast';
 import { applyServerFieldErrors } from '../../../lib/field-errors';
+import { useFieldError } from '../../../lib/field-errors';
+import { apiErrorMessage, formStack, mutedText, PasswordChecklist, PasswordField } from '../form-kit';
 import { withPasswordMatch } from '../schemas';
-import { apiErrorMessage, formStack, mutedText, PasswordChecklist, PasswordField, useFieldError } from '../form-kit';
 import { Section } from './section';
 
 const changePasswordSchema = withPasswordMatch(

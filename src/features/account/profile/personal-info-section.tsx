@@ -10,14 +10,15 @@ import { byKind, type ProfileInput } from '../../../../contract/profile';
 import { currentAccountQueryOptions, languagesQueryOptions, type AccountKind, type AuthUser } from '../../../api/account';
 import { call } from '../../../api/call';
 import { Button } from '../../../components/ui/button';
-import * as Field from '../../../components/ui/field';
 import { SimpleSelect } from '../../../components/ui/simple-select';
+import { TextField } from '../../../components/ui/text-field';
 import { toaster } from '../../../components/ui/toast';
 import { applyServerFieldErrors } from '../../../lib/field-errors';
+import { useFieldError } from '../../../lib/field-errors';
 import { activateLocale, FALLBACK_LANGUAGES, languageName } from '../../../lib/i18n';
 import { STORAGE_KEYS, writeStorage } from '../../../lib/storage';
+import { apiErrorMessage, formStack } from '../form-kit';
 import { phoneField, requiredString } from '../schemas';
-import { apiErrorMessage, formStack, useFieldError } from '../form-kit';
 import { Section } from './section';
 
 const personalSchema = z.object({ first_name: requiredString(), last_name: requiredString(), phone: phoneField, locale: z.string().min(1, 'required') });
@@ -58,12 +59,12 @@ export function PersonalInfoSection({ kind, user }: { kind: AccountKind; user: A
   return (
     <Section id="personal-heading" title={<Trans>Personal information</Trans>}>
       <form noValidate className={formStack} onSubmit={form.handleSubmit((v) => mutation.mutate(v))}>
-        <Field.TextField label={t`E-mail`} value={user.email} readOnly disabled name="email_display" helperText={t`Ask an administrator to change your e-mail address.`} />
+        <TextField label={t`E-mail`} value={user.email} readOnly disabled name="email_display" helperText={t`Ask an administrator to change your e-mail address.`} />
         <div className={css({ display: 'grid', gridTemplateColumns: { base: '1fr', sm: '1fr 1fr' }, gap: '4' })}>
-          <Field.TextField label={t`First name`} autoComplete="given-name" required {...form.register('first_name')} errorText={fieldError(errors.first_name, t`First name`)} />
-          <Field.TextField label={t`Last name`} autoComplete="family-name" required {...form.register('last_name')} errorText={fieldError(errors.last_name, t`Last name`)} />
+          <TextField label={t`First name`} autoComplete="given-name" required {...form.register('first_name')} errorText={fieldError(errors.first_name, t`First name`)} />
+          <TextField label={t`Last name`} autoComplete="family-name" required {...form.register('last_name')} errorText={fieldError(errors.last_name, t`Last name`)} />
         </div>
-        <Field.TextField
+        <TextField
           label={t`Phone`}
           type="tel"
           autoComplete="tel"

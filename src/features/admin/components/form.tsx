@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import type { FieldError } from 'react-hook-form';
-import { TextField, type TextFieldProps } from '../../../components/ui/field';
+import { TextField, type TextFieldProps } from '../../../components/ui/text-field';
 import { useFieldError } from '../../../lib/field-errors';
 
 export interface FormFieldProps extends Omit<TextFieldProps, 'label' | 'errorText'> {
