@@ -1,6 +1,6 @@
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiBlob, apiPost } from '../../../api';
-import { call } from '../../../api/call';
+import { apiBlob } from '../../../api';
+import { call, upload } from '../../../api/call';
 import { pathOf, type BodyOf } from '../../../../contract/endpoint';
 import * as users from '../../../../contract/admin/users';
 import * as csv from '../../../../contract/admin/import';
@@ -114,14 +114,17 @@ export interface ImportInput {
 /** The import's answer: a report (200) or a job to poll (202 `{job_id}`). */
 export type ImportResult = { kind: 'report'; report: ImportReport } | { kind: 'job'; jobId: string };
 
-/** Uploads the file (multipart, so through the HTTP client with the contract's path rather than `call`). */
+/** Uploads the file (`multipart/form-data`): 200 with the report, or 202 with a job to poll. */
 export async function postImport({ file, dryRun, sendInvitations }: ImportInput): Promise<ImportResult> {
   const body = new FormData();
   body.append('dry_run', String(dryRun));
   body.append('send_invitations', String(sendInvitations));
   body.append('file', file, file.name);
-  const result = await apiPost<{ data: ImportReport } | ImportAccepted>(pathOf(csv.importUsers), body);
-  const data = result.data;
+  return importResult((await upload(csv.importUsers, body)).data);
+}
+
+/** The answer of the import: 200 `{data: report}` or 202 `{data: {job_id, …}}` (contract/admin/import.ts importAcceptedSchema). */
+function importResult(data: ImportReport | ImportAccepted['data']): ImportResult {
   if ('job_id' in data) return { kind: 'job', jobId: data.job_id };
   return { kind: 'report', report: data };
 }
