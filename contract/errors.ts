@@ -4,7 +4,8 @@
  * stable across releases; `message` is localized by the server (server/i18n/messages); `fields` maps a field name
  * to FIELD_ERROR_CODES, which the SPA shows beside the field in the reader's language (src/lib/field-errors.ts).
  *
- * tests/contract/errors.test.ts checks that every code the server can throw is listed here and translated.
+ * tests/contract/errors.test.ts checks that every code the server can throw is listed here and translated;
+ * tests/contract/field-errors.test.ts does the same for the field codes (and their server texts `validation.<code>`).
  */
 import { z } from 'zod';
 
@@ -103,6 +104,22 @@ export const FIELD_ERROR_CODES = [
   'avatar_invalid_type',
   /** avatar upload: more than 1200 x 600 pixels */
   'avatar_too_large_dimensions',
+  /** users CSV import: the request carries no file */
+  'file_required',
+  /** users CSV import: the file cannot be read as CSV */
+  'csv_invalid',
+  /** users (and import rows): an SSO account needs a provider */
+  'provider_required',
+  /** users (and import rows): the provider is not one of the configured SSO providers */
+  'provider_unknown',
+  /** users: the technical flag is fixed when the user is created */
+  'technical_immutable',
+  /** users: `subscriptions.N.subscription_id` names no subscription */
+  'subscription_unknown',
+  /** users: `subscriptions.N.role_ids.M` is not a role of that subscription */
+  'role_not_in_subscription',
+  /** sign-in with a recovery code: the code is wrong or used */
+  'recovery_code_invalid',
 ] as const;
 export type FieldErrorCode = (typeof FIELD_ERROR_CODES)[number];
 

@@ -5,7 +5,8 @@ import { translate } from '../i18n/index';
 
 /**
  * Maps zod issues to stable field error codes. Domain rules raise custom issues with
- * `params: { code: 'password_too_weak' }` (etc.), which pass through as their code.
+ * `params: { code: 'provider_required' }` (etc.), which pass through as their code (contract/errors.ts FIELD_ERROR_CODES;
+ * tests/contract/field-errors.test.ts checks every code the server writes is listed there).
  */
 export interface FieldIssue {
   field: string;

@@ -37,6 +37,32 @@ describe('user import', () => {
     expect(screen.getByText('2 rows with problems')).toBeInTheDocument();
   });
 
+  it("shows a row's server field codes through the field messages, in the reader's language", async () => {
+    const rowErrors = {
+      total: 3,
+      created: 0,
+      skipped: [],
+      failed: [
+        { row: 2, fields: { provider: ['provider_required'] } },
+        { row: 3, fields: { provider: ['provider_unknown'] } },
+      ],
+    };
+    const view = await renderWithRouter(() => <ImportReportView report={rowErrors} dryRun />);
+    let rows = screen.getAllByTestId('import-problem');
+    expect(rows[0]).toHaveTextContent('provider: A single sign-on provider is required');
+    expect(rows[1]).toHaveTextContent('provider: Unknown single sign-on provider');
+    view.unmount();
+    await activateLocale('de');
+    try {
+      await renderWithRouter(() => <ImportReportView report={rowErrors} dryRun />);
+      rows = screen.getAllByTestId('import-problem');
+      expect(rows[0]).toHaveTextContent('provider: Ein Single-Sign-On-Anbieter ist erforderlich');
+      expect(rows[1]).toHaveTextContent('provider: Unbekannter Single-Sign-On-Anbieter');
+    } finally {
+      await activateLocale('en');
+    }
+  });
+
   it('checks the file (dry run), imports, polls the job and reports success', async () => {
     let polls = 0;
     server = await startAdminServer((req) => {

@@ -23,4 +23,15 @@ describe('field error messages', () => {
     expect(fieldErrorMessage(i18n, 'current_password_required', 'Current password')).toBe('Current password is required');
     expect(fieldErrorMessage(i18n, 'name_taken', 'Name')).toBe('This name is already taken');
   });
+
+  it('shows the server codes of users, the CSV import and sign-in in the words of the server', () => {
+    expect(fieldErrorMessage(i18n, 'file_required', 'file')).toBe('A CSV file is required');
+    expect(fieldErrorMessage(i18n, 'csv_invalid', 'file')).toBe('The CSV file cannot be read');
+    expect(fieldErrorMessage(i18n, 'provider_required', 'provider')).toBe('A single sign-on provider is required');
+    expect(fieldErrorMessage(i18n, 'provider_unknown', 'provider')).toBe('Unknown single sign-on provider');
+    expect(fieldErrorMessage(i18n, 'technical_immutable', 'technical')).toBe('The technical flag is fixed when the user is created');
+    expect(fieldErrorMessage(i18n, 'subscription_unknown', 'Subscription')).toBe('Unknown subscription');
+    expect(fieldErrorMessage(i18n, 'role_not_in_subscription', 'Role')).toBe('The role does not belong to this subscription');
+    expect(fieldErrorMessage(i18n, 'recovery_code_invalid', 'Recovery code')).toBe('Recovery code is invalid');
+  });
 });
