@@ -17,6 +17,10 @@ export default defineConfig({
       routesDirectory: './src/routes',
       generatedRouteTree: './src/routeTree.gen.ts',
       autoCodeSplitting: true,
+      // Loaders go with their route's component (one chunk per route): what a loader imports (query options,
+      // contract modules) is not in the entry chunk. validateSearch/beforeLoad/staticData stay eager, so the
+      // modules they import must be light (e.g. features/admin/*/search.ts, not the screens).
+      codeSplittingOptions: { defaultBehavior: [['loader', 'component'], ['errorComponent'], ['notFoundComponent']] },
       quoteStyle: 'single',
       semicolons: true,
     }),

@@ -1,11 +1,14 @@
 import { createRootRouteWithContext, Outlet } from '@tanstack/react-router';
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { GlobalNotFound } from '../components/errors/not-found-page';
 import { PreloadErrorBanner } from '../components/errors/preload-error-banner';
 import { RouteErrorPage } from '../components/errors/route-error-page';
-import { Toaster } from '../components/ui/toast';
 import { usePageTitle } from '../lib/page-title';
 import type { RouterContext } from '../lib/router-context';
+
+// Not needed for the first paint: the toast machine loads after it. Toasts created before it mounts are kept by
+// the toaster store and shown once it does.
+const Toaster = lazy(() => import('../components/ui/toast').then((module) => ({ default: module.Toaster })));
 
 export const Route = createRootRouteWithContext<RouterContext>()({
   component: RootComponent,
@@ -28,7 +31,9 @@ function RootComponent() {
       <DocumentTitle />
       <PreloadErrorBanner />
       <Outlet />
-      <Toaster />
+      <Suspense fallback={null}>
+        <Toaster />
+      </Suspense>
     </>
   );
 }

@@ -20,12 +20,6 @@ import { useFieldError } from '../../../lib/field-errors';
 import { apiErrorMessage, FormAlert, formStack, mutedText, PasswordChecklist, PasswordField, SubmitButton } from '../form-kit';
 import { emailField, newPasswordFields, requiredString, withPasswordMatch } from '../schemas';
 
-/** Route titles defined here so they land in the account catalog. */
-export const pageTitles = {
-  setup: msg`Set up the administrator account`,
-  forgotPassword: msg`Forgot password`,
-};
-
 const setupSchema = withPasswordMatch(
   z.object({ email: emailField, first_name: requiredString(), last_name: requiredString(), ...newPasswordFields }),
 );

@@ -28,18 +28,7 @@ import { useErrorText, useNotify } from '../components/feedback';
 import { FormField } from '../components/form';
 import { useFormat } from '../components/format';
 import { QueryRows } from '../components/query-rows';
-
-export interface AdminSearch {
-  page?: number | undefined;
-  size?: number | undefined;
-  search?: string | undefined;
-}
-
-export const adminSearchSchema = z.object({
-  page: z.number().int().min(1).optional().catch(undefined),
-  size: z.number().int().min(1).max(100).optional().catch(undefined),
-  search: z.string().max(200).optional().catch(undefined),
-});
+import type { AdminSearch } from './search';
 
 const COLUMNS = 5;
 

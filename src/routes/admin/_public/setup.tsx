@@ -1,6 +1,7 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { z } from 'zod';
-import { AdminSetupScreen, pageTitles } from '../../../features/account/password/admin-setup-screen';
+import { AdminSetupScreen } from '../../../features/account/password/admin-setup-screen';
+import { pageTitles } from '../../../features/account/password/page-titles';
 
 /** `/admin/setup?token=` — first-start link printed by the server. */
 export const Route = createFileRoute('/admin/_public/setup')({

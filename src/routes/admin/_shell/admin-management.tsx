@@ -1,6 +1,7 @@
 import { msg } from '@lingui/core/macro';
 import { createFileRoute } from '@tanstack/react-router';
-import { adminSearchSchema, AdminManagement, type AdminSearch } from '../../../features/admin/admins/admin-management';
+import { AdminManagement } from '../../../features/admin/admins/admin-management';
+import { adminSearchSchema, type AdminSearch } from '../../../features/admin/admins/search';
 import { adminsQueryOptions } from '../../../features/admin/api/admins';
 import { useCurrentAdmin } from '../../../lib/current-admin';
 

@@ -1,7 +1,8 @@
 import { msg } from '@lingui/core/macro';
 import { createFileRoute } from '@tanstack/react-router';
 import { activitiesQueryOptions, dailySignInsQueryOptions, errorLogsQueryOptions } from '../../../features/admin/api/logs';
-import { activityFilters, Dashboard, dashboardSearchSchema, errorFilters, type DashboardSearch } from '../../../features/admin/dashboard/dashboard';
+import { Dashboard } from '../../../features/admin/dashboard/dashboard';
+import { activityFilters, dashboardSearchSchema, errorFilters, type DashboardSearch } from '../../../features/admin/dashboard/search';
 
 export const Route = createFileRoute('/admin/_shell/dashboard')({
   staticData: { title: msg`Dashboard` },
