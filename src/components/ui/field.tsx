@@ -10,4 +10,5 @@ export const Label = withContext(ArkField.Label, 'label');
 export const RequiredIndicator = withContext(ArkField.RequiredIndicator, 'requiredIndicator');
 export const HelperText = withContext(ArkField.HelperText, 'helperText');
 export const ErrorText = withContext(ArkField.ErrorText, 'errorText');
+// The field's input is the kit's Input (Ark's Field.Input underneath): Field.Input.
 export { Input };

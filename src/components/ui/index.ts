@@ -26,6 +26,7 @@ export { Switch, type SwitchProps } from './switch';
 export * as Table from './table';
 export { TableFrame, type TableFrameProps } from './table-frame';
 export * as Tabs from './tabs';
+export { TextField, type TextFieldProps } from './text-field';
 export { Toaster, toaster } from './toast';
 export { Toolbar } from './toolbar';
 export { UserAvatar, type UserAvatarProps } from './user-avatar';
