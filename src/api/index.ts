@@ -78,16 +78,12 @@ export async function apiRequest<T>(method: Method, url: string, options: ApiReq
   return client<T>(url, toRequestOptions(method, options));
 }
 
-export const apiGet = <T>(url: string, options?: ApiRequestOptions) => apiRequest<T>('GET', url, options);
 /** JSON-serializable object (sent as JSON), FormData/URLSearchParams/Blob (sent as is), or nothing. */
 export type ApiBody = BodyInit | object | null | undefined;
 const asBody = (body: ApiBody): FetchOptions['body'] => body as FetchOptions['body'];
 
 export const apiPost = <T>(url: string, body?: ApiBody, options?: ApiRequestOptions) =>
   apiRequest<T>('POST', url, { ...options, body: asBody(body) });
-export const apiPatch = <T>(url: string, body?: ApiBody, options?: ApiRequestOptions) =>
-  apiRequest<T>('PATCH', url, { ...options, body: asBody(body) });
-export const apiDelete = <T>(url: string, options?: ApiRequestOptions) => apiRequest<T>('DELETE', url, options);
 
 /** GET a file (e.g. the CSV export) as a Blob through the same client (bearer, 401 → refresh → replay). */
 export const apiBlob = (url: string, options: ApiRequestOptions = {}) => client<Blob>(url, { ...toRequestOptions('GET', options), responseType: 'blob' });
