@@ -19,6 +19,9 @@ export const userFilterQuery = {
   role: z.string().max(64).optional().describe('role id: users holding it through any subscription'),
   locale: localeEnum.optional(),
 };
+/** The user list's filters as the server reads them (the export takes the same). */
+export const userFilterSchema = z.object(userFilterQuery);
+export type UserFilters = z.output<typeof userFilterSchema>;
 
 const namedRef = z.object({ id: z.string(), name: z.string() });
 export const roleSubscriptionSchema = z.object({ subscription: namedRef, roles: z.array(namedRef) });

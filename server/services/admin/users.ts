@@ -16,14 +16,8 @@ import { ACCOUNT_VIEW_COLUMNS, accountView } from './schemas';
  * transaction, the operations shared with admin accounts (delete, invite again) and the service.
  */
 
-export interface UserFilters {
-  search?: string | undefined;
-  status?: AccountStatus | undefined;
-  technical?: boolean | undefined;
-  auth_type?: AuthType | undefined;
-  role?: string | undefined;
-  locale?: string | undefined;
-}
+export type { UserFilters } from '../../../contract/admin/users';
+import type { UserFilters } from '../../../contract/admin/users';
 
 type AccountsEb = ExpressionBuilder<Database, 'accounts'>;
 

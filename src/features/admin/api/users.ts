@@ -7,21 +7,12 @@ import * as csv from '../../../../contract/admin/import';
 import * as account from '../../../../contract/account';
 import type { ImportAccepted, ImportReport } from '../../../../contract/admin/import';
 import { adminKeys, compactQuery } from './keys';
-import type { AccountStatus, AuthType } from './types';
 
 /** Every relation the user page shows (`?with=`). */
 export const USER_RELATIONS = users.USER_RELATIONS.join(',');
 
-export interface UserFilters {
-  page: number;
-  size: number;
-  search?: string | undefined;
-  status?: AccountStatus | undefined;
-  technical?: boolean | undefined;
-  auth_type?: AuthType | undefined;
-  role?: string | undefined;
-  locale?: string | undefined;
-}
+/** A page of the user list with its filters (the filters are the contract's). */
+export type UserFilters = users.UserFilters & { page: number; size: number };
 
 /** The list filters without paging (for export). */
 export type UserExportFilters = Omit<UserFilters, 'page' | 'size'>;
