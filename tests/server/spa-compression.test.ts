@@ -119,6 +119,12 @@ describe('SPA serving with precompressed assets', () => {
     expect(plain.body).toBe(INDEX);
   });
 
+  it('answers a plain 404 while index.html is missing (a rebuild in progress)', async () => {
+    for (const suffix of ['', '.br', '.gz']) rmSync(path.join(dist, `index.html${suffix}`));
+    const res = await get('/admin/dashboard', 'br, gzip');
+    expect(res.statusCode).toBe(404);
+  });
+
   it('still answers unknown API paths with a JSON 404', async () => {
     const res = await get('/api/nope', 'br, gzip');
     expect(res.statusCode).toBe(404);
