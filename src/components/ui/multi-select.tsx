@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { css } from 'styled-system/css';
 import { visuallyHidden } from '../visually-hidden';
-import { CheckIcon, ChevronDownIcon } from './icons';
+import { ChevronDownIcon } from './icons';
 import * as Select from './select';
 
 export interface MultiSelectProps {
@@ -41,18 +41,7 @@ export function MultiSelect({ label, options, value, onValueChange, placeholder,
           </Select.Indicator>
         </Select.Trigger>
       </Select.Control>
-      <Select.Positioner>
-        <Select.Content>
-          {collection.items.map((item) => (
-            <Select.Item key={item.value} item={item}>
-              <Select.ItemText>{item.label}</Select.ItemText>
-              <Select.ItemIndicator>
-                <CheckIcon width={16} height={16} />
-              </Select.ItemIndicator>
-            </Select.Item>
-          ))}
-        </Select.Content>
-      </Select.Positioner>
+      <Select.Options items={collection.items} />
       <Select.HiddenSelect />
     </Select.Root>
   );

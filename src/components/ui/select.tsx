@@ -2,6 +2,7 @@ import { Select as ArkSelect, createListCollection, type CollectionItem } from '
 import type { ReactElement } from 'react';
 import { css } from 'styled-system/css';
 import { select, type SelectVariantProps } from 'styled-system/recipes';
+import { CheckIcon } from './icons';
 import { createStyleContext } from './style-context';
 
 const { withProvider, withContext } = createStyleContext(select);
@@ -27,6 +28,24 @@ export interface SelectOption {
   value: string;
   label: string;
   disabled?: boolean;
+}
+
+/** The open list of a select: one item per option, a check beside the selected ones. */
+export function Options({ items }: { items: readonly SelectOption[] }): ReactElement {
+  return (
+    <Positioner>
+      <Content>
+        {items.map((item) => (
+          <Item key={item.value} item={item}>
+            <ItemText>{item.label}</ItemText>
+            <ItemIndicator>
+              <CheckIcon width={16} height={16} />
+            </ItemIndicator>
+          </Item>
+        ))}
+      </Content>
+    </Positioner>
+  );
 }
 
 /** For selects rendered inline (inside dialogs): the open menu stacks above later fields. */

@@ -2,7 +2,7 @@ import { Portal } from '@ark-ui/react/portal';
 import type { SelectValueChangeDetails } from '@ark-ui/react/select';
 import type { ReactNode } from 'react';
 import { visuallyHidden } from '../visually-hidden';
-import { CheckIcon, ChevronDownIcon } from './icons';
+import { ChevronDownIcon } from './icons';
 import * as Select from './select';
 
 export interface SimpleSelectProps {
@@ -47,20 +47,7 @@ export function SimpleSelect({
     const next = details.value[0];
     if (next !== undefined) onValueChange(next);
   };
-  const content = (
-    <Select.Positioner>
-      <Select.Content>
-        {collection.items.map((item) => (
-          <Select.Item key={item.value} item={item}>
-            <Select.ItemText>{item.label}</Select.ItemText>
-            <Select.ItemIndicator>
-              <CheckIcon width={16} height={16} />
-            </Select.ItemIndicator>
-          </Select.Item>
-        ))}
-      </Select.Content>
-    </Select.Positioner>
-  );
+  const content = <Select.Options items={collection.items} />;
   return (
     <Select.Root
       collection={collection}
