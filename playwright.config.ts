@@ -14,6 +14,8 @@ export const E2E_ADMIN = { email: 'admin@example.com', password: 'Admin-Passw0rd
 
 export default defineConfig({
   testDir: './e2e',
+  // e2e/dev runs against the Vite dev server: playwright.dev.config.ts
+  testIgnore: ['dev/**'],
   outputDir: './test-results',
   fullyParallel: false,
   workers: 1,

@@ -6,7 +6,10 @@ import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { precompress } from './scripts/vite-precompress';
 
+// `npm run dev`: the SPA on IAM_DEV_PORT (5173), /api and /oidc proxied to the server of `npm run dev:api`
+// (IAM_DEV_BACKEND), which accepts this origin for sign-in in development (README "Development")
 const backend = process.env.IAM_DEV_BACKEND ?? 'http://127.0.0.1:3000';
+const devPort = Number(process.env.IAM_DEV_PORT ?? 5173);
 
 export default defineConfig({
   plugins: [
@@ -35,6 +38,9 @@ export default defineConfig({
     },
   },
   server: {
+    // the backend accepts exactly this origin (IAM_DEV_ORIGINS): never move to another port silently
+    port: devPort,
+    strictPort: true,
     proxy: {
       '/api': { target: backend, changeOrigin: false },
       '/oidc': { target: backend, changeOrigin: false },

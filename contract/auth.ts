@@ -28,9 +28,14 @@ export type SecondFactorResult = z.infer<typeof secondFactorResultSchema>;
 const loginBody = z.object({ email: z.string().trim().min(1).max(254), password: z.string().min(1).max(200), interaction: interactionUid });
 const otpBody = z.object({ one_time_password: z.string().max(20).optional(), interaction: interactionUid });
 
+/**
+ * 401 `sso_account_use_provider`: the password was not accepted and the e-mail's domain belongs to an upstream provider
+ * (SSO_PROVIDERS `domains`); the message names the provider. It depends on the domain only, never on whether an
+ * account exists (no user enumeration): unknown e-mails, SSO accounts and wrong passwords there get the same answer.
+ */
 const loginErrors = {
   400: ['interaction_expired', 'interaction_invalid'],
-  401: ['invalid_credentials'],
+  401: ['invalid_credentials', 'sso_account_use_provider'],
   422: ['validation_failed', 'phone_required'],
   429: ['too_many_requests', 'account_locked'],
   502: ['sms_send_failed'],
@@ -186,15 +191,19 @@ const providerParams = z.object({ provider: z.string().max(64) });
 export const ssoStart = defineEndpoint({
   method: 'GET', path: '/api/sso/:provider/start', tag, access: 'public', summary: 'Starts sign-in through an upstream identity provider (browser redirect)',
   params: providerParams,
-  query: z.object({ interaction: interactionUid }),
+  query: z.object({
+    interaction: interactionUid,
+    ui_locales: z.string().max(100).optional().describe("The person's language (BCP 47 tags), passed to the upstream provider as `ui_locales`"),
+  }),
   status: 302,
-  response: z.null().describe('Redirect to the upstream provider'),
+  response: z.null().describe('Redirect to the upstream provider (sets the `iam_sso` cookie binding the sign-in to this browser)'),
   errors: { 400: ['interaction_expired'], 404: ['sso_provider_unknown'], 502: ['sso_failed'] },
 });
 
 /**
- * The upstream provider sends the browser back here. Failures after the state check redirect to the login page
- * with `?interaction=…&error=sso_failed|sso_account_not_found` instead of answering an error.
+ * The upstream provider sends the browser back here. Failures redirect to the login page instead of answering an
+ * error: `?interaction=…&error=sso_failed|sso_account_not_found`, or `?error=interaction_expired` when the state is
+ * unknown or already used (a reloaded callback URL) or the browser is not the one that started the sign-in.
  */
 export const ssoCallback = defineEndpoint({
   method: 'GET', path: '/api/sso/:provider/callback', tag, access: 'public', summary: 'Upstream provider callback: finishes the sign-in and redirects to the provider resume URL',
@@ -202,10 +211,18 @@ export const ssoCallback = defineEndpoint({
   query: z.object({ state: z.string().max(200).optional(), code: z.string().max(2000).optional(), error: z.string().max(200).optional() }).passthrough(),
   status: 302,
   response: z.null().describe('Redirect'),
-  errors: { 400: ['interaction_expired'], 404: ['sso_provider_unknown'] },
+  errors: { 404: ['sso_provider_unknown'] },
 });
 
-/** The address the browser is sent to for signing in with upstream provider `provider` within `interaction`. */
-export function ssoStartUrl(provider: string, interaction: string): string {
-  return `${ssoStart.path.replace(':provider', encodeURIComponent(provider))}?interaction=${encodeURIComponent(interaction)}`;
+/** Error codes the SSO callback puts in the login page's query (`?error=…`). */
+export const SSO_CALLBACK_ERRORS = ['sso_failed', 'sso_account_not_found', 'interaction_expired'] as const;
+export type SsoCallbackError = (typeof SSO_CALLBACK_ERRORS)[number];
+
+/**
+ * The address the browser is sent to for signing in with upstream provider `provider` within `interaction`;
+ * `locale`: the person's language, passed upstream as `ui_locales`.
+ */
+export function ssoStartUrl(provider: string, interaction: string, locale?: string): string {
+  const qs = new URLSearchParams({ interaction, ...(locale ? { ui_locales: locale } : {}) });
+  return `${ssoStart.path.replace(':provider', encodeURIComponent(provider))}?${qs.toString()}`;
 }

@@ -33,6 +33,19 @@ export const deletedAnswer = z.object({ data: z.object({ id: z.string(), deleted
 export const localeEnum = z.enum(LOCALES);
 
 /** An account (end user or admin) as the API shows it; never a hash or a secret. */
+/**
+ * The state of an account as admins see it (docs/SPEC.md "Account status"): INACTIVE when an admin deactivated
+ * it (status INACTIVE, whatever else holds); INVITED when it is active, signs in with credentials and has neither
+ * set a password nor been verified (the invitation is pending and can be sent again); ACTIVE otherwise.
+ */
+export const ACCOUNT_STATES = ['INVITED', 'ACTIVE', 'INACTIVE'] as const;
+export type AccountState = (typeof ACCOUNT_STATES)[number];
+
+export function accountStateOf(a: { status: 'ACTIVE' | 'INACTIVE'; auth_type: 'CREDENTIALS' | 'SSO'; has_password: boolean; email_verified: boolean }): AccountState {
+  if (a.status === 'INACTIVE') return 'INACTIVE';
+  return a.auth_type === 'CREDENTIALS' && !a.has_password && !a.email_verified ? 'INVITED' : 'ACTIVE';
+}
+
 export const accountSchema = z.object({
   id: z.string(),
   type: z.enum(['user', 'admin']),
@@ -41,7 +54,8 @@ export const accountSchema = z.object({
   last_name: z.string(),
   phone: z.string().nullable(),
   locale: z.string(),
-  status: z.enum(['ACTIVE', 'INACTIVE']),
+  status: z.enum(['ACTIVE', 'INACTIVE']).describe('what an admin set: INACTIVE blocks sign-in (see `state`)'),
+  state: z.enum(ACCOUNT_STATES).describe('INVITED (active, credentials, no password set and not verified yet), ACTIVE or INACTIVE: what lists, filters, details and the export show'),
   auth_type: z.enum(['CREDENTIALS', 'SSO']),
   provider: z.string().nullable(),
   technical: z.boolean(),

@@ -54,6 +54,7 @@ export const ERROR_CODES = [
   'setup_done',
   'shutting_down',
   'sms_send_failed',
+  'sso_account_use_provider',
   'sso_failed',
   'sso_provider_unknown',
   'subscription_not_found',

@@ -30,7 +30,7 @@ const NEW_PASSWORD = 'Difference-Engine2?';
 
 async function signOutUser(page: Page) {
   await page.getByRole('button', { name: 'Account menu' }).click();
-  await page.getByRole('menuitem', { name: 'Sign out' }).click();
+  await page.getByRole('menuitem', { name: 'Logout' }).click();
   // end session → /login → new authorization: wait until it settles on the sign-in form
   await expect(page).toHaveURL(/\/login\?interaction=/, { timeout: 20_000 });
 }

@@ -142,7 +142,7 @@ test.describe('account', () => {
 
     // sign out from the account menu
     await page.getByRole('button', { name: 'Account menu' }).click();
-    await page.getByRole('menuitem', { name: 'Sign out' }).click();
+    await page.getByRole('menuitem', { name: 'Logout' }).click();
     // The SPA sends id_token_hint, so the provider's end-session page confirms itself: no question asked.
     // The chain (end session → post-logout /login → new authorization) ends on the sign-in form.
     await expect(page).toHaveURL(/\/login\?interaction=/, { timeout: 20_000 });

@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ADMIN, adminSignIn, axe, shot as sharedShot, toast } from './helpers';
+import { ADMIN, adminSignIn, axe, shot as sharedShot, toast, withDb } from './helpers';
 
 const RUN = Date.now().toString(36).toUpperCase();
 const ROLE = `E2E_ROLE_${RUN}`;
@@ -43,6 +43,9 @@ test.describe('admin back office', () => {
   });
   test.afterAll(async () => {
     await page.context().close();
+    // the German pass saves the shared admin's language in its profile, and the saved language wins at sign-in (issue 14):
+    // give it back so later specs sign in to an English console
+    withDb((db) => db.prepare("UPDATE accounts SET locale = 'en' WHERE type = 'admin' AND email_normalized = ?").run(ADMIN.email.toLowerCase()));
   });
 
   test('roles: create, update', async () => {
@@ -205,11 +208,11 @@ test.describe('admin back office', () => {
     await toast(page, 'Admin deleted');
     await expect(page.getByTestId('admin-row').filter({ hasText: NEW_ADMIN })).toHaveCount(0);
 
-    await page.getByRole('button', { name: `Delete ${ADMIN.email}` }).click();
-    await page.getByRole('alertdialog').getByRole('button', { name: 'Delete' }).click();
-    await expect(page.getByRole('alertdialog').getByRole('alert')).toHaveText('You cannot delete your own admin account');
+    // your own row: not offered (disabled, the reason as its description), instead of refused after confirming (issue 14)
+    const deleteSelf = page.getByRole('button', { name: `Delete ${ADMIN.email}` });
+    await expect(deleteSelf).toBeDisabled();
+    await expect(deleteSelf).toHaveAccessibleDescription('You cannot delete your own admin account');
     await shot(page, 'delete-self-refused');
-    await page.keyboard.press('Escape');
   });
 
   for (const lang of ['en', 'de'] as const) {
@@ -255,16 +258,17 @@ test.describe('admin back office', () => {
     });
   }
 
-  test('works at 360 px: tables scroll horizontally', async () => {
+  test('works at 360 px: a navigation drawer, users as cards', async () => {
     await page.setViewportSize({ width: 360, height: 740 });
     await page.goto('/admin/user-management');
-    // on a phone the sidebar is a collapsed 80 px rail whatever the stored desktop preference
-    await expect(page.getByRole('button', { name: 'Expand sidebar' })).toBeVisible();
-    await page.mouse.move(300, 400);
+    // on a phone the navigation is a drawer behind the menu button (no rail)
+    await expect(page.getByRole('button', { name: 'Open navigation' })).toBeVisible();
+    await expect(page.locator('#admin-sidebar')).toBeHidden();
     const frame = page.getByRole('region', { name: 'Users' });
     await expect(frame).toBeVisible();
+    // rows are cards: nothing to scroll sideways
     const { scrollWidth, clientWidth } = await frame.evaluate((el) => ({ scrollWidth: el.scrollWidth, clientWidth: el.clientWidth }));
-    expect(scrollWidth).toBeGreaterThan(clientWidth);
+    expect(scrollWidth).toBeLessThanOrEqual(clientWidth + 1);
     const bodyOverflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(bodyOverflow).toBeLessThanOrEqual(1);
     await shot(page, 'user-management-360');

@@ -1,39 +1,84 @@
-import { describe, expect, it } from 'vitest';
-import { createActor, fromPromise, type AnyMachineSnapshot, type EventObject } from 'xstate';
-import type { CallFailureError } from './testing/failure';
-import { createLoginActors, loginMachine, type CredentialsInput, type LoginContext, type LoginResult } from './login.machine';
-import { REDIRECT_TO, loginModel } from './login.model';
-import { pathTitle, modelPaths, reachableStates, stateKey, walkPath } from './testing/graph';
+import { describe, expect, it, vi } from 'vitest';
+import { createActor, fromPromise, getNextSnapshot, type AnyMachineSnapshot, type EventObject } from 'xstate';
+import { CallFailureError } from './testing/failure';
+import { createLoginActors, LOGIN_SCREENS, loginError, loginMachine, type CredentialsInput, type LoginContext, type LoginInput, type LoginResult, type NewPasswordInput } from './login.machine';
+import { NEW_PASSWORD, REDIRECT_TO, RESET_TOKEN, loginModel } from './login.model';
+import { isOutcome, screenTags, stepKey } from './testing/qa';
+import { loginQa } from './login.qa';
+import type { CallFailure } from './shared';
+import { pathTitle, modelPaths, reachableStates, stateKey, walkPath, type AnyPath } from './testing/graph';
+import * as account from '../contract/account';
 import * as auth from '../contract/auth';
 import type { Call, EndpointShape } from '../contract/endpoint';
 
-const paths = modelPaths(loginModel);
+/**
+ * Every simple path, plus every edge the simple paths leave out (the one that closes a loop, e.g. "Use a
+ * one-time password instead" back to a code screen already seen, or a resent SMS back to the cooldown):
+ * each simple path's end extended by each event that leads to a state already on it.
+ */
+const simplePaths = modelPaths(loginModel);
+function closingEdges(): AnyPath[] {
+  const serialize = loginModel.serializeState!;
+  const seen = new Set<string>();
+  const out: AnyPath[] = [];
+  for (const path of simplePaths) {
+    const last = path.steps.at(-1)!.state;
+    if (last.status !== 'active') continue;
+    const onPath = new Set(path.steps.map((s) => serialize(s.state)));
+    for (const event of loginModel.events(last)) {
+      if (!last.can(event)) continue;
+      const next = getNextSnapshot(loginModel.machine, last as never, event as never) as AnyMachineSnapshot;
+      const key = `${serialize(last)} ${stepKey(event)} ${serialize(next)}`;
+      if (!onPath.has(serialize(next)) || seen.has(key)) continue;
+      seen.add(key);
+      out.push({ ...path, state: next, steps: [...path.steps, { event, state: next }] });
+    }
+  }
+  return out;
+}
+const paths = [...simplePaths, ...closingEdges()];
 const ctx = (s: AnyMachineSnapshot) => s.context as LoginContext;
 
 function expectedError(event: EventObject): { code: string; retryAfter?: number } | null {
   if (!event.type.startsWith('xstate.error.actor.')) return null;
   const error = (event as EventObject & { error: CallFailureError }).error;
   if (error.kind !== 'http') return { code: 'network' };
-  if (error.status === 500) return { code: 'unexpected' };
   if (error.status === 429) return { code: 'too_many_attempts', retryAfter: error.retryAfter };
-  const actor = event.type.slice('xstate.error.actor.'.length);
-  const invalid: Record<string, string> = {
-    submitCredentials: 'invalid_credentials',
-    verifyOtp: 'invalid_otp',
-    verifySmsCode: 'invalid_otp',
-    verifyRecoveryCode: 'invalid_recovery_code',
+  const byServerCode: Record<string, string> = {
+    invalid_credentials: 'invalid_credentials',
+    otp_invalid: 'invalid_otp',
+    recovery_code_invalid: 'invalid_recovery_code',
+    account_inactive: 'account_inactive',
+    interaction_expired: 'sign_in_expired',
+    invalid_link: 'sign_in_expired',
+    validation_failed: 'validation_failed',
   };
-  return { code: invalid[actor] ?? 'unexpected' };
+  return { code: byServerCode[error.code ?? ''] ?? 'unexpected' };
 }
 
-const routeTags: Record<string, string> = {
-  credentials: 'route:login',
-  submitting: 'route:login',
-  authorizationFailed: 'route:login',
-  passwordExpired: 'route:expired-password',
+/** The one screen tag of each state (docs: machines/testing/qa.ts). */
+const screenOf: Record<string, string> = {
+  authorizing: 'screen:login.redirecting',
+  leaving: 'screen:login.redirecting',
+  authorizationFailed: 'screen:login.authorization-failed',
+  credentials: 'screen:login.credentials',
+  submitting: 'screen:login.credentials',
+  'twoFactor.otp.entering': 'screen:login.two-factor-otp',
+  'twoFactor.otp.verifying': 'screen:login.two-factor-otp',
+  'twoFactor.sms.cooldown': 'screen:login.two-factor-sms',
+  'twoFactor.sms.ready': 'screen:login.two-factor-sms',
+  'twoFactor.sms.resending': 'screen:login.two-factor-sms',
+  'twoFactor.sms.verifying': 'screen:login.two-factor-sms',
+  'twoFactor.recovery.entering': 'screen:login.two-factor-recovery',
+  'twoFactor.recovery.verifying': 'screen:login.two-factor-recovery',
+  'expiredPassword.entering': 'screen:login.expired-password',
+  'expiredPassword.saving': 'screen:login.expired-password',
+  'expiredPassword.saved': 'screen:login.password-changed',
+  signInExpired: 'screen:login.sign-in-expired',
+  accountInactive: 'screen:login.account-inactive',
 };
 
-describe(`login machine (model-based, every simple path: ${paths.length})`, () => {
+describe(`login machine (model-based: ${simplePaths.length} simple paths + ${paths.length - simplePaths.length} loop-closing edges)`, () => {
   it('reaches exactly the expected states and every final state', () => {
     expect([...reachableStates(paths)].sort()).toEqual([...loginModel.expectedStates].sort());
     for (const final of loginModel.finalStates) expect(paths.some((p) => stateKey(p.state.value) === final)).toBe(true);
@@ -41,20 +86,29 @@ describe(`login machine (model-based, every simple path: ${paths.length})`, () =
 
   it('every error kind is reachable as a stable code', () => {
     const codes = new Set(paths.flatMap((p) => p.steps.map((s) => ctx(s.state).error?.code).filter(Boolean)));
-    expect([...codes].sort()).toEqual(['invalid_credentials', 'invalid_otp', 'invalid_recovery_code', 'network', 'too_many_attempts', 'unexpected']);
+    expect([...codes].sort()).toEqual(['account_inactive', 'invalid_credentials', 'invalid_otp', 'invalid_recovery_code', 'network', 'sign_in_expired', 'too_many_attempts', 'validation_failed']);
+  });
+
+  it('every state shows exactly one screen, and every screen tag is used', () => {
+    const used = new Set<string>();
+    for (const path of paths) {
+      for (const step of path.steps) {
+        const tags = screenTags(step.state);
+        expect(tags, stateKey(step.state.value)).toEqual([screenOf[stateKey(step.state.value)]]);
+        used.add(tags[0]!);
+      }
+    }
+    expect([...used].sort()).toEqual([...LOGIN_SCREENS].sort());
   });
 
   paths.forEach((path, index) => {
     it(pathTitle(path, index), () => {
       const result = walkPath(loginModel, path);
-      const input = path.input as { admin: boolean; interaction: string | null };
+      const input = path.input as LoginInput;
       path.steps.forEach((step, i) => {
-        const value = stateKey(step.state.value);
         const expected = expectedError(step.event);
         if (expected) expect(ctx(step.state).error).toMatchObject(expected);
-        if (routeTags[value]) expect(step.state.hasTag(routeTags[value] as never)).toBe(true);
-        if (value.startsWith('twoFactor')) expect(step.state.hasTag('route:two-factor')).toBe(true);
-        // HTTP bodies requested in this step
+        // requests of this step: endpoints' inputs
         for (const rec of result.stepLogs[i]!) {
           if (rec.kind !== 'actor') continue;
           const expectations: Record<string, unknown> = {
@@ -64,9 +118,14 @@ describe(`login machine (model-based, every simple path: ${paths.length})`, () =
             verifySmsCode: { admin: input.admin, code: '123456', interaction: input.interaction },
             resendSmsCode: { admin: input.admin, interaction: input.interaction },
             verifyRecoveryCode: { admin: input.admin, recoveryCode: 'ABCD-EFGH', interaction: input.interaction },
+            changeExpiredPassword: { admin: input.admin, resetToken: RESET_TOKEN, password: NEW_PASSWORD, passwordConfirmation: NEW_PASSWORD },
           };
           expect(rec.data, rec.name).toEqual(expectations[rec.name]);
         }
+        // the machine navigates to /expired-password exactly when the password_expired answer arrives
+        const navigations = result.stepLogs[i]!.filter((r) => r.kind === 'action' && r.name === 'navigate').map((r) => r.data);
+        const expiredAnswer = (step.event as EventObject & { output?: { status?: string } }).output?.status === 'password_expired';
+        expect(navigations).toEqual(expiredAnswer ? [{ to: 'expired-password', admin: input.admin, resetToken: RESET_TOKEN }] : []);
       });
       const last = path.steps.at(-1)!;
       const value = stateKey(result.snapshot.value);
@@ -77,9 +136,50 @@ describe(`login machine (model-based, every simple path: ${paths.length})`, () =
       } else {
         expect(result.actions('redirect')).toEqual([]);
       }
-      if (value === 'passwordExpired') expect(ctx(result.snapshot).resetToken).toBe('reset-token-1');
-      if (input.interaction === null) expect(path.steps[0]!.state.value).toBe('authorizing');
+      if (value.startsWith('expiredPassword')) expect(ctx(result.snapshot).resetToken).toBe(RESET_TOKEN);
+      if (input.interaction === null && input.resetToken === undefined) expect(path.steps[0]!.state.value).toBe('authorizing');
+      if (input.resetToken === null) expect(path.steps[0]!.state.value).toBe('signInExpired');
     });
+  });
+});
+
+describe('login machine on /expired-password (started with the router state)', () => {
+  it('starts at the new password with the token and changes it through the injected actor', async () => {
+    const changed = vi.fn(async (_input: NewPasswordInput) => {});
+    const actor = createActor(
+      loginMachine.provide({ actors: { changeExpiredPassword: fromPromise<void, NewPasswordInput>(({ input }) => changed(input)) }, actions: { redirect: () => {}, navigate: () => {} } }),
+      { input: { admin: true, interaction: null, resetToken: 'tok-9' } },
+    ).start();
+    expect(actor.getSnapshot().hasTag('screen:login.expired-password')).toBe(true);
+    actor.send({ type: 'SUBMIT_NEW_PASSWORD', password: NEW_PASSWORD, passwordConfirmation: NEW_PASSWORD });
+    await vi.waitFor(() => expect(actor.getSnapshot().hasTag('screen:login.password-changed')).toBe(true));
+    expect(changed).toHaveBeenCalledWith({ admin: true, resetToken: 'tok-9', password: NEW_PASSWORD, passwordConfirmation: NEW_PASSWORD });
+    actor.stop();
+  });
+});
+
+describe('loginError: every code the sign-in endpoints answer with', () => {
+  const http = (status: number, code: string, extra: Partial<CallFailure> = {}) => new CallFailureError({ kind: 'http', status, code, message: code, ...extra });
+  it.each([
+    ['credentials', http(401, 'invalid_credentials'), 'invalid_credentials'],
+    ['credentials', http(401, 'sso_account_use_provider'), 'sso_account_use_provider'],
+    ['credentials', http(400, 'interaction_expired'), 'sign_in_expired'],
+    ['credentials', http(400, 'interaction_invalid'), 'sign_in_expired'],
+    ['credentials', http(422, 'validation_failed', { fields: { email: ['email'] } }), 'validation_failed'],
+    ['credentials', http(422, 'phone_required'), 'phone_required'],
+    ['credentials', http(429, 'too_many_requests', { retryAfter: 3 }), 'too_many_attempts'],
+    ['credentials', http(429, 'account_locked', { retryAfter: 3 }), 'too_many_attempts'],
+    ['credentials', http(502, 'sms_send_failed'), 'sms_send_failed'],
+    ['credentials', http(500, 'internal_error'), 'unexpected'],
+    ['otp', http(400, 'two_factor_method_mismatch'), 'sign_in_expired'],
+    ['otp', http(403, 'account_inactive'), 'account_inactive'],
+    ['otp', http(422, 'otp_required'), 'otp_required'],
+    ['otp', http(422, 'otp_invalid'), 'invalid_otp'],
+    ['recovery', http(422, 'recovery_code_invalid'), 'invalid_recovery_code'],
+    ['newPassword', http(403, 'invalid_link'), 'sign_in_expired'],
+    ['otp', new CallFailureError({ kind: 'timeout', message: 't' }), 'network'],
+  ] as const)('%s: %o → %s', (step, error, code) => {
+    expect(loginError(error, step).code).toBe(code);
   });
 });
 
@@ -106,6 +206,8 @@ describe('login real actors (endpoints and bodies)', () => {
     ['verifySmsCode', { admin: false, code: '1', interaction: 'i' }, auth.verifySms, { one_time_password: '1', interaction: 'i' }],
     ['resendSmsCode', { admin: false, interaction: 'i' }, auth.resendSms, { interaction: 'i' }],
     ['verifyRecoveryCode', { admin: false, recoveryCode: 'R', interaction: 'i' }, auth.validateRecoveryCode, { recovery_code: 'R', interaction: 'i' }],
+    ['changeExpiredPassword', { admin: false, resetToken: 't', password: 'p', passwordConfirmation: 'p' }, account.resetUserPassword, { reset_token: 't', password: 'p', password_confirmation: 'p' }],
+    ['changeExpiredPassword', { admin: true, resetToken: 't', password: 'p', passwordConfirmation: 'p' }, account.resetAdminPassword, { reset_token: 't', password: 'p', password_confirmation: 'p' }],
   ] as const)('%s → %o', async (name, input, endpoint, body) => {
     await run(actors[name], input);
     expect(calls.at(-1)).toEqual({ endpoint, input: { body } });
@@ -121,7 +223,7 @@ describe('login SMS cooldown', () => {
       const actor = createActor(
         loginMachine.provide({
           actors: { submitCredentials: fromPromise<LoginResult, CredentialsInput>(async () => ({ status: 'two_factor_required', method: 'SMS' })) },
-          actions: { redirect: () => {} },
+          actions: { redirect: () => {}, navigate: () => {} },
         }),
         { input: { admin: false, interaction: 'uid' } },
       ).start();
@@ -132,9 +234,30 @@ describe('login SMS cooldown', () => {
       expect(actor.getSnapshot().value).toEqual({ twoFactor: { sms: 'cooldown' } });
       await vi.advanceTimersByTimeAsync(60_000);
       expect(actor.getSnapshot().hasTag('sms:can-resend')).toBe(true);
+      expect(actor.getSnapshot().hasTag('screen:login.two-factor-sms')).toBe(true);
       actor.stop();
     } finally {
       vi.useRealTimers();
     }
+  });
+});
+
+describe('login QA words (login.qa.ts)', () => {
+  it('have words for exactly the step keys of the paths (a user event folded into the outcome it starts)', () => {
+    const keys = new Set<string>();
+    for (const path of paths) {
+      const events = path.steps.map((s) => s.event);
+      events.forEach((event, i) => {
+        const next = events[i + 1];
+        if (!isOutcome(event) && next && isOutcome(next)) return;
+        keys.add(stepKey(event));
+      });
+    }
+    expect(Object.keys(loginQa.steps).sort()).toEqual([...keys].sort());
+  });
+  it('have a check for every screen tag and a start for every scenario', () => {
+    expect(Object.keys(loginQa.screens).sort()).toEqual([...LOGIN_SCREENS].sort());
+    expect(Object.keys(loginQa.scenarios).sort()).toEqual(loginModel.scenarios.map((s) => s.name).sort());
+    expect(loginQa.machine).toBe(loginModel.name);
   });
 });

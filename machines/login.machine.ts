@@ -1,20 +1,28 @@
 /**
  * Login statechart (docs/DESIGN.md §6 steps 2–5): credentials → complete | two-factor
- * (authenticator OTP, SMS code with resend cooldown, recovery code) |
- * password expired. With 2FA on, the server answers `password_expired` only
- * after the second factor, so every second-factor step can end there too. Without an `interaction` uid (user opened /login
- * directly) it first starts the authorization (injected `startAuthorization`,
- * normally `startAuthorization()` from ssoCallback.machine).
+ * (authenticator OTP, SMS code with resend cooldown, recovery code) | expired password
+ * (a new password with the answer's `reset_token`, on `/expired-password`).
+ * With 2FA on, the server answers `password_expired` (and `account_inactive`) only after the second
+ * factor, so every second-factor step can end there too. Without an `interaction` uid (user opened
+ * /login directly) it first starts the authorization (injected `startAuthorization`, normally
+ * `startAuthorization()` from ssoCallback.machine).
  *
- * Injected: actors startAuthorization, submitCredentials, verifyOtp,
- * verifySmsCode, resendSmsCode, verifyRecoveryCode (`createLoginActors({ call })`, contract/auth.ts);
- * action redirect (browser goes to `redirect_to`).
+ * Screens: every non-transient state carries exactly one `screen:login.*` tag naming what is shown
+ * (the QA words and checks are in login.qa.ts). The machine owns its navigation: `redirect` (full page:
+ * `redirect_to`) and `navigate` (SPA route change to `/expired-password`, the reset token in the
+ * router's history state, never in storage). `/expired-password` starts this machine again with that
+ * token (`input.resetToken`), so the change of the expired password runs here too.
+ *
+ * Injected: actors startAuthorization, submitCredentials, verifyOtp, verifySmsCode, resendSmsCode,
+ * verifyRecoveryCode, changeExpiredPassword (`createLoginActors({ call, startAuthorization })`,
+ * contract/auth.ts and contract/account.ts); actions redirect, navigate.
  */
 import { assign, fromPromise, setup } from 'xstate';
+import { byKind } from '../contract/account';
 import * as auth from '../contract/auth';
 import type { LoginResult, SecondFactorResult, TwoFactorMethod } from '../contract/auth';
 import type { Call } from '../contract/endpoint';
-import { notProvided, toErrorInfo, type ErrorCode, type ErrorInfo } from './shared';
+import { isCallFailure, notProvided, type ErrorCode, type ErrorInfo } from './shared';
 
 export const SMS_RESEND_COOLDOWN_MS = 60_000;
 
@@ -24,8 +32,17 @@ export interface LoginInput {
   admin: boolean;
   /** OIDC interaction uid from `?interaction=`; null when /login was opened directly. */
   interaction: string | null;
+  /**
+   * Set only on `/expired-password`: the reset token handed over in the router state by the
+   * machine that got `password_expired` (null when the page was opened some other way).
+   */
+  resetToken?: string | null;
 }
-export interface LoginContext extends LoginInput {
+export interface LoginContext {
+  admin: boolean;
+  interaction: string | null;
+  /** True on `/expired-password` (the machine starts at the new-password step). */
+  expiredPasswordPage: boolean;
   email: string;
   method: TwoFactorMethod | null;
   resetToken: string | null;
@@ -40,15 +57,36 @@ export type LoginEvent =
   | { type: 'USE_RECOVERY_CODE' }
   | { type: 'USE_ONE_TIME_PASSWORD' }
   | { type: 'RESEND_CODE' }
-  | { type: 'RETRY' };
+  | { type: 'SUBMIT_NEW_PASSWORD'; password: string; passwordConfirmation: string }
+  /** authorization failed to start: start it again */
+  | { type: 'RETRY' }
+  /** the sign-in expired (or the reset token did): start a new sign-in */
+  | { type: 'RESTART' };
 
-export type LoginTag = 'loading' | 'route:login' | 'route:two-factor' | 'route:expired-password' | 'two-factor:otp' | 'two-factor:sms' | 'two-factor:recovery' | 'sms:can-resend';
+/** What each screen tag shows (login.qa.ts has the words and checks). */
+export const LOGIN_SCREENS = [
+  'screen:login.redirecting',
+  'screen:login.authorization-failed',
+  'screen:login.credentials',
+  'screen:login.two-factor-otp',
+  'screen:login.two-factor-sms',
+  'screen:login.two-factor-recovery',
+  'screen:login.sign-in-expired',
+  'screen:login.account-inactive',
+  'screen:login.expired-password',
+  'screen:login.password-changed',
+] as const;
+export type LoginScreenTag = (typeof LOGIN_SCREENS)[number];
+export type LoginTag = LoginScreenTag | 'loading' | 'sms:can-resend';
 
 export interface CredentialsInput { admin: boolean; email: string; password: string; interaction: string }
 export interface CodeInput { admin: boolean; code: string; interaction: string }
 export interface RecoveryInput { admin: boolean; recoveryCode: string; interaction: string }
 export interface ResendInput { admin: boolean; interaction: string }
 export interface StartAuthorizationInput { admin: boolean }
+export interface NewPasswordInput { admin: boolean; resetToken: string; password: string; passwordConfirmation: string }
+/** `navigate` params: the SPA route of a screen and what it carries in the router's history state. */
+export interface LoginNavigation { to: 'expired-password'; admin: boolean; resetToken: string }
 
 /** Real actors: the sign-in endpoints of contract/auth.ts through the injected typed client (`call`). */
 export function createLoginActors(deps: { call: Call; startAuthorization: (input: StartAuthorizationInput) => Promise<void> }) {
@@ -72,23 +110,68 @@ export function createLoginActors(deps: { call: Call; startAuthorization: (input
     verifyRecoveryCode: fromPromise<SecondFactorResult, RecoveryInput>(async ({ input }) =>
       (await call(auth.validateRecoveryCode, { body: { recovery_code: input.recoveryCode, interaction: input.interaction } })).data,
     ),
+    changeExpiredPassword: fromPromise<void, NewPasswordInput>(async ({ input }) => {
+      const body = { reset_token: input.resetToken, password: input.password, password_confirmation: input.passwordConfirmation };
+      await call(byKind[input.admin ? 'admin' : 'user'].resetPassword, { body });
+    }),
   };
 }
 
-/** Where a second factor's answer leads: the redirect, or the expired-password page (old password, 2FA passed). */
+/** The step a failure happened in: decides what "invalid" means there. */
+export type LoginStep = 'authorization' | 'credentials' | 'otp' | 'recovery' | 'resend' | 'newPassword';
+
+/** Server codes after which this sign-in cannot go on: the interaction (or the reset token) is gone. */
+const SIGN_IN_GONE = new Set(['interaction_expired', 'interaction_invalid', 'two_factor_method_mismatch', 'invalid_link']);
+
+/**
+ * A failed call → the stable code the screens localize (machines/shared.ts ErrorCode). Keeps the server's
+ * code (`serverCode`), the 429's `retryAfter` and the field errors so each lands where it belongs.
+ */
+export function loginError(error: unknown, step: LoginStep): ErrorInfo {
+  if (!isCallFailure(error)) return { code: 'unexpected' };
+  if (error.kind === 'network' || error.kind === 'timeout') return { code: 'network' };
+  const base: ErrorInfo = { code: 'unexpected', status: error.status, ...(error.code ? { serverCode: error.code } : {}), ...(error.fields ? { fields: error.fields } : {}) };
+  const server = error.code ?? '';
+  if (error.status === 429) return { ...base, code: 'too_many_attempts', retryAfter: error.retryAfter };
+  if (SIGN_IN_GONE.has(server)) return { ...base, code: 'sign_in_expired' };
+  const known: Partial<Record<string, ErrorCode>> = {
+    account_inactive: 'account_inactive',
+    phone_required: 'phone_required',
+    sms_send_failed: 'sms_send_failed',
+    sso_account_use_provider: 'sso_account_use_provider',
+    otp_required: 'otp_required',
+    otp_invalid: 'invalid_otp',
+    recovery_code_invalid: 'invalid_recovery_code',
+    invalid_credentials: 'invalid_credentials',
+    validation_failed: 'validation_failed',
+  };
+  const code = known[server];
+  if (code) return { ...base, code };
+  if (error.status === 401 && step === 'credentials') return { ...base, code: 'invalid_credentials' };
+  if (error.status === 422) return { ...base, code: step === 'otp' ? 'invalid_otp' : step === 'recovery' ? 'invalid_recovery_code' : 'validation_failed' };
+  return base;
+}
+
+type DoneOutput = { output: LoginResult | SecondFactorResult };
+const redirectOf = ({ event }: { event: DoneOutput }) => ({ url: event.output.status === 'complete' ? event.output.redirect_to : '' });
+const resetTokenOf = ({ event }: { event: DoneOutput }) => ({ resetToken: event.output.status === 'password_expired' ? event.output.reset_token : '' });
+const toExpiredPassword = ({ context, event }: { context: LoginContext; event: DoneOutput }): LoginNavigation => ({ to: 'expired-password', admin: context.admin, ...resetTokenOf({ event }) });
+const goneOrInactive = (step: LoginStep) => [
+  { guard: { type: 'isSignInGone' as const, params: ({ event }: { event: { error: unknown } }) => ({ error: event.error }) }, target: '#login.signInExpired', actions: { type: 'setError' as const, params: ({ event }: { event: { error: unknown } }) => ({ error: event.error, step }) } },
+  { guard: { type: 'isAccountInactive' as const, params: ({ event }: { event: { error: unknown } }) => ({ error: event.error }) }, target: '#login.accountInactive', actions: { type: 'setError' as const, params: ({ event }: { event: { error: unknown } }) => ({ error: event.error, step }) } },
+];
+
+/** Where a second factor's answer leads: the redirect, or the expired-password step (old password, 2FA passed). */
 const secondFactorDone = [
   {
-    guard: { type: 'isComplete', params: ({ event }: { event: { output: SecondFactorResult } }) => ({ result: event.output }) },
+    guard: { type: 'isComplete', params: ({ event }: { event: DoneOutput }) => ({ result: event.output }) },
     target: '#login.leaving',
-    actions: [
-      { type: 'setRedirect', params: ({ event }: { event: { output: SecondFactorResult } }) => ({ url: event.output.status === 'complete' ? event.output.redirect_to : '' }) },
-      { type: 'redirect', params: ({ event }: { event: { output: SecondFactorResult } }) => ({ url: event.output.status === 'complete' ? event.output.redirect_to : '' }) },
-    ],
+    actions: [{ type: 'setRedirect', params: redirectOf }, { type: 'redirect', params: redirectOf }],
   },
   {
-    guard: { type: 'isPasswordExpired', params: ({ event }: { event: { output: SecondFactorResult } }) => ({ result: event.output }) },
-    target: '#login.passwordExpired',
-    actions: { type: 'setPasswordExpired', params: ({ event }: { event: { output: SecondFactorResult } }) => ({ resetToken: event.output.status === 'password_expired' ? event.output.reset_token : '' }) },
+    guard: { type: 'isPasswordExpired', params: ({ event }: { event: DoneOutput }) => ({ result: event.output }) },
+    target: '#login.expiredPassword',
+    actions: [{ type: 'setResetToken', params: resetTokenOf }, { type: 'navigate', params: toExpiredPassword }],
   },
 ] as const;
 
@@ -106,57 +189,80 @@ export const loginMachine = setup({
     verifySmsCode: fromPromise<SecondFactorResult, CodeInput>(async () => notProvided('verifySmsCode')),
     resendSmsCode: fromPromise<void, ResendInput>(async () => notProvided('resendSmsCode')),
     verifyRecoveryCode: fromPromise<SecondFactorResult, RecoveryInput>(async () => notProvided('verifyRecoveryCode')),
+    changeExpiredPassword: fromPromise<void, NewPasswordInput>(async () => notProvided('changeExpiredPassword')),
   },
   actions: {
+    /** Full page load of `url` (the provider's `redirect_to`). */
     redirect: (_, _params: { url: string }) => notProvided('redirect'),
+    /** SPA route change to the screen's route, with what it carries in the history state. */
+    navigate: (_, _params: LoginNavigation) => notProvided('navigate'),
     setEmail: assign((_, params: { email: string }) => ({ email: params.email, error: null })),
-    setError: assign((_, params: { error: unknown; invalid: ErrorCode }) => ({ error: toErrorInfo(params.error, params.invalid) })),
+    setError: assign((_, params: { error: unknown; step: LoginStep }) => ({ error: loginError(params.error, params.step) })),
     clearError: assign({ error: null }),
     setTwoFactor: assign((_, params: { method: TwoFactorMethod }) => ({ method: params.method, error: null })),
-    setPasswordExpired: assign((_, params: { resetToken: string }) => ({ resetToken: params.resetToken, error: null })),
+    setResetToken: assign((_, params: { resetToken: string }) => ({ resetToken: params.resetToken, error: null })),
     setRedirect: assign((_, params: { url: string }) => ({ redirectTo: params.url, error: null })),
   },
   guards: {
     hasInteraction: ({ context }) => Boolean(context.interaction),
+    hasResetToken: ({ context }) => Boolean(context.resetToken),
+    isExpiredPasswordPage: ({ context }) => context.expiredPasswordPage,
     isSms: ({ context }) => context.method === 'SMS',
     isComplete: (_, params: { result: LoginResult | SecondFactorResult }) => params.result.status === 'complete',
     isTwoFactorRequired: (_, params: { result: LoginResult }) => params.result.status === 'two_factor_required',
     isPasswordExpired: (_, params: { result: LoginResult | SecondFactorResult }) => params.result.status === 'password_expired',
+    isSignInGone: (_, params: { error: unknown }) => loginError(params.error, 'credentials').code === 'sign_in_expired',
+    isAccountInactive: (_, params: { error: unknown }) => loginError(params.error, 'credentials').code === 'account_inactive',
   },
   delays: {
     smsResendCooldown: SMS_RESEND_COOLDOWN_MS,
   },
 }).createMachine({
   id: 'login',
-  context: ({ input }) => ({ ...input, email: '', method: null, resetToken: null, redirectTo: null, error: null }),
+  context: ({ input }) => ({
+    admin: input.admin,
+    interaction: input.interaction,
+    expiredPasswordPage: input.resetToken !== undefined,
+    email: '',
+    method: null,
+    resetToken: input.resetToken ?? null,
+    redirectTo: null,
+    error: null,
+  }),
   initial: 'start',
   states: {
     start: {
-      always: [{ guard: 'hasInteraction', target: 'credentials' }, { target: 'authorizing' }],
+      always: [
+        { guard: 'hasResetToken', target: 'expiredPassword' },
+        // /expired-password without a token (opened by hand, or a new tab): this sign-in is over
+        { guard: 'isExpiredPasswordPage', target: 'signInExpired' },
+        { guard: 'hasInteraction', target: 'credentials' },
+        { target: 'authorizing' },
+      ],
     },
     authorizing: {
-      tags: ['loading'],
+      tags: ['screen:login.redirecting', 'loading'],
       invoke: {
         id: 'startAuthorization',
         src: 'startAuthorization',
         input: ({ context }) => ({ admin: context.admin }),
         // the browser is on its way to the authorization endpoint
         onDone: 'leaving',
-        onError: { target: 'authorizationFailed', actions: { type: 'setError', params: ({ event }) => ({ error: event.error, invalid: 'unexpected' as const }) } },
+        onError: { target: 'authorizationFailed', actions: { type: 'setError', params: ({ event }) => ({ error: event.error, step: 'authorization' as const }) } },
       },
     },
     authorizationFailed: {
-      tags: ['route:login'],
+      tags: ['screen:login.authorization-failed'],
       on: { RETRY: { target: 'authorizing', actions: 'clearError' } },
     },
     credentials: {
-      tags: ['route:login'],
+      tags: ['screen:login.credentials'],
       on: {
         SUBMIT: { target: 'submitting', actions: { type: 'setEmail', params: ({ event }) => ({ email: event.email }) } },
       },
     },
     submitting: {
-      tags: ['route:login', 'loading'],
+      tags: ['screen:login.credentials', 'loading'],
       invoke: {
         id: 'submitCredentials',
         src: 'submitCredentials',
@@ -170,10 +276,7 @@ export const loginMachine = setup({
           {
             guard: { type: 'isComplete', params: ({ event }) => ({ result: event.output }) },
             target: 'leaving',
-            actions: [
-              { type: 'setRedirect', params: ({ event }) => ({ url: event.output.status === 'complete' ? event.output.redirect_to : '' }) },
-              { type: 'redirect', params: ({ context }) => ({ url: context.redirectTo ?? '' }) },
-            ],
+            actions: [{ type: 'setRedirect', params: redirectOf }, { type: 'redirect', params: redirectOf }],
           },
           {
             guard: { type: 'isTwoFactorRequired', params: ({ event }) => ({ result: event.output }) },
@@ -182,22 +285,20 @@ export const loginMachine = setup({
           },
           {
             guard: { type: 'isPasswordExpired', params: ({ event }) => ({ result: event.output }) },
-            target: 'passwordExpired',
-            actions: { type: 'setPasswordExpired', params: ({ event }) => ({ resetToken: event.output.status === 'password_expired' ? event.output.reset_token : '' }) },
+            target: 'expiredPassword',
+            actions: [{ type: 'setResetToken', params: resetTokenOf }, { type: 'navigate', params: toExpiredPassword }],
           },
-          { target: 'credentials', actions: { type: 'setError', params: { error: null, invalid: 'unexpected' as const } } },
         ],
-        onError: { target: 'credentials', actions: { type: 'setError', params: ({ event }) => ({ error: event.error, invalid: 'invalid_credentials' as const }) } },
+        onError: [...goneOrInactive('credentials'), { target: 'credentials', actions: { type: 'setError', params: ({ event }) => ({ error: event.error, step: 'credentials' as const }) } }],
       },
     },
     twoFactor: {
-      tags: ['route:two-factor'],
       initial: 'choose',
       states: {
         choose: { always: [{ guard: 'isSms', target: 'sms' }, { target: 'otp' }] },
         otp: {
           initial: 'entering',
-          tags: ['two-factor:otp'],
+          tags: ['screen:login.two-factor-otp'],
           on: { USE_RECOVERY_CODE: { target: 'recovery', actions: 'clearError' } },
           states: {
             entering: { on: { SUBMIT_CODE: 'verifying' } },
@@ -208,14 +309,14 @@ export const loginMachine = setup({
                 src: 'verifyOtp',
                 input: ({ context, event }) => ({ admin: context.admin, code: event.type === 'SUBMIT_CODE' ? event.code : '', interaction: context.interaction ?? '' }),
                 onDone: secondFactorDone,
-                onError: { target: 'entering', actions: { type: 'setError', params: ({ event }) => ({ error: event.error, invalid: 'invalid_otp' as const }) } },
+                onError: [...goneOrInactive('otp'), { target: 'entering', actions: { type: 'setError', params: ({ event }) => ({ error: event.error, step: 'otp' as const }) } }],
               },
             },
           },
         },
         sms: {
           initial: 'cooldown',
-          tags: ['two-factor:sms'],
+          tags: ['screen:login.two-factor-sms'],
           on: { USE_RECOVERY_CODE: { target: 'recovery', actions: 'clearError' } },
           states: {
             // the server sent a code with the two_factor_required answer; resend is possible after the cooldown
@@ -234,7 +335,7 @@ export const loginMachine = setup({
                 src: 'resendSmsCode',
                 input: ({ context }) => ({ admin: context.admin, interaction: context.interaction ?? '' }),
                 onDone: 'cooldown',
-                onError: { target: 'ready', actions: { type: 'setError', params: ({ event }) => ({ error: event.error, invalid: 'unexpected' as const }) } },
+                onError: [...goneOrInactive('resend'), { target: 'ready', actions: { type: 'setError', params: ({ event }) => ({ error: event.error, step: 'resend' as const }) } }],
               },
             },
             verifying: {
@@ -244,14 +345,14 @@ export const loginMachine = setup({
                 src: 'verifySmsCode',
                 input: ({ context, event }) => ({ admin: context.admin, code: event.type === 'SUBMIT_CODE' ? event.code : '', interaction: context.interaction ?? '' }),
                 onDone: secondFactorDone,
-                onError: { target: 'ready', actions: { type: 'setError', params: ({ event }) => ({ error: event.error, invalid: 'invalid_otp' as const }) } },
+                onError: [...goneOrInactive('otp'), { target: 'ready', actions: { type: 'setError', params: ({ event }) => ({ error: event.error, step: 'otp' as const }) } }],
               },
             },
           },
         },
         recovery: {
           initial: 'entering',
-          tags: ['two-factor:recovery'],
+          tags: ['screen:login.two-factor-recovery'],
           on: { USE_ONE_TIME_PASSWORD: { target: 'choose', actions: 'clearError' } },
           states: {
             entering: { on: { SUBMIT_RECOVERY_CODE: 'verifying' } },
@@ -266,16 +367,52 @@ export const loginMachine = setup({
                   interaction: context.interaction ?? '',
                 }),
                 onDone: secondFactorDone,
-                onError: { target: 'entering', actions: { type: 'setError', params: ({ event }) => ({ error: event.error, invalid: 'invalid_recovery_code' as const }) } },
+                onError: [...goneOrInactive('recovery'), { target: 'entering', actions: { type: 'setError', params: ({ event }) => ({ error: event.error, step: 'recovery' as const }) } }],
               },
             },
           },
         },
       },
     },
-    passwordExpired: { type: 'final', tags: ['route:expired-password'] },
+    /** The password is too old: a new one with the answer's reset token (on /expired-password). */
+    expiredPassword: {
+      initial: 'entering',
+      states: {
+        entering: {
+          tags: ['screen:login.expired-password'],
+          on: { SUBMIT_NEW_PASSWORD: 'saving' },
+        },
+        saving: {
+          tags: ['screen:login.expired-password', 'loading'],
+          invoke: {
+            id: 'changeExpiredPassword',
+            src: 'changeExpiredPassword',
+            input: ({ context, event }) => ({
+              admin: context.admin,
+              resetToken: context.resetToken ?? '',
+              password: event.type === 'SUBMIT_NEW_PASSWORD' ? event.password : '',
+              passwordConfirmation: event.type === 'SUBMIT_NEW_PASSWORD' ? event.passwordConfirmation : '',
+            }),
+            onDone: { target: 'saved', actions: 'clearError' },
+            onError: [
+              { guard: { type: 'isSignInGone', params: ({ event }) => ({ error: event.error }) }, target: '#login.signInExpired', actions: { type: 'setError', params: ({ event }) => ({ error: event.error, step: 'newPassword' as const }) } },
+              { target: 'entering', actions: { type: 'setError', params: ({ event }) => ({ error: event.error, step: 'newPassword' as const }) } },
+            ],
+          },
+        },
+        /** Changed: the person signs in again with the new password. */
+        saved: { type: 'final', tags: ['screen:login.password-changed'] },
+      },
+    },
+    /** The interaction (or the reset token) expired: only a new sign-in helps. */
+    signInExpired: {
+      tags: ['screen:login.sign-in-expired'],
+      on: { RESTART: { target: 'authorizing', actions: 'clearError' } },
+    },
+    /** Every factor passed but the account is deactivated: trying again cannot help. */
+    accountInactive: { type: 'final', tags: ['screen:login.account-inactive'] },
     /** Browser redirect in progress (to `redirect_to` or the authorization endpoint). */
-    leaving: { type: 'final', tags: ['loading'] },
+    leaving: { type: 'final', tags: ['screen:login.redirecting', 'loading'] },
   },
 });
 

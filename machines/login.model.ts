@@ -1,25 +1,55 @@
-/** Graph model of the login machine: every server answer and error kind per step. */
+/**
+ * Graph model of the login machine: the server answers and error kinds per step that differ for a person
+ * (two answers that look the same on screen are one outcome here: a 401 and a 422 on the password are both
+ * "Given password is invalid"; a time-out is a network failure). Every step key has QA words in login.qa.ts
+ * and a browser action in e2e/paths/login.driver.ts.
+ */
 import type { AnyMachineSnapshot, EventObject } from 'xstate';
 import { CallFailureError } from './testing/failure';
 import { loginMachine, type LoginContext, type LoginEvent, type LoginInput } from './login.machine';
 import { afterEvent, doneEvent, errorEvent, stateKey, type MachineModel } from './testing/graph';
 
 export const REDIRECT_TO = 'https://iam.test/op/interaction/uid-1/login';
+export const RESET_TOKEN = 'reset-token-1';
+export const NEW_PASSWORD = 'Fresh-Passw0rd-2026';
 
 export const loginErrors = {
-  unauthorized: new CallFailureError({ kind: 'http', status: 401, code: 'invalid_credentials', message: 'Given password is invalid' }),
-  unprocessable: new CallFailureError({ kind: 'http', status: 422, code: 'validation_failed', message: 'Given password is invalid', fields: { password: ['invalid'] } }),
-  throttled: new CallFailureError({ kind: 'http', status: 429, code: 'too_many_attempts', message: 'Too many attempts', retryAfter: 30 }),
+  wrongPassword: new CallFailureError({ kind: 'http', status: 401, code: 'invalid_credentials', message: 'Given password is invalid' }),
+  locked: new CallFailureError({ kind: 'http', status: 429, code: 'account_locked', message: 'Too many attempts', retryAfter: 900 }),
   network: new CallFailureError({ kind: 'network', message: 'fetch failed' }),
-  timeout: new CallFailureError({ kind: 'timeout', message: 'timeout' }),
-  server: new CallFailureError({ kind: 'http', status: 500, code: 'internal', message: 'Error ocurred, please try again' }),
+  server: new CallFailureError({ kind: 'http', status: 500, code: 'internal_error', message: 'Error ocurred, please try again' }),
+  interactionExpired: new CallFailureError({ kind: 'http', status: 400, code: 'interaction_expired', message: 'expired' }),
+  wrongOtp: new CallFailureError({ kind: 'http', status: 422, code: 'otp_invalid', message: 'One time password is invalid', fields: { one_time_password: ['otp_invalid'] } }),
+  wrongRecoveryCode: new CallFailureError({ kind: 'http', status: 422, code: 'recovery_code_invalid', message: 'invalid', fields: { recovery_code: ['recovery_code_invalid'] } }),
+  inactive: new CallFailureError({ kind: 'http', status: 403, code: 'account_inactive', message: 'inactive' }),
+  commonPassword: new CallFailureError({ kind: 'http', status: 422, code: 'validation_failed', message: 'invalid', fields: { password: ['password_common'] } }),
+  tokenExpired: new CallFailureError({ kind: 'http', status: 403, code: 'invalid_link', message: 'invalid link' }),
 };
 
 const complete = { status: 'complete', redirect_to: REDIRECT_TO } as const;
 /** With 2FA on, an old password is reported only after the second factor. */
-const expired = { status: 'password_expired', reset_token: 'reset-token-1' } as const;
+const expired = { status: 'password_expired', reset_token: RESET_TOKEN } as const;
+
+/**
+ * Admins take the same states with other endpoints: their scenario tries the outcomes that differ by
+ * endpoint (password, authenticator code, recovery code), the user scenario every outcome.
+ */
+const ADMIN_OUTCOMES = new Set(['xstate.done.actor.submitCredentials', 'xstate.error.actor.submitCredentials', 'xstate.done.actor.verifyOtp', 'xstate.error.actor.verifyOtp', 'xstate.done.actor.verifyRecoveryCode']);
 
 function events(snapshot: AnyMachineSnapshot): EventObject[] {
+  const all = allEvents(snapshot);
+  if (!(snapshot.context as LoginContext).admin) return all;
+  return all.filter((event) => {
+    if (!event.type.startsWith('xstate.')) return true;
+    if (!ADMIN_OUTCOMES.has(event.type)) return false;
+    const output = (event as EventObject & { output?: { status?: string; method?: string } }).output;
+    const error = (event as EventObject & { error?: CallFailureError }).error;
+    if (output) return output.status === 'complete' || (output.status === 'two_factor_required' && output.method === 'GOOGLE');
+    return error?.code === 'invalid_credentials' || error?.code === 'otp_invalid';
+  });
+}
+
+function allEvents(snapshot: AnyMachineSnapshot): EventObject[] {
   const value = stateKey(snapshot.value);
   const user: LoginEvent[] = [
     { type: 'SUBMIT', email: 'ada@example.com', password: 'Secret-password-1' },
@@ -28,7 +58,9 @@ function events(snapshot: AnyMachineSnapshot): EventObject[] {
     { type: 'USE_RECOVERY_CODE' },
     { type: 'USE_ONE_TIME_PASSWORD' },
     { type: 'RESEND_CODE' },
+    { type: 'SUBMIT_NEW_PASSWORD', password: NEW_PASSWORD, passwordConfirmation: NEW_PASSWORD },
     { type: 'RETRY' },
+    { type: 'RESTART' },
   ];
   const out: EventObject[] = [...user];
   if (value === 'authorizing') out.push(doneEvent('startAuthorization', undefined), errorEvent('startAuthorization', loginErrors.network));
@@ -38,24 +70,36 @@ function events(snapshot: AnyMachineSnapshot): EventObject[] {
       doneEvent('submitCredentials', { status: 'two_factor_required', method: 'GOOGLE' }),
       doneEvent('submitCredentials', { status: 'two_factor_required', method: 'SMS' }),
       doneEvent('submitCredentials', expired),
-      errorEvent('submitCredentials', loginErrors.unauthorized),
-      errorEvent('submitCredentials', loginErrors.unprocessable),
-      errorEvent('submitCredentials', loginErrors.throttled),
+      errorEvent('submitCredentials', loginErrors.wrongPassword),
+      errorEvent('submitCredentials', loginErrors.locked),
       errorEvent('submitCredentials', loginErrors.network),
-      errorEvent('submitCredentials', loginErrors.timeout),
-      errorEvent('submitCredentials', loginErrors.server),
+      errorEvent('submitCredentials', loginErrors.interactionExpired),
     );
   }
   if (value === 'twoFactor.otp.verifying') {
-    out.push(doneEvent('verifyOtp', complete), doneEvent('verifyOtp', expired), errorEvent('verifyOtp', loginErrors.unprocessable), errorEvent('verifyOtp', loginErrors.throttled));
+    out.push(
+      doneEvent('verifyOtp', complete),
+      doneEvent('verifyOtp', expired),
+      errorEvent('verifyOtp', loginErrors.wrongOtp),
+      errorEvent('verifyOtp', loginErrors.locked),
+      errorEvent('verifyOtp', loginErrors.inactive),
+      errorEvent('verifyOtp', loginErrors.interactionExpired),
+    );
   }
   if (value === 'twoFactor.sms.verifying') {
-    out.push(doneEvent('verifySmsCode', complete), doneEvent('verifySmsCode', expired), errorEvent('verifySmsCode', loginErrors.unprocessable), errorEvent('verifySmsCode', loginErrors.network));
+    out.push(doneEvent('verifySmsCode', complete), errorEvent('verifySmsCode', loginErrors.wrongOtp));
   }
-  if (value === 'twoFactor.sms.resending') out.push(doneEvent('resendSmsCode', undefined), errorEvent('resendSmsCode', loginErrors.throttled));
+  if (value === 'twoFactor.sms.resending') out.push(doneEvent('resendSmsCode', undefined), errorEvent('resendSmsCode', loginErrors.network));
   if (value === 'twoFactor.sms.cooldown') out.push(afterEvent('smsResendCooldown', 'login.twoFactor.sms.cooldown'));
   if (value === 'twoFactor.recovery.verifying') {
-    out.push(doneEvent('verifyRecoveryCode', complete), doneEvent('verifyRecoveryCode', expired), errorEvent('verifyRecoveryCode', loginErrors.unprocessable));
+    out.push(doneEvent('verifyRecoveryCode', complete), doneEvent('verifyRecoveryCode', expired), errorEvent('verifyRecoveryCode', loginErrors.wrongRecoveryCode));
+  }
+  if (value === 'expiredPassword.saving') {
+    out.push(
+      doneEvent('changeExpiredPassword', undefined),
+      errorEvent('changeExpiredPassword', loginErrors.commonPassword),
+      errorEvent('changeExpiredPassword', loginErrors.tokenExpired),
+    );
   }
   return out;
 }
@@ -64,16 +108,17 @@ const base: LoginInput = { admin: false, interaction: 'uid-1' };
 
 export const loginModel: MachineModel<typeof loginMachine> = {
   name: 'login',
-  title: 'Login (credentials, two-factor by OTP / SMS / recovery code, expired password)',
+  title: 'Login (credentials, two-factor by OTP / SMS / recovery code, lock, expired sign-in, expired password and its change)',
   machine: loginMachine,
   scenarios: [
     { name: '/login?interaction=uid-1', input: base },
     { name: '/admin/login?interaction=uid-1', input: { ...base, admin: true } },
     { name: '/login opened directly (no interaction)', input: { admin: false, interaction: null } },
+    { name: '/expired-password without a sign-in', input: { admin: false, interaction: null, resetToken: null } },
   ],
   events,
   strategy: 'simple',
-  injectedActions: ['redirect'],
+  injectedActions: ['redirect', 'navigate'],
   expectedStates: [
     'authorizing',
     'authorizationFailed',
@@ -87,12 +132,16 @@ export const loginModel: MachineModel<typeof loginMachine> = {
     'twoFactor.sms.verifying',
     'twoFactor.recovery.entering',
     'twoFactor.recovery.verifying',
-    'passwordExpired',
+    'expiredPassword.entering',
+    'expiredPassword.saving',
+    'expiredPassword.saved',
+    'signInExpired',
+    'accountInactive',
     'leaving',
   ],
-  finalStates: ['leaving', 'passwordExpired'],
+  finalStates: ['leaving', 'expiredPassword.saved', 'accountInactive'],
   serializeState: (snapshot) => {
     const c = snapshot.context as LoginContext;
-    return JSON.stringify([stateKey(snapshot.value), c.method, c.error?.code ?? null, c.error?.status ?? null, c.resetToken, c.redirectTo]);
+    return JSON.stringify([stateKey(snapshot.value), c.method, c.error?.code ?? null, c.resetToken, c.redirectTo]);
   },
 };

@@ -1,4 +1,7 @@
 /** All graph models, for the tests and `npm run paths`. */
+import { apiKeyModel } from './apiKey.model';
+import { csvImportModel } from './csvImport.model';
+import { invitationResendModel } from './invitationResend.model';
 import { loginModel } from './login.model';
 import { sessionContextModel, sessionModel } from './session.model';
 import { ssoCallbackModel } from './ssoCallback.model';
@@ -6,4 +9,4 @@ import type { MachineModel } from './testing/graph';
 import { twoFactorSetupModel } from './twoFactorSetup.model';
 import { verifyInvitationModel } from './verifyInvitation.model';
 
-export const models: MachineModel[] = [sessionModel, sessionContextModel, loginModel, ssoCallbackModel, verifyInvitationModel, twoFactorSetupModel];
+export const models: MachineModel[] = [sessionModel, sessionContextModel, loginModel, ssoCallbackModel, verifyInvitationModel, twoFactorSetupModel, csvImportModel, invitationResendModel, apiKeyModel];

@@ -1,8 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import { createActor, fromPromise, type AnyMachineSnapshot, type EventObject } from 'xstate';
-import { createSessionActors, endSessionUrl, readStoredSession, sessionMachine, type SessionContext, type SessionEvent } from './session.machine';
-import { ORIGIN, adminTokens, sessionConfig, sessionContextModel, sessionInput, sessionModel, userTokens } from './session.model';
-import { pathTitle, modelPaths, reachableStates, stateKey, walkPath, type Recorded } from './testing/graph';
+import { createActor, fromPromise, getNextSnapshot, waitFor, type AnyMachineSnapshot, type EventObject } from 'xstate';
+import { accountLocale, createSessionActors, endSessionUrl, readStoredSession, sessionMachine, type RefreshInput, type SessionContext, type SessionEvent } from './session.machine';
+import {
+  ORIGIN,
+  adminTokens,
+  idTokenWith,
+  italianUserTokens,
+  refreshedTokens,
+  sessionConfig,
+  sessionContextModel,
+  sessionInput,
+  sessionModel,
+  userTokens,
+} from './session.model';
+import { sessionContextQa, sessionQa } from './session.qa';
+import { screenTags, stepKey } from './testing/qa';
+import { pathTitle, modelPaths, reachableStates, stateKey, walkPath, type AnyPath, type Recorded } from './testing/graph';
 import type { Tokens } from './shared';
 
 
@@ -26,15 +39,24 @@ function expectedEffects(prev: AnyMachineSnapshot, event: EventObject, next: Any
       if ('tokens' in e) {
         out.push(action('writeStorage', { key: 'token', value: JSON.stringify(e.tokens) }));
         out.push(action('writeStorage', { key: 'admin_session', value: String(e.tokens.client === 'admin-console') }));
+        // issue 14: the account's saved language (ID token claim) wins over the guest's stored choice
+        const locale = accountLocale(e.tokens);
+        if (locale) out.push(action('writeStorage', { key: 'locale', value: locale }), action('applyLocale', { locale }));
       }
       break;
     case 'STORAGE_CHANGED':
-      if (to === 'unauthenticated') out.push(action('clearQueryCache'), action('navigate', { to: loginPath(before.admin) }));
+      // signed in in another tab while signed out here: this account's home
+      if (from === 'unauthenticated' && to.startsWith('authenticated')) out.push(action('navigate', { to: after.admin ? '/admin/dashboard' : '/' }));
       break;
-    case 'EXTERNAL_UNAUTHORIZED':
-      if ('adminArea' in e) {
-        out.push(action('clearQueryCache'), action('removeStorage', { keys: ['token', 'admin_session'] }), action('navigate', { to: loginPath(e.adminArea) }));
-      }
+    case 'xstate.done.actor.revokeElsewhere':
+    case 'xstate.error.actor.revokeElsewhere':
+      // signed out by another tab: this area's login page, storage untouched (it is already empty there)
+      out.push(action('navigate', { to: loginPath(before.admin) }));
+      break;
+    case 'xstate.done.actor.revokeForLink':
+    case 'xstate.error.actor.revokeForLink':
+      // reset/verify page: tokens cleared, no redirect, no navigation (the page stays)
+      out.push(action('removeStorage', { keys: ['token', 'admin_session'] }));
       break;
     case 'LANGUAGE_CHANGED':
       out.push(action('writeStorage', { key: 'locale', value: 'de' }));
@@ -54,10 +76,39 @@ function expectedEffects(prev: AnyMachineSnapshot, event: EventObject, next: Any
   if (to === 'refreshing' && from !== 'refreshing') {
     out.push(actor('refreshTokens', { tokenEndpoint: sessionConfig.token_endpoint, refreshToken: before.tokens!.refresh_token, clientId: before.tokens!.client }));
   }
-  if (to === 'loggingOut' && from !== 'loggingOut') out.push(action('clearQueryCache'), actor('revokeTokens', { tokens: before.tokens }));
-  void after;
+  // every way of signing out revokes the grant server-side first (POST /api/logout)
+  if (['loggingOut', 'leavingForLink', 'signedOutElsewhere'].includes(to) && from !== to) out.push(action('clearQueryCache'), actor('revokeTokens', { tokens: before.tokens }));
   return out;
 }
+
+/**
+ * Every transition: each shortest path of the context model (one per context variant, both scenarios) extended by
+ * each event its last state handles. Simple and shortest paths never revisit a state, so they miss the transitions
+ * back into one already seen (every sign-out's outcome returns to `unauthenticated`).
+ */
+function transitionPaths(): AnyPath[] {
+  const out: AnyPath[] = [];
+  for (const path of modelPaths(sessionContextModel)) {
+    const last = path.state;
+    for (const event of sessionContextModel.events(last)) {
+      if (last.status !== 'active' || !last.can(event)) continue;
+      const next = getNextSnapshot(sessionContextModel.machine, last as never, event as never) as AnyMachineSnapshot;
+      out.push({ ...path, state: next, steps: [...path.steps, { event, state: next }], weight: path.steps.length });
+    }
+  }
+  return out;
+}
+
+describe(`session machine (every transition: ${transitionPaths().length} paths)`, () => {
+  it('walks every transition with the effects the spec requires', () => {
+    for (const path of transitionPaths()) {
+      const result = walkPath(sessionContextModel, path);
+      const i = path.steps.length - 1;
+      const step = path.steps[i]!;
+      expect(result.stepLogs[i], `${pathTitle(path, 0)} ${step.event.type}`).toEqual(expectedEffects(result.snapshots[i - 1]!, step.event, result.snapshots[i]!));
+    }
+  });
+});
 
 for (const model of [sessionModel, sessionContextModel]) {
   const paths = modelPaths(model);
@@ -78,11 +129,14 @@ for (const model of [sessionModel, sessionContextModel]) {
         const end = ctx(result.snapshot);
         const value = stateKey(result.snapshot.value);
         if (value.startsWith('authenticated') || value === 'refreshing') expect(end.tokens).not.toBeNull();
-        if (value === 'unauthenticated' || value === 'authenticating') expect(end.tokens).toBeNull();
+        if (value === 'unauthenticated') expect(end.tokens).toBeNull();
         const types = path.steps.map((s) => s.event.type);
-        if (types.includes('xstate.done.actor.revokeTokens') || types.includes('xstate.error.actor.revokeTokens')) {
-          expect(result.actions('redirect')).toHaveLength(1);
-        }
+        const logouts = types.filter((t) => t === 'xstate.done.actor.revokeTokens' || t === 'xstate.error.actor.revokeTokens').length;
+        // only an own logout leaves for the end-session page; another tab's sign-out or a reset link never redirects
+        expect(result.actions('redirect')).toHaveLength(logouts);
+        // nothing but a sign-in (TOKENS_RECEIVED) or a refresh writes the token key: a sign-out elsewhere is never written back
+        const writes = (result.actions('writeStorage') as Array<{ key: string }>).filter((w) => w.key === 'token').length;
+        expect(writes).toBe(types.filter((t) => t === 'TOKENS_RECEIVED' || t === 'xstate.done.actor.refreshTokens').length);
       });
     });
   });
@@ -131,6 +185,7 @@ describe('session machine details', () => {
         saves.push(input);
         return { locale: input.locale };
       },
+      revoke: async () => {},
       now: () => 1_000,
     });
     const done = await new Promise<Tokens>((resolve, reject) => {
@@ -150,6 +205,13 @@ describe('session machine details', () => {
     expect(saves).toEqual([{ admin: true, locale: 'it' }]);
   });
 
+  it('a 401 of a request sent with an older token only replays: the refresh already happened (no second refresh)', () => {
+    const a = createActor(sessionMachine, { input: { ...sessionInput, stored: { token: JSON.stringify(userTokens), admin_session: 'false', locale: null } } }).start();
+    a.send({ type: 'REQUEST_UNAUTHORIZED', accessToken: 'at-stale' });
+    expect(a.getSnapshot().value).toEqual({ authenticated: 'idle' });
+    expect(a.getSnapshot().context.tokens).toEqual(userTokens);
+  });
+
   it('signed-in language change keeps working when the save fails (error code kept)', () => {
     const a = createActor(
       sessionMachine.provide({
@@ -160,6 +222,169 @@ describe('session machine details', () => {
     ).start();
     a.send({ type: 'LANGUAGE_CHANGED', locale: 'de' });
     expect(a.getSnapshot().value).toEqual({ authenticated: 'savingLocale' });
+  });
+});
+
+/**
+ * Two tabs of one browser: two session actors over one shared localStorage; a write in one tab reaches the other as a
+ * `storage` event (STORAGE_CHANGED), like the browser does (never to the writing tab itself).
+ */
+function twoTabs(options: { stored: Record<string, string>; refresh?: () => Promise<Tokens> }) {
+  const store = new Map(Object.entries(options.stored));
+  const log: string[] = [];
+  const tabs: Array<ReturnType<typeof createActor<typeof sessionMachine>>> = [];
+  const makeTab = (name: string) => {
+    const storageEvent = (key: string, newValue: string | null) => {
+      for (const other of tabs) if (other !== tabs[name === 'A' ? 0 : 1]) other.send({ type: 'STORAGE_CHANGED', key, newValue });
+    };
+    const machine = sessionMachine.provide({
+      actors: {
+        revokeTokens: fromPromise<void, { tokens: Tokens }>(async ({ input }) => {
+          log.push(`${name} revoke ${input.tokens.access_token} (token stored: ${store.has('token')})`);
+        }),
+        refreshTokens: fromPromise<Tokens, RefreshInput>(() => (options.refresh ? options.refresh() : new Promise<never>(() => {}))),
+        saveLocale: fromPromise(async () => ({ locale: 'en' })),
+      },
+      actions: {
+        writeStorage: (_, p: { key: string; value: string }) => {
+          log.push(`${name} write ${p.key}`);
+          store.set(p.key, p.value);
+          storageEvent(p.key, p.value);
+        },
+        removeStorage: (_, p: { keys: string[] }) => {
+          for (const key of p.keys) {
+            log.push(`${name} remove ${key}`);
+            store.delete(key);
+            storageEvent(key, null);
+          }
+        },
+        redirect: (_, p: { url: string }) => void log.push(`${name} redirect ${new URL(p.url).pathname}`),
+        navigate: (_, p: { to: string }) => void log.push(`${name} navigate ${p.to}`),
+        clearQueryCache: () => void log.push(`${name} clear cache`),
+        resetCachedData: () => {},
+        applyLocale: (_, p: { locale: string }) => void log.push(`${name} apply ${p.locale}`),
+      },
+    });
+    const tab = createActor(machine, { input: { ...sessionInput, stored: readStoredSession({ getItem: (k) => store.get(k) ?? null }) } });
+    tabs.push(tab);
+    return tab;
+  };
+  const a = makeTab('A');
+  const b = makeTab('B');
+  a.start();
+  b.start();
+  /** Another tab (or the person in devtools) removes the key directly. */
+  const removeElsewhere = (key: string) => {
+    store.delete(key);
+    for (const tab of tabs) tab.send({ type: 'STORAGE_CHANGED', key, newValue: null });
+  };
+  return { a, b, store, log, removeElsewhere };
+}
+
+const settle = (ref: { getSnapshot: () => AnyMachineSnapshot }) => waitFor(ref as Parameters<typeof waitFor>[0], (s) => !s.hasTag('loading'));
+
+describe('cross-tab (issue 13)', () => {
+  const adminStored = { token: JSON.stringify(adminTokens), admin_session: 'true', locale: 'en' };
+
+  it('log out here: revoke first, then clear and end-session; the other tab revokes its copy and lands on the plain login page, signed out', async () => {
+    const { a, b, store, log } = twoTabs({ stored: adminStored });
+    a.send({ type: 'LOGOUT' });
+    await settle(a);
+    await settle(b);
+    expect(a.getSnapshot().hasTag('screen:session.signed-out')).toBe(true);
+    expect(b.getSnapshot().hasTag('screen:session.signed-out')).toBe(true);
+    expect(b.getSnapshot().context.tokens).toBeNull();
+    expect(store.has('token')).toBe(false);
+    // the grant (and the provider session) ends before any tab can see the tokens go
+    expect(log.indexOf('A revoke at-admin (token stored: true)')).toBeLessThan(log.indexOf('B clear cache'));
+    expect(log.filter((line) => line.startsWith('A '))).toEqual(['A clear cache', 'A revoke at-admin (token stored: true)', 'A remove token', 'A remove admin_session', 'A redirect /op/session/end']);
+    // the other tab: the plain login page (no stale `code`), no end-session race, nothing written back
+    expect(log.filter((line) => line.startsWith('B '))).toEqual(['B clear cache', 'B revoke at-admin (token stored: false)', 'B navigate /admin/login']);
+  });
+
+  it('token removed elsewhere: this tab signs out (revokes its copy, login page) and never writes the token back, even with a refresh in flight', async () => {
+    let answer: (tokens: Tokens) => void = () => {};
+    const { a, store, log, removeElsewhere } = twoTabs({
+      stored: { token: JSON.stringify(userTokens), admin_session: 'false', locale: 'en' },
+      refresh: () => new Promise<Tokens>((resolve) => (answer = resolve)),
+    });
+    a.send({ type: 'REQUEST_UNAUTHORIZED', accessToken: userTokens.access_token });
+    expect(a.getSnapshot().value).toBe('refreshing');
+    removeElsewhere('token');
+    await settle(a);
+    answer(refreshedTokens); // the refresh answers late
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(a.getSnapshot().hasTag('session:guest')).toBe(true);
+    expect(store.has('token')).toBe(false);
+    expect(log.filter((line) => line.startsWith('A '))).toEqual(['A clear cache', 'A revoke at-user (token stored: false)', 'A navigate /login']);
+  });
+
+  it('a reset/verify link (PUBLIC_LINK_OPENED): revoke, clear the tokens, no reload, no redirect, no navigation; the other tab follows', async () => {
+    const { a, b, store, log } = twoTabs({ stored: adminStored });
+    a.send({ type: 'PUBLIC_LINK_OPENED' });
+    await settle(a);
+    await settle(b);
+    expect(a.getSnapshot().hasTag('screen:session.signed-out')).toBe(true);
+    expect(b.getSnapshot().hasTag('screen:session.signed-out')).toBe(true);
+    expect(store.has('token')).toBe(false);
+    expect(log.filter((line) => line.startsWith('A '))).toEqual(['A clear cache', 'A revoke at-admin (token stored: true)', 'A remove token', 'A remove admin_session']);
+    expect(log.filter((line) => line.startsWith('B '))).toEqual(['B clear cache', 'B revoke at-admin (token stored: false)', 'B navigate /admin/login']);
+  });
+
+  it('a tab signed in elsewhere follows (tokens added) and a signed-out tab ignores a link event', () => {
+    const { a, b } = twoTabs({ stored: {} });
+    b.send({ type: 'PUBLIC_LINK_OPENED' });
+    expect(b.getSnapshot().value).toBe('unauthenticated');
+    a.send({ type: 'TOKENS_RECEIVED', tokens: userTokens });
+    expect(b.getSnapshot().hasTag('screen:session.signed-in')).toBe(true);
+    expect(b.getSnapshot().context.tokens).toEqual(userTokens);
+  });
+});
+
+describe('language at sign-in (issue 14)', () => {
+  it("the account's saved language (ID token `locale`) wins over the guest's stored choice: stored and applied", () => {
+    const { a, store, log } = twoTabs({ stored: { locale: 'en' } });
+    a.send({ type: 'TOKENS_RECEIVED', tokens: italianUserTokens });
+    expect(a.getSnapshot().context.locale).toBe('it');
+    expect(store.get('locale')).toBe('it');
+    expect(log).toContain('A apply it');
+  });
+
+  it('tokens without a usable locale claim keep the stored choice', () => {
+    const { a, store, log } = twoTabs({ stored: { locale: 'fr' } });
+    a.send({ type: 'TOKENS_RECEIVED', tokens: { ...userTokens, id_token: idTokenWith({ sub: 'x', locale: 'xx' }) } });
+    expect(store.get('locale')).toBe('fr');
+    expect(log.some((line) => line.includes('apply'))).toBe(false);
+  });
+
+  it('accountLocale reads de-CH as de and ignores opaque tokens', () => {
+    expect(accountLocale({ id_token: idTokenWith({ locale: 'de-CH' }) })).toBe('de');
+    expect(accountLocale({ id_token: 'id-user' })).toBeNull();
+    expect(accountLocale(null)).toBeNull();
+  });
+});
+
+describe('QA words (machines/session.qa.ts)', () => {
+  it('name every step key and every screen tag the session graph can take, and nothing else', () => {
+    const keys = new Set<string>(['start']);
+    const screens = new Set<string>();
+    for (const path of [...modelPaths(sessionModel), ...transitionPaths()]) {
+      path.steps.forEach((step, i) => {
+        screenTags(step.state).forEach((tag) => screens.add(tag));
+        if (i === 0) return;
+        keys.add(stepKey(step.event));
+      });
+    }
+    // outcomes are folded with the user event that started them, or stand alone: both use the outcome's key
+    expect(Object.keys(sessionQa.steps).sort()).toEqual([...keys].sort());
+    expect(Object.keys(sessionQa.screens).sort()).toEqual([...screens].sort());
+    expect(Object.keys(sessionQa.scenarios)).toEqual(sessionModel.scenarios.map((s) => s.name));
+    expect(Object.keys(sessionContextQa.scenarios)).toEqual(sessionContextModel.scenarios.map((s) => s.name));
+    expect(sessionContextQa.machine).toBe(sessionContextModel.name);
+  });
+
+  it('every non-transient state has exactly one screen tag', () => {
+    for (const path of modelPaths(sessionContextModel)) for (const step of path.steps) expect(screenTags(step.state)).toHaveLength(1);
   });
 });
 

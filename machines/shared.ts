@@ -87,6 +87,16 @@ export type ErrorCode =
   | 'provider_error'
   | 'exchange_failed'
   | 'phone_required'
+  /** sign-in: the interaction (or the expired-password token) is gone; only a new sign-in helps */
+  | 'sign_in_expired'
+  /** sign-in: every factor passed, the account is deactivated */
+  | 'account_inactive'
+  /** sign-in: the SMS with the code could not be sent */
+  | 'sms_send_failed'
+  /** sign-in: the one-time password was left empty */
+  | 'otp_required'
+  /** sign-in: the account signs in through its SSO provider, not with a password */
+  | 'sso_account_use_provider'
   | 'network'
   | 'unexpected';
 

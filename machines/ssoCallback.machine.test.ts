@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, type AnyMachineSnapshot } from 'xstate';
-import { createSsoActors, startAuthorization, type SsoCallbackContext } from './ssoCallback.machine';
-import { STORED_STATE, STORED_VERIFIER, SSO_ORIGIN, exchangedTokens, pkceRequest, ssoCallbackModel, ssoConfig } from './ssoCallback.model';
+import { afterSignInPath, createSsoActors, parseStoredAuthorization, SSO_SCREENS, startAuthorization, type SsoCallbackContext } from './ssoCallback.machine';
+import { STORED_STATE, STORED_VERIFIER, SSO_ORIGIN, adminTokens, exchangedTokens, pkceRequest, ssoCallbackModel, ssoConfig } from './ssoCallback.model';
+import { screenTags } from './testing/qa';
 import { pathTitle, modelPaths, reachableStates, stateKey, walkPath } from './testing/graph';
 import type { Tokens } from './shared';
 import { ssoStart } from '../contract/auth';
@@ -34,7 +35,11 @@ describe('ssoCallback machine (model-based, every simple path per scenario)', ()
         });
       }
       if (types.includes('xstate.done.actor.createAuthorizationRequest')) {
-        expect(result.actions('writeStorage')).toEqual([{ key: 'code_verifier', value: JSON.stringify({ code_verifier: pkceRequest.codeVerifier, state: pkceRequest.state }) }]);
+        // the new authorization keeps where the visitor wanted to go (the page's ?origin=), nothing else
+        const returnTo = input.query.origin ?? undefined;
+        expect(result.actions('writeStorage')).toEqual([
+          { key: 'code_verifier', value: JSON.stringify({ code_verifier: pkceRequest.codeVerifier, state: pkceRequest.state, ...(returnTo ? { returnTo } : {}) }) },
+        ]);
         expect(result.actions('redirect')).toEqual([{ url: pkceRequest.url }]);
       }
       // the code is only exchanged when the state matched the stored one
@@ -44,14 +49,20 @@ describe('ssoCallback machine (model-based, every simple path per scenario)', ()
           tokenEndpoint: ssoConfig.token_endpoint,
           code: 'the-code',
           codeVerifier: STORED_VERIFIER,
-          clientId: 'portal',
-          redirectUri: `${SSO_ORIGIN}/login`,
+          clientId: input.admin ? 'admin-console' : 'portal',
+          redirectUri: `${SSO_ORIGIN}${input.admin ? '/admin/login' : '/login'}`,
         });
       }
+      // every state the path shows has exactly one screen tag (transient states are never shown)
+      for (const snapshot of result.snapshots) expect(screenTags(snapshot)).toHaveLength(1);
       if (value === 'authenticated') {
-        expect(result.actions('tokensReceived')).toEqual([{ tokens: exchangedTokens }]);
+        const tokens = input.admin ? adminTokens : exchangedTokens;
+        expect(result.actions('tokensReceived')).toEqual([{ tokens }]);
         expect(result.actions('removeStorage')).toEqual([{ keys: ['code_verifier'] }]);
-        expect(end.tokens).toEqual(exchangedTokens);
+        expect(end.tokens).toEqual(tokens);
+        // the machine navigates: admins to the admin dashboard, others where they wanted to go (stored), else home
+        const returnTo = parseStoredAuthorization(input.storedAuthorization)?.returnTo;
+        expect(result.actions('navigate')).toEqual([{ to: input.admin ? '/admin/dashboard' : (returnTo ?? '/'), replace: true }]);
       } else {
         expect(result.actions('tokensReceived')).toEqual([]);
       }
@@ -60,17 +71,50 @@ describe('ssoCallback machine (model-based, every simple path per scenario)', ()
         const expected =
           last === 'xstate.error.actor.exchangeCode' ? 'exchange_failed'
           : last === 'xstate.error.actor.createAuthorizationRequest' ? 'unexpected'
+          : input.query.error === 'sso_failed' ? 'sso_failed'
           : input.query.error ? 'provider_error'
           : input.storedAuthorization ? 'state_mismatch' : 'missing_verifier';
         expect(end.error?.code).toBe(expected);
-        expect(result.snapshot.hasTag('route:sso-error')).toBe(true);
+        expect(screenTags(result.snapshot)).toEqual([SSO_SCREENS.error]);
       }
+      // the server's upstream-SSO answers: no account here → no "try again"; an expired callback → start over
+      if (value === 'accountNotFound') {
+        expect(input.query.error).toBe('sso_account_not_found');
+        expect(screenTags(result.snapshot)).toEqual([SSO_SCREENS.accountNotFound]);
+        expect(result.snapshot.can({ type: 'RETRY' })).toBe(false);
+      }
+      if (value === 'expired') {
+        expect(input.query.error).toBe('interaction_expired');
+        expect(screenTags(result.snapshot)).toEqual([SSO_SCREENS.expired]);
+      }
+      if (value === 'leaving') {
+        // back to the still open sign-in request's page, by the SPA router
+        expect(result.actions('navigate')).toEqual([{ to: '/login', search: { interaction: 'uid-1' }, replace: true }]);
+      }
+      if (types.includes('BACK_TO_SIGN_IN') && !input.query.interaction) expect(result.actorInputs('createAuthorizationRequest')).toHaveLength(1);
       if (input.query.type === 'sso') {
         expect(value).toBe('redirecting');
-        expect(result.actions('redirect')).toEqual([{ url: `${pathOf(ssoStart, { provider: 'acme' })}?interaction=uid-1` }]);
+        // the person's language goes upstream (ui_locales)
+        expect(result.actions('redirect')).toEqual([{ url: `${pathOf(ssoStart, { provider: 'acme' })}?interaction=uid-1&ui_locales=de` }]);
       }
-      if (value === 'redirecting' || value === 'authenticated') expect(result.snapshot.status).toBe('done');
+      if (['redirecting', 'authenticated', 'leaving'].includes(value)) expect(result.snapshot.status).toBe('done');
     });
+  });
+});
+
+describe('afterSignInPath and the stored authorization', () => {
+  it('lands users where they wanted to go (same-site paths only), admins on the dashboard', () => {
+    expect(afterSignInPath('user', '/profile')).toBe('/profile');
+    expect(afterSignInPath('user', undefined)).toBe('/');
+    expect(afterSignInPath('user', '//evil.example')).toBe('/');
+    expect(afterSignInPath('user', 'https://evil.example/')).toBe('/');
+    expect(afterSignInPath('user', '/login')).toBe('/');
+    expect(afterSignInPath('user', '/admin/users')).toBe('/admin/dashboard');
+    expect(afterSignInPath('admin', '/profile')).toBe('/admin/dashboard');
+  });
+  it('reads returnTo back only when it is a same-site path', () => {
+    expect(parseStoredAuthorization(JSON.stringify({ code_verifier: 'v', state: 's', returnTo: '/x' }))).toEqual({ code_verifier: 'v', state: 's', returnTo: '/x' });
+    expect(parseStoredAuthorization(JSON.stringify({ code_verifier: 'v', state: 's', returnTo: '//evil' }))).toEqual({ code_verifier: 'v', state: 's' });
   });
 });
 
@@ -97,9 +141,10 @@ describe('ssoCallback real actors', () => {
   it('startAuthorization stores verifier+state and redirects to the authorization endpoint with S256', async () => {
     const writes: Array<[string, string]> = [];
     const redirects: string[] = [];
-    await startAuthorization({ admin: true, origin: SSO_ORIGIN, config: ssoConfig, writeStorage: (k, v) => writes.push([k, v]), redirect: (u) => redirects.push(u) });
+    await startAuthorization({ admin: true, origin: SSO_ORIGIN, config: ssoConfig, returnTo: '/admin/users', writeStorage: (k, v) => writes.push([k, v]), redirect: (u) => redirects.push(u) });
     expect(writes[0]![0]).toBe('code_verifier');
-    const stored = JSON.parse(writes[0]![1]) as { code_verifier: string; state: string };
+    const stored = JSON.parse(writes[0]![1]) as { code_verifier: string; state: string; returnTo?: string };
+    expect(stored.returnTo).toBe('/admin/users');
     expect(stored.code_verifier).toMatch(/^[A-Za-z0-9\-._~]{128}$/);
     expect(stored.state).toHaveLength(40);
     const url = new URL(redirects[0]!);

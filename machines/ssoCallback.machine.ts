@@ -1,13 +1,17 @@
 /**
  * Single sign-on statechart for the SPA's own OIDC client (docs/DESIGN.md §6):
  * authorize (PKCE S256) → provider → back on /login or /admin/login with
- * `code`&`state` → check state → exchange the code → tokens.
- * Also: `error` from the provider, and `type=sso&provider=<id>` which sends the
- * browser to the upstream identity provider (contract/auth.ts ssoStart).
+ * `code`&`state` → check state → exchange the code → tokens → navigate to where the visitor wanted to go
+ * (`returnTo`, kept in the stored authorization beside verifier and state, never in a key of its own).
+ * Also: `error` from the provider, the upstream-SSO answers of our server (`sso_account_not_found`: no retry,
+ * ask an admin; `interaction_expired`: a reloaded/reused callback, start again; `sso_failed`), and
+ * `type=sso&provider=<id>` which sends the browser to the upstream identity provider (contract/auth.ts ssoStart)
+ * with the person's language (`ui_locales`).
  *
- * Injected (`.provide()`): actors createAuthorizationRequest, exchangeCode
- * (`createSsoActors({ exchangeCode })`), actions writeStorage, removeStorage,
- * redirect, tokensReceived (→ session TOKENS_RECEIVED).
+ * Screens are tags (`screen:sso.*`, machines/ssoCallback.qa.ts); the component renders by tag only.
+ * Injected (`.provide()`): actors createAuthorizationRequest, exchangeCode (`createSsoActors({ exchangeCode })`),
+ * actions writeStorage, removeStorage, redirect (full page), navigate (SPA route), tokensReceived (→ session
+ * TOKENS_RECEIVED).
  */
 import { assign, fromPromise, setup } from 'xstate';
 import { ssoStartUrl } from '../contract/auth';
@@ -17,7 +21,6 @@ import {
   loginPath,
   notProvided,
   tokensFromResponse,
-  type ErrorInfo,
   type OidcClientConfig,
   type StorageKey,
   type TokenEndpointResponse,
@@ -25,6 +28,8 @@ import {
 } from './shared';
 
 export interface SsoQuery {
+  /** Where the visitor wanted to go (`/login?origin=/profile`); only a same-site path is kept. */
+  origin?: string | null;
   code?: string | null;
   state?: string | null;
   error?: string | null;
@@ -34,10 +39,14 @@ export interface SsoQuery {
   interaction?: string | null;
 }
 
-/** What the `code_verifier` storage key holds (JSON): the verifier and the state sent with it. */
+/**
+ * What the `code_verifier` storage key holds (JSON): the verifier and the state sent with it, and where to land
+ * after the exchange (`returnTo`, a same-site path) — the hand-off across the provider round trip.
+ */
 export interface StoredAuthorization {
   code_verifier: string;
   state: string;
+  returnTo?: string;
 }
 
 export interface SsoCallbackInput {
@@ -47,15 +56,41 @@ export interface SsoCallbackInput {
   query: SsoQuery;
   /** Raw value of the `code_verifier` storage key. */
   storedAuthorization: string | null;
+  /** The person's language, passed to an upstream provider as `ui_locales`. */
+  locale?: string;
+}
+
+/** Why the sign-in could not be completed (the `screen:sso.error` screen; the person may try again). */
+export type SsoErrorCode = 'provider_error' | 'state_mismatch' | 'missing_verifier' | 'exchange_failed' | 'sso_failed' | 'unexpected';
+export interface SsoError {
+  code: SsoErrorCode;
+  /** The provider's `error` parameter, for logging. */
+  providerError?: string;
 }
 
 export interface SsoCallbackContext extends SsoCallbackInput {
-  error: (ErrorInfo & { providerError?: string }) | null;
+  error: SsoError | null;
   tokens: Tokens | null;
 }
 
-export type SsoCallbackEvent = { type: 'RETRY' };
-export type SsoCallbackTag = 'loading' | 'route:sso-error';
+export type SsoCallbackEvent = { type: 'RETRY' } | { type: 'START_OVER' } | { type: 'BACK_TO_SIGN_IN' };
+
+/** Screens (docs: machines/ssoCallback.qa.ts): every non-transient state has exactly one. */
+export const SSO_SCREENS = {
+  signingIn: 'screen:sso.signing-in',
+  error: 'screen:sso.error',
+  accountNotFound: 'screen:sso.account-not-found',
+  expired: 'screen:sso.expired',
+} as const;
+export type SsoScreenTag = (typeof SSO_SCREENS)[keyof typeof SSO_SCREENS];
+export type SsoCallbackTag = 'loading' | SsoScreenTag;
+
+/** Where a navigation goes: an SPA path and its search. */
+export interface NavigateParams {
+  to: string;
+  search?: Record<string, string>;
+  replace?: boolean;
+}
 
 export interface AuthorizationRequestInput {
   authorizationEndpoint: string;
@@ -77,10 +112,31 @@ export function parseStoredAuthorization(raw: string | null): StoredAuthorizatio
     const value: unknown = JSON.parse(raw);
     if (typeof value !== 'object' || value === null) return null;
     const v = value as Record<string, unknown>;
-    return typeof v.code_verifier === 'string' && typeof v.state === 'string' ? { code_verifier: v.code_verifier, state: v.state } : null;
+    if (typeof v.code_verifier !== 'string' || typeof v.state !== 'string') return null;
+    const returnTo = safeReturnTo(v.returnTo);
+    return { code_verifier: v.code_verifier, state: v.state, ...(returnTo ? { returnTo } : {}) };
   } catch {
     return null;
   }
+}
+
+/** A same-site path (`/profile`), else undefined: never another origin (`//evil`, `https://…`, `/\\evil`). */
+export function safeReturnTo(value: unknown): string | undefined {
+  if (typeof value !== 'string' || !value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\')) return undefined;
+  return value;
+}
+
+/** Where a fresh sign-in lands: admins (or any /admin path) → the admin dashboard; others → `returnTo` or `/`. */
+export function afterSignInPath(kind: 'user' | 'admin', returnTo: string | undefined): string {
+  const safe = safeReturnTo(returnTo);
+  if (kind === 'admin' || safe?.startsWith('/admin')) return '/admin/dashboard';
+  if (safe && !safe.startsWith('/login')) return safe;
+  return '/';
+}
+
+function storedAuthorizationJson(request: { codeVerifier: string; state: string }, returnTo: unknown): string {
+  const safe = safeReturnTo(returnTo);
+  return JSON.stringify({ code_verifier: request.codeVerifier, state: request.state, ...(safe ? { returnTo: safe } : {}) } satisfies StoredAuthorization);
 }
 
 export function clientFor(context: Pick<SsoCallbackInput, 'admin' | 'config'>): string {
@@ -111,6 +167,8 @@ export async function startAuthorization(deps: {
   admin: boolean;
   origin: string;
   config: SsoCallbackInput['config'];
+  /** Where to land after the sign-in (`/login?origin=…`), kept in the stored authorization. */
+  returnTo?: string | undefined;
   writeStorage: (key: StorageKey, value: string) => void;
   redirect: (url: string) => void;
   crypto?: Crypto;
@@ -119,7 +177,7 @@ export async function startAuthorization(deps: {
     { authorizationEndpoint: deps.config.authorization_endpoint, clientId: clientFor(deps), redirectUri: redirectUriFor(deps), scope: deps.config.scope },
     deps.crypto,
   );
-  deps.writeStorage(STORAGE_KEYS.codeVerifier, JSON.stringify({ code_verifier: request.codeVerifier, state: request.state } satisfies StoredAuthorization));
+  deps.writeStorage(STORAGE_KEYS.codeVerifier, storedAuthorizationJson(request, deps.returnTo));
   deps.redirect(request.url);
 }
 
@@ -138,15 +196,20 @@ export const ssoCallbackMachine = setup({
     writeStorage: (_, _params: { key: StorageKey; value: string }) => notProvided('writeStorage'),
     removeStorage: (_, _params: { keys: StorageKey[] }) => notProvided('removeStorage'),
     redirect: (_, _params: { url: string }) => notProvided('redirect'),
+    navigate: (_, _params: NavigateParams) => notProvided('navigate'),
     tokensReceived: (_, _params: { tokens: Tokens }) => notProvided('tokensReceived'),
-    setError: assign((_, params: ErrorInfo & { providerError?: string }) => ({ error: params })),
+    setError: assign((_, params: SsoError) => ({ error: params })),
     setTokens: assign((_, params: { tokens: Tokens }) => ({ tokens: params.tokens })),
     clearCallback: assign(({ context }) => ({ error: null, query: { ...context.query, code: null, state: null, error: null, error_description: null } })),
   },
   guards: {
+    accountNotFound: ({ context }) => context.query.error === 'sso_account_not_found',
+    interactionExpired: ({ context }) => context.query.error === 'interaction_expired',
+    upstreamFailed: ({ context }) => context.query.error === 'sso_failed',
     hasProviderError: ({ context }) => Boolean(context.query.error),
     hasCode: ({ context }) => Boolean(context.query.code),
     wantsUpstreamProvider: ({ context }) => context.query.type === 'sso' && Boolean(context.query.provider) && Boolean(context.query.interaction),
+    hasInteraction: ({ context }) => Boolean(context.query.interaction),
     missingVerifier: ({ context }) => parseStoredAuthorization(context.storedAuthorization) === null,
     stateMatches: ({ context }) => {
       const stored = parseStoredAuthorization(context.storedAuthorization);
@@ -160,6 +223,9 @@ export const ssoCallbackMachine = setup({
   states: {
     start: {
       always: [
+        { guard: 'accountNotFound', target: 'accountNotFound' },
+        { guard: 'interactionExpired', target: 'expired' },
+        { guard: 'upstreamFailed', target: 'failed', actions: { type: 'setError', params: { code: 'sso_failed' as const } } },
         {
           guard: 'hasProviderError',
           target: 'failed',
@@ -169,7 +235,7 @@ export const ssoCallbackMachine = setup({
         {
           guard: 'wantsUpstreamProvider',
           target: 'redirecting',
-          actions: { type: 'redirect', params: ({ context }) => ({ url: upstreamStartUrl(context.query.provider!, context.query.interaction!) }) },
+          actions: { type: 'redirect', params: ({ context }) => ({ url: upstreamStartUrl(context.query.provider!, context.query.interaction!, context.locale) }) },
         },
         { target: 'preparing' },
       ],
@@ -182,7 +248,7 @@ export const ssoCallbackMachine = setup({
       ],
     },
     preparing: {
-      tags: ['loading'],
+      tags: ['loading', SSO_SCREENS.signingIn],
       invoke: {
         id: 'createAuthorizationRequest',
         src: 'createAuthorizationRequest',
@@ -197,10 +263,7 @@ export const ssoCallbackMachine = setup({
           actions: [
             {
               type: 'writeStorage',
-              params: ({ event }) => ({
-                key: STORAGE_KEYS.codeVerifier,
-                value: JSON.stringify({ code_verifier: event.output.codeVerifier, state: event.output.state } satisfies StoredAuthorization),
-              }),
+              params: ({ context, event }) => ({ key: STORAGE_KEYS.codeVerifier, value: storedAuthorizationJson(event.output, context.query.origin) }),
             },
             { type: 'redirect', params: ({ event }) => ({ url: event.output.url }) },
           ],
@@ -209,7 +272,7 @@ export const ssoCallbackMachine = setup({
       },
     },
     exchanging: {
-      tags: ['loading'],
+      tags: ['loading', SSO_SCREENS.signingIn],
       invoke: {
         id: 'exchangeCode',
         src: 'exchangeCode',
@@ -226,6 +289,13 @@ export const ssoCallbackMachine = setup({
             { type: 'removeStorage', params: { keys: [STORAGE_KEYS.codeVerifier] } },
             { type: 'setTokens', params: ({ event }) => ({ tokens: event.output }) },
             { type: 'tokensReceived', params: ({ event }) => ({ tokens: event.output }) },
+            {
+              type: 'navigate',
+              params: ({ context, event }) => ({
+                to: afterSignInPath(context.admin || event.output.client === context.config.clients.admin ? 'admin' : 'user', parseStoredAuthorization(context.storedAuthorization)?.returnTo),
+                replace: true,
+              }),
+            },
           ],
         },
         onError: {
@@ -237,12 +307,33 @@ export const ssoCallbackMachine = setup({
         },
       },
     },
-    redirecting: { type: 'final', tags: ['loading'] },
-    authenticated: { type: 'final', tags: ['loading'] },
+    redirecting: { type: 'final', tags: ['loading', SSO_SCREENS.signingIn] },
+    authenticated: { type: 'final', tags: ['loading', SSO_SCREENS.signingIn] },
     failed: {
-      tags: ['route:sso-error'],
+      tags: [SSO_SCREENS.error],
       on: { RETRY: { target: 'preparing', actions: 'clearCallback' } },
     },
+    /** The upstream provider knows the person, but no active SSO account here matches: trying again cannot help. */
+    accountNotFound: {
+      tags: [SSO_SCREENS.accountNotFound],
+      on: {
+        BACK_TO_SIGN_IN: [
+          // the sign-in request is still open: back to its sign-in page (another account, or another provider)
+          {
+            guard: 'hasInteraction',
+            target: 'leaving',
+            actions: { type: 'navigate', params: ({ context }) => ({ to: loginPath(context.admin), search: { interaction: context.query.interaction ?? '' }, replace: true }) },
+          },
+          { target: 'preparing', actions: 'clearCallback' },
+        ],
+      },
+    },
+    /** A reloaded or reused callback (or one opened in another browser): the sign-in must start again. */
+    expired: {
+      tags: [SSO_SCREENS.expired],
+      on: { START_OVER: { target: 'preparing', actions: 'clearCallback' } },
+    },
+    leaving: { type: 'final', tags: ['loading', SSO_SCREENS.signingIn] },
   },
 });
 

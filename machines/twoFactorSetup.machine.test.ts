@@ -1,24 +1,59 @@
 import { describe, expect, it } from 'vitest';
-import { createActor, type AnyMachineSnapshot, type EventObject } from 'xstate';
+import { createActor, transition, type AnyMachineSnapshot, type EventObject } from 'xstate';
 import * as account from '../contract/account';
 import * as auth from '../contract/auth';
 import type { Call, EndpointShape } from '../contract/endpoint';
 import type { CallFailureError } from './testing/failure';
-import { createTwoFactorActors, type TwoFactorSetupContext } from './twoFactorSetup.machine';
+import { createTwoFactorActors, type TwoFactorScreen, type TwoFactorSetupContext } from './twoFactorSetup.machine';
+import { screenTags, stepKey } from './testing/qa';
+import { twoFactorSetupQa } from './twoFactorSetup.qa';
+import { TWO_FACTOR_SCREENS } from './twoFactorSetup.machine';
 import { RECOVERY_CODES, SECRET, twoFactorSetupModel } from './twoFactorSetup.model';
-import { modelPaths, pathTitle, reachableStates, stateKey, walkPath } from './testing/graph';
+import { modelPaths, pathTitle, reachableStates, stateKey, walkPath, type AnyPath } from './testing/graph';
+import { itWalksInBatches } from './testing/batches';
 
 const paths = modelPaths(twoFactorSetupModel);
+
+/**
+ * Simple paths never come back to a state they visited, so transitions back (Cancel to the method choice, a resend
+ * that restarts the cooldown) are on none of them. Every transition: the shortest path to each state, plus each
+ * event the state takes.
+ */
+function edgePaths(): AnyPath[] {
+  const serialize = twoFactorSetupModel.serializeState!;
+  const seen = new Set<string>();
+  return modelPaths({ ...twoFactorSetupModel, strategy: 'shortest' }).flatMap((path) =>
+    twoFactorSetupModel
+      .events(path.state)
+      .filter((event) => path.state.can(event))
+      .flatMap((event) => {
+        const [next] = transition(twoFactorSetupModel.machine, path.state as never, event as never);
+        const key = `${serialize(path.state)} ${JSON.stringify(event)}`;
+        if (seen.has(key)) return [];
+        seen.add(key);
+        return [{ ...path, state: next, steps: [...path.steps, { state: next, event }] } as AnyPath];
+      }),
+  );
+}
+const edges = edgePaths();
 const ctx = (s: AnyMachineSnapshot) => s.context as TwoFactorSetupContext;
 
-const routeTag: Record<string, string> = {
-  disabled: 'route:2fa-status',
-  enabled: 'route:2fa-status',
-  'authenticator.qr': 'route:2fa-qr',
-  'sms.code.cooldown': 'route:2fa-sms-code',
-  'sms.code.ready': 'route:2fa-sms-code',
-  recoveryCodes: 'route:2fa-recovery-codes',
+/** The one screen each state shows (a request in flight keeps the screen it started from). */
+const screenOf: Record<string, TwoFactorScreen> = {
+  disabled: 'screen:2fa.off',
+  'authenticator.creatingSecret': 'screen:2fa.off',
+  'sms.sending': 'screen:2fa.off',
+  'authenticator.qr': 'screen:2fa.authenticator',
+  'authenticator.enabling': 'screen:2fa.authenticator',
+  'sms.code.cooldown': 'screen:2fa.sms-code',
+  'sms.code.ready': 'screen:2fa.sms-code',
+  'sms.resending': 'screen:2fa.sms-code',
+  'sms.enabling': 'screen:2fa.sms-code',
+  recoveryCodes: 'screen:2fa.recovery-codes',
+  enabled: 'screen:2fa.on',
+  disabling: 'screen:2fa.on',
 };
+const loadingStates = new Set(['authenticator.creatingSecret', 'authenticator.enabling', 'sms.sending', 'sms.resending', 'sms.enabling', 'disabling']);
 
 function expectedErrorCode(event: EventObject, before: TwoFactorSetupContext): string | null {
   if (!event.type.startsWith('xstate.error.actor.')) return null;
@@ -35,34 +70,45 @@ describe(`twoFactorSetup machine (model-based, every simple path: ${paths.length
     for (const final of twoFactorSetupModel.finalStates) expect(paths.some((p) => stateKey(p.state.value) === final)).toBe(true);
   });
 
+  it('has QA words for every step key and screen tag its paths use, and no others', () => {
+    const keys = new Set([...paths, ...edges].flatMap((p) => p.steps.map((s) => stepKey(s.event))));
+    expect([...keys].sort()).toEqual(Object.keys(twoFactorSetupQa.steps).sort());
+    const screens = new Set(paths.flatMap((p) => p.steps.flatMap((s) => screenTags(s.state))));
+    expect([...screens].sort()).toEqual(Object.keys(twoFactorSetupQa.screens).sort());
+    expect([...screens].sort()).toEqual([...TWO_FACTOR_SCREENS].sort());
+  });
+
   it('SMS without a valid phone is refused with phone_required', () => {
     const refused = paths.some((p) => p.steps.some((s, i) => s.event.type === 'CHOOSE_SMS' && stateKey(s.state.value) === 'disabled' && ctx(s.state).error?.code === 'phone_required' && i > 0));
     expect(refused).toBe(true);
   });
 
-  // 6.8k simple paths: walked in batches of 100 per test (per-test overhead dominates otherwise); a failure names its path
-  const batches = Array.from({ length: Math.ceil(paths.length / 100) }, (_, b) => paths.slice(b * 100, b * 100 + 100).map((path, i) => ({ path, index: b * 100 + i })));
-  batches.forEach((batch, b) => {
-    it(`paths ${b * 100 + 1}–${b * 100 + batch.length}`, () => {
-      for (const { path, index } of batch) {
-        try {
-          checkPath(path);
-        } catch (error) {
-          throw new Error(`${pathTitle(path, index)}\n${String(error)}`);
-        }
+  it(`every transition (${edges.length} edges after the shortest path to their state)`, () => {
+    edges.forEach((path, index) => {
+      try {
+        checkPath(path);
+      } catch (error) {
+        throw new Error(`edge ${pathTitle(path, index)} + ${path.steps.at(-1)!.event.type}\n${String(error)}`);
       }
     });
+    const keys = new Set(edges.map((p) => stepKey(p.steps.at(-1)!.event)));
+    expect(keys.has('CANCEL') && keys.has('resendSmsCode succeeds')).toBe(true);
   });
+
+  // every simple path: walked in batches of 100 per test (per-test overhead dominates otherwise); a failure names its path
+  itWalksInBatches(paths, checkPath);
 });
 
-function checkPath(path: (typeof paths)[number]): void {
+function checkPath(path: AnyPath): void {
   {
     {
       const result = walkPath(twoFactorSetupModel, path);
       path.steps.forEach((step, i) => {
         const value = stateKey(step.state.value);
         const c = ctx(step.state);
-        if (routeTag[value]) expect(step.state.hasTag(routeTag[value] as never), value).toBe(true);
+        expect(screenTags(step.state), value).toEqual([screenOf[value]]);
+        expect(step.state.hasTag('loading'), value).toBe(loadingStates.has(value));
+        expect(step.state.hasTag('sms:can-resend'), value).toBe(value === 'sms.code.ready');
         if (i > 0) {
           const code = expectedErrorCode(step.event, ctx(path.steps[i - 1]!.state));
           if (code) expect(c.error?.code).toBe(code);

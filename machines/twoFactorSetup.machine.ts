@@ -2,7 +2,8 @@
  * Two-factor setup on the profile page (docs/SPEC.md §4 "Two-factor", docs/DESIGN.md §7):
  * status → authenticator (secret + QR → confirm code) or SMS (phone → send →
  * code, resend after a 60 s cooldown → confirm) → recovery codes shown once →
- * enabled; disable with a one-time password or the password.
+ * enabled; disable with a one-time password or the password. Cancel only where a screen offers it (the
+ * QR and SMS-code screens, no request running).
  *
  * Injected: actors createSecret, enableAuthenticator, sendSmsCode,
  * resendSmsCode, enableSms, disableTwoFactor (`createTwoFactorActors({ call })`, the contract's
@@ -42,7 +43,14 @@ export type TwoFactorSetupEvent =
   | { type: 'CANCEL' }
   | { type: 'ACKNOWLEDGE' }
   | { type: 'DISABLE'; one_time_password?: string; password?: string };
-export type TwoFactorSetupTag = 'loading' | 'route:2fa-status' | 'route:2fa-qr' | 'route:2fa-sms-code' | 'route:2fa-recovery-codes' | 'sms:can-resend';
+/**
+ * Screens (machines/testing/qa.ts): every non-transient state has exactly one `screen:2fa.*` tag, the screen the
+ * two-factor section shows (its root carries `data-screen="<tag>"`); `loading` while a request runs (the screen
+ * stays, its buttons are busy); `sms:can-resend` once the resend cooldown is over.
+ */
+export const TWO_FACTOR_SCREENS = ['screen:2fa.off', 'screen:2fa.authenticator', 'screen:2fa.sms-code', 'screen:2fa.recovery-codes', 'screen:2fa.on'] as const;
+export type TwoFactorScreen = (typeof TWO_FACTOR_SCREENS)[number];
+export type TwoFactorSetupTag = 'loading' | 'sms:can-resend' | TwoFactorScreen;
 
 export interface SecretOutput { secret: string; otpauth_url: string }
 export interface CodeInput { one_time_password: string }
@@ -117,7 +125,7 @@ export const twoFactorSetupMachine = setup({
     start: { always: [{ guard: 'isEnabled', target: 'enabled' }, { target: 'disabled' }] },
     disabled: {
       id: 'disabled',
-      tags: ['route:2fa-status'],
+      tags: ['screen:2fa.off'],
       on: {
         CHOOSE_AUTHENTICATOR: { target: 'authenticator', actions: 'clearError' },
         CHOOSE_SMS: [{ guard: 'hasValidPhone', target: 'sms', actions: 'clearError' }, { actions: 'setPhoneRequired' }],
@@ -126,10 +134,9 @@ export const twoFactorSetupMachine = setup({
     },
     authenticator: {
       initial: 'creatingSecret',
-      on: { CANCEL: { target: 'disabled', actions: 'clearSecret' } },
       states: {
         creatingSecret: {
-          tags: ['loading', 'route:2fa-status'],
+          tags: ['loading', 'screen:2fa.off'],
           invoke: {
             id: 'createSecret',
             src: 'createSecret',
@@ -138,11 +145,11 @@ export const twoFactorSetupMachine = setup({
           },
         },
         qr: {
-          tags: ['route:2fa-qr'],
-          on: { SUBMIT_CODE: 'enabling' },
+          tags: ['screen:2fa.authenticator'],
+          on: { SUBMIT_CODE: 'enabling', CANCEL: { target: '#disabled', actions: 'clearSecret' } },
         },
         enabling: {
-          tags: ['loading', 'route:2fa-qr'],
+          tags: ['loading', 'screen:2fa.authenticator'],
           invoke: {
             id: 'enableAuthenticator',
             src: 'enableAuthenticator',
@@ -158,10 +165,9 @@ export const twoFactorSetupMachine = setup({
     },
     sms: {
       initial: 'sending',
-      on: { CANCEL: { target: 'disabled', actions: 'clearError' } },
       states: {
         sending: {
-          tags: ['loading', 'route:2fa-status'],
+          tags: ['loading', 'screen:2fa.off'],
           invoke: {
             id: 'sendSmsCode',
             src: 'sendSmsCode',
@@ -170,16 +176,16 @@ export const twoFactorSetupMachine = setup({
           },
         },
         code: {
-          tags: ['route:2fa-sms-code'],
+          tags: ['screen:2fa.sms-code'],
           initial: 'cooldown',
-          on: { SUBMIT_CODE: 'enabling' },
+          on: { SUBMIT_CODE: 'enabling', CANCEL: { target: '#disabled', actions: 'clearError' } },
           states: {
             cooldown: { after: { smsResendCooldown: 'ready' } },
             ready: { tags: ['sms:can-resend'], on: { RESEND_CODE: { target: '#twoFactorSetup.sms.resending', actions: 'clearError' } } },
           },
         },
         resending: {
-          tags: ['loading', 'route:2fa-sms-code'],
+          tags: ['loading', 'screen:2fa.sms-code'],
           invoke: {
             id: 'resendSmsCode',
             src: 'resendSmsCode',
@@ -188,7 +194,7 @@ export const twoFactorSetupMachine = setup({
           },
         },
         enabling: {
-          tags: ['loading', 'route:2fa-sms-code'],
+          tags: ['loading', 'screen:2fa.sms-code'],
           invoke: {
             id: 'enableSms',
             src: 'enableSms',
@@ -204,11 +210,11 @@ export const twoFactorSetupMachine = setup({
     },
     recoveryCodes: {
       id: 'recoveryCodes',
-      tags: ['route:2fa-recovery-codes'],
+      tags: ['screen:2fa.recovery-codes'],
       on: { ACKNOWLEDGE: { target: 'enabled', actions: 'forgetRecoveryCodes' } },
     },
     enabled: {
-      tags: ['route:2fa-status'],
+      tags: ['screen:2fa.on'],
       on: {
         DISABLE: {
           target: 'disabling',
@@ -217,7 +223,7 @@ export const twoFactorSetupMachine = setup({
       },
     },
     disabling: {
-      tags: ['loading', 'route:2fa-status'],
+      tags: ['loading', 'screen:2fa.on'],
       invoke: {
         id: 'disableTwoFactor',
         src: 'disableTwoFactor',

@@ -6,23 +6,25 @@ import { afterEvent, doneEvent, errorEvent, stateKey, type MachineModel } from '
 
 export const SECRET = { secret: 'JBSWY3DPEHPK3PXP', otpauth_url: 'otpauth://totp/IAM:ada@example.com?secret=JBSWY3DPEHPK3PXP&issuer=IAM' };
 export const RECOVERY_CODES = ['aaaa-bbbb', 'cccc-dddd'];
+/** The server's answers (server/services/two-factor.ts), so the step keys name what the browser walk meets. */
 export const twoFactorErrors = {
-  invalidOtp: new CallFailureError({ kind: 'http', status: 422, code: 'invalid_one_time_password', message: 'One time password is invalid' }),
-  throttled: new CallFailureError({ kind: 'http', status: 429, code: 'too_many_attempts', message: 'Too many', retryAfter: 60 }),
+  invalidOtp: new CallFailureError({ kind: 'http', status: 422, code: 'validation_failed', fields: { one_time_password: ['otp_invalid'] }, message: 'Validation failed' }),
+  invalidPassword: new CallFailureError({ kind: 'http', status: 422, code: 'validation_failed', fields: { password: ['given_password_invalid'] }, message: 'Validation failed' }),
+  throttled: new CallFailureError({ kind: 'http', status: 429, code: 'too_many_requests', message: 'Too many requests', retryAfter: 30 }),
   network: new CallFailureError({ kind: 'network', message: 'fetch failed' }),
 };
 
 function events(snapshot: AnyMachineSnapshot): EventObject[] {
   const value = stateKey(snapshot.value);
-  const user: TwoFactorSetupEvent[] = [
+  const user: Array<TwoFactorSetupEvent & { qaVariant?: string }> = [
     { type: 'CHOOSE_AUTHENTICATOR' },
     { type: 'CHOOSE_SMS' },
     { type: 'SUBMIT_CODE', code: '123456' },
     { type: 'RESEND_CODE' },
     { type: 'CANCEL' },
     { type: 'ACKNOWLEDGE' },
-    { type: 'DISABLE', one_time_password: '654321' },
-    { type: 'DISABLE', password: 'Current-password-1' },
+    { type: 'DISABLE', one_time_password: '654321', qaVariant: 'one-time-password' },
+    { type: 'DISABLE', password: 'Current-password-1', qaVariant: 'password' },
   ];
   const out: EventObject[] = [...user];
   const phoneUpdated: TwoFactorSetupEvent = { type: 'PHONE_UPDATED', phone: '+41791234567' };
@@ -34,7 +36,10 @@ function events(snapshot: AnyMachineSnapshot): EventObject[] {
     'sms.code.cooldown': [afterEvent('smsResendCooldown', 'twoFactorSetup.sms.code.cooldown')],
     'sms.resending': [doneEvent('resendSmsCode', undefined), errorEvent('resendSmsCode', twoFactorErrors.throttled)],
     'sms.enabling': [doneEvent('enableSms', { recovery_codes: RECOVERY_CODES }), errorEvent('enableSms', twoFactorErrors.invalidOtp)],
-    disabling: [doneEvent('disableTwoFactor', undefined), errorEvent('disableTwoFactor', twoFactorErrors.invalidOtp)],
+    disabling: [
+      doneEvent('disableTwoFactor', undefined),
+      errorEvent('disableTwoFactor', (snapshot.context as TwoFactorSetupContext).disableWith === 'password' ? twoFactorErrors.invalidPassword : twoFactorErrors.invalidOtp),
+    ],
   };
   return [...out, ...(outcomes[value] ?? [])];
 }

@@ -1,13 +1,61 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, type AnyMachineSnapshot } from 'xstate';
 import { createVerifyActors, UnknownLinkError, verifyInvitationMachine, type VerifyInvitationContext, type VerifyInvitationInput } from './verifyInvitation.machine';
-import { SIGNED_URL, verifyInvitationModel } from './verifyInvitation.model';
-import { modelPaths, pathTitle, reachableStates, stateKey, walkPath } from './testing/graph';
+import { PASSWORD, SIGNED_ADMIN_URL, SIGNED_URL, verifyInvitationModel } from './verifyInvitation.model';
+import { modelPaths, pathTitle, reachableStates, stateKey, walkPath, type AnyPath } from './testing/graph';
+import { screenTags, transitionPaths } from './testing/qa';
 import * as account from '../contract/account';
 import type { Call, EndpointShape } from '../contract/endpoint';
 
 const paths = modelPaths(verifyInvitationModel);
+const chained = transitionPaths(verifyInvitationModel);
 const ctx = (s: AnyMachineSnapshot) => s.context as VerifyInvitationContext;
+
+/** The screen each state shows (saving keeps the form, with the button busy). */
+const screenOf: Record<string, string[]> = {
+  checking: ['screen:verify.checking'],
+  unavailable: ['screen:verify.unavailable'],
+  form: ['screen:verify.form'],
+  saving: ['screen:verify.form'],
+  invalid: ['screen:verify.invalid'],
+  done: ['screen:verify.done'],
+  toSignIn: ['screen:verify.to-sign-in'],
+  toForgotPassword: ['screen:verify.to-forgot-password'],
+};
+
+function checkPath(path: AnyPath): void {
+  const result = walkPath(verifyInvitationModel, path);
+  const input = path.input as VerifyInvitationInput;
+  for (const req of result.actorInputs('checkLink')) expect(req).toEqual({ flow: input.flow, admin: input.admin, url: input.url });
+  for (const req of result.actorInputs('savePassword')) {
+    expect(req).toEqual({ flow: input.flow, admin: input.admin, url: input.url, password: PASSWORD, password_confirmation: PASSWORD });
+  }
+  // an invitation link of the other kind is refused without a request
+  if (input.flow === 'verify' && input.url !== null && input.admin !== (input.url === SIGNED_ADMIN_URL)) expect(result.log.filter((r) => r.kind === 'actor')).toEqual([]);
+  path.steps.forEach((step) => {
+    const value = stateKey(step.state.value);
+    expect(screenTags(step.state), value).toEqual(screenOf[value]);
+    expect(step.state.hasTag('loading'), value).toBe(value === 'checking' || value === 'saving');
+    expect(step.state.hasTag('exit'), value).toBe(value.startsWith('to'));
+  });
+  const value = stateKey(result.snapshot.value);
+  const end = ctx(result.snapshot);
+  const last = path.steps.at(-1)!.event as { type: string; error?: { status?: number; kind?: string } };
+  if (value === 'done') expect(end.flowCode).toBe(input.flow === 'verify' ? 'sc' : 'cp');
+  if (value === 'invalid') expect(end.error).toEqual({ code: 'link_invalid' });
+  if (value === 'form' && last.type === 'xstate.error.actor.savePassword') {
+    if (last.error?.status === 422) expect(end.error).toMatchObject({ code: 'validation_failed', fields: { password: ['password_common'] } });
+    else expect(end.error?.code).toBe('network');
+  }
+  if (value === 'form' && last.type === 'INPUT_REJECTED') expect(end.error).toBeNull();
+  if (value === 'unavailable') expect(end.error?.code).toBe('network');
+  if (input.url === null) expect(result.log.filter((r) => r.kind === 'actor')).toEqual([]);
+  // the machine leaves the page itself, once, to the page of its exit state
+  const navigations = result.actions('navigate');
+  if (value === 'toSignIn') expect(navigations).toEqual([{ to: input.admin ? '/admin/login' : '/login' }]);
+  else if (value === 'toForgotPassword') expect(navigations).toEqual([{ to: input.admin ? '/forgot-password?type=admin' : '/forgot-password' }]);
+  else expect(navigations).toEqual([]);
+}
 
 describe(`verifyInvitation machine (model-based, every simple path: ${paths.length})`, () => {
   it('reaches exactly the expected states and every final state', () => {
@@ -16,27 +64,15 @@ describe(`verifyInvitation machine (model-based, every simple path: ${paths.leng
   });
 
   paths.forEach((path, index) => {
-    it(pathTitle(path, index), () => {
-      const result = walkPath(verifyInvitationModel, path);
-      const input = path.input as VerifyInvitationInput;
-      for (const req of result.actorInputs('checkLink')) expect(req).toEqual({ flow: input.flow, admin: input.admin, url: SIGNED_URL });
-      for (const req of result.actorInputs('savePassword')) {
-        expect(req).toEqual({ flow: input.flow, admin: input.admin, url: SIGNED_URL, password: 'Str0ng-Password!', password_confirmation: 'Str0ng-Password!' });
-      }
-      const value = stateKey(result.snapshot.value);
-      const end = ctx(result.snapshot);
-      const last = path.steps.at(-1)!.event as { type: string; error?: { status?: number } };
-      if (value === 'done') expect(end.flowCode).toBe(input.flow === 'verify' ? 'sc' : 'cp');
-      if (value === 'invalid') expect(end.error).toEqual({ code: 'link_invalid' });
-      if (value === 'form' && last.type === 'xstate.error.actor.savePassword') {
-        if (last.error?.status === 422) expect(end.error).toMatchObject({ code: 'validation_failed', fields: { password: ['password_too_short'] } });
-        else expect(end.error?.code).toBe('unexpected');
-      }
-      if (value === 'unavailable') expect(end.error?.code).toBe('network');
-      if (input.url === null) expect(result.log).toEqual([]);
-      expect(result.snapshot.hasTag(`route:verify-${value === 'saving' ? 'form' : value === 'unavailable' ? 'unavailable' : value}` as never) || value === 'checking').toBe(true);
-    });
+    it(pathTitle(path, index), () => checkPath(path));
   });
+});
+
+describe(`verifyInvitation machine (every transition, the browser walk's ${chained.length} paths)`, () => {
+  chained.forEach((path, index) => {
+    it(pathTitle(path, index), () => checkPath(path));
+  });
+
 });
 
 describe('verifyInvitation real actors', () => {
@@ -85,11 +121,16 @@ describe('verifyInvitation real actors', () => {
 });
 
 describe('verifyInvitation with a link that is not one', () => {
-  it('shows the invalid-link page', async () => {
-    const actor = createActor(verifyInvitationMachine.provide({ actors: createVerifyActors({ call: (async () => ({})) as Call }) }), {
+  it('shows the invalid-link page without asking the server', async () => {
+    let calls = 0;
+    const actor = createActor(verifyInvitationMachine.provide({ actors: createVerifyActors({ call: (async () => {
+      calls++;
+      return { data: {} };
+    }) as unknown as Call }) }), {
       input: { flow: 'verify', admin: false, url: 'https://iam.test/somewhere-else' },
     }).start();
     await new Promise((resolve) => setTimeout(resolve, 0));
-    expect(actor.getSnapshot().hasTag('route:verify-invalid')).toBe(true);
+    expect(actor.getSnapshot().hasTag('screen:verify.invalid')).toBe(true);
+    expect(calls).toBe(0);
   });
 });

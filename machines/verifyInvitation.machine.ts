@@ -1,14 +1,18 @@
 /**
  * Verify / reset-password page (docs/DESIGN.md §6 "Invitation", "Reset", §7 fixed points):
  * check the signed link → password form → save → done with the flow code
- * (`sc` setup complete, `cp` changed password).
+ * (`sc` setup complete, `cp` changed password) → the sign-in page.
  *
- * Injected: actors checkLink, savePassword (`createVerifyActors({ call })`, the endpoints of contract/account.ts).
+ * Screens follow the `screen:verify.*` tags (machines/verifyInvitation.qa.ts says what each shows);
+ * the machine leaves the page itself through the injected `navigate` action (states tagged `exit`).
+ *
+ * Injected: actors checkLink, savePassword (`createVerifyActors({ call })`, the endpoints of contract/account.ts);
+ * action navigate (`{ to }`: an SPA path, e.g. `/login`, `/forgot-password?type=admin`).
  */
 import { assign, fromPromise, setup } from 'xstate';
 import * as account from '../contract/account';
 import type { Call } from '../contract/endpoint';
-import { isCallFailure, notProvided, toErrorInfo, type ErrorInfo } from './shared';
+import { isCallFailure, loginPath, notProvided, toErrorInfo, type ErrorInfo } from './shared';
 
 export type VerifyFlow = 'verify' | 'reset';
 export type FlowCode = 'sc' | 'cp';
@@ -25,14 +29,32 @@ export interface VerifyInvitationContext extends VerifyInvitationInput {
 }
 export type VerifyInvitationEvent =
   | { type: 'SUBMIT'; password: string; password_confirmation: string }
-  | { type: 'RETRY' };
-export type VerifyInvitationTag = 'loading' | 'route:verify-form' | 'route:verify-invalid' | 'route:verify-done' | 'route:verify-unavailable';
+  /** The form refused the input before sending it (policy or confirmation): the person stays on the form. */
+  | { type: 'INPUT_REJECTED'; fields: string[] }
+  | { type: 'RETRY' }
+  | { type: 'SIGN_IN' }
+  | { type: 'FORGOT_PASSWORD' };
+
+/** The screens of the verify / reset pages (`data-screen` on each screen's root). */
+export const VERIFY_SCREENS = {
+  checking: 'screen:verify.checking',
+  unavailable: 'screen:verify.unavailable',
+  form: 'screen:verify.form',
+  invalid: 'screen:verify.invalid',
+  done: 'screen:verify.done',
+  /** `exit`: where the machine sends the person (rendered by other pages). */
+  toSignIn: 'screen:verify.to-sign-in',
+  toForgotPassword: 'screen:verify.to-forgot-password',
+} as const;
+export type VerifyScreen = (typeof VERIFY_SCREENS)[keyof typeof VERIFY_SCREENS];
+export type VerifyInvitationTag = 'loading' | 'exit' | VerifyScreen;
 
 export interface CheckLinkInput { flow: VerifyFlow; admin: boolean; url: string }
 export interface SavePasswordInput extends CheckLinkInput { password: string; password_confirmation: string }
 
 /** A `url` that is not a signed invitation link of the expected kind: refused like an expired link. */
 export class UnknownLinkError extends Error {
+  readonly code = 'not_a_signed_link';
   constructor() {
     super('not a signed link');
     this.name = 'UnknownLinkError';
@@ -95,13 +117,22 @@ export const verifyInvitationMachine = setup({
     setLinkInvalid: assign({ error: { code: 'link_invalid' as const } }),
     clearError: assign({ error: null }),
     setFlowCode: assign((_, params: { flow: FlowCode }) => ({ flowCode: params.flow, error: null })),
+    navigate: (_, _params: { to: string }) => notProvided('navigate'),
   },
   guards: {
-    hasUrl: ({ context }) => Boolean(context.url),
+    /**
+     * A link worth asking the server about: an invitation link must be a signed link of this page's kind
+     * (a user link on the admin page is refused here, without a request); reset links go to the server as they are.
+     */
+    isCandidateLink: ({ context }) =>
+      context.url !== null &&
+      context.url !== '' &&
+      (context.flow === 'reset' || signedLinkParams(context.url, account.byKind[context.admin ? 'admin' : 'user'].checkInvitationLink.path) !== null),
     /** 403/404/410: expired or tampered signature. */
     isLinkRejected: (_, params: { error: unknown }) =>
       params.error instanceof UnknownLinkError || (isCallFailure(params.error) && [403, 404, 410].includes(params.error.status ?? 0)),
     isValidationError: (_, params: { error: unknown }) => isCallFailure(params.error) && params.error.status === 422,
+    isReset: ({ context }) => context.flow === 'reset',
   },
 }).createMachine({
   id: 'verifyInvitation',
@@ -109,10 +140,10 @@ export const verifyInvitationMachine = setup({
   initial: 'start',
   states: {
     start: {
-      always: [{ guard: 'hasUrl', target: 'checking' }, { target: 'invalid', actions: 'setLinkInvalid' }],
+      always: [{ guard: 'isCandidateLink', target: 'checking' }, { target: 'invalid', actions: 'setLinkInvalid' }],
     },
     checking: {
-      tags: ['loading'],
+      tags: ['screen:verify.checking', 'loading'],
       invoke: {
         id: 'checkLink',
         src: 'checkLink',
@@ -125,15 +156,15 @@ export const verifyInvitationMachine = setup({
       },
     },
     unavailable: {
-      tags: ['route:verify-unavailable'],
+      tags: ['screen:verify.unavailable'],
       on: { RETRY: { target: 'checking', actions: 'clearError' } },
     },
     form: {
-      tags: ['route:verify-form'],
-      on: { SUBMIT: 'saving' },
+      tags: ['screen:verify.form'],
+      on: { SUBMIT: 'saving', INPUT_REJECTED: { actions: 'clearError' } },
     },
     saving: {
-      tags: ['route:verify-form', 'loading'],
+      tags: ['screen:verify.form', 'loading'],
       invoke: {
         id: 'savePassword',
         src: 'savePassword',
@@ -151,8 +182,24 @@ export const verifyInvitationMachine = setup({
         ],
       },
     },
-    invalid: { type: 'final', tags: ['route:verify-invalid'] },
-    done: { type: 'final', tags: ['route:verify-done'] },
+    invalid: {
+      tags: ['screen:verify.invalid'],
+      on: { SIGN_IN: 'toSignIn', FORGOT_PASSWORD: { guard: 'isReset', target: 'toForgotPassword' } },
+    },
+    done: {
+      tags: ['screen:verify.done'],
+      on: { SIGN_IN: 'toSignIn' },
+    },
+    toSignIn: {
+      type: 'final',
+      tags: ['screen:verify.to-sign-in', 'exit'],
+      entry: { type: 'navigate', params: ({ context }) => ({ to: loginPath(context.admin) }) },
+    },
+    toForgotPassword: {
+      type: 'final',
+      tags: ['screen:verify.to-forgot-password', 'exit'],
+      entry: { type: 'navigate', params: ({ context }) => ({ to: context.admin ? '/forgot-password?type=admin' : '/forgot-password' }) },
+    },
   },
 });
 

@@ -18,6 +18,7 @@ import routes from './plugins/app/routes';
 import services from './plugins/app/services';
 import maintenance from './plugins/app/maintenance';
 import spa from './plugins/app/spa';
+import canonicalOrigin from './plugins/app/canonical-origin';
 import metrics, { requestIdOf } from './plugins/app/metrics';
 import { randomUUID } from 'node:crypto';
 import { negotiateLanguage, translate } from './i18n/index';
@@ -104,7 +105,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   // request hooks below (language, request id, no-store) and its 429 goes through the app's error handler.
   await app.register(security);
 
-  // app tier: services, i18n, metrics, errors, auth, input guard, no-store, housekeeping
+  // app tier: services, i18n, metrics, errors, auth, input guard, no-store, housekeeping, canonical origin
   await app.register(services);
   await app.register(i18n);
   await app.register(metrics);
@@ -113,6 +114,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(inputGuard);
   await app.register(noStore);
   await app.register(maintenance);
+  // page loads on another loopback name of this server go to APP_URL (the only origin the provider accepts)
+  await app.register(canonicalOrigin);
 
   await app.register(swagger, {
     openapi: {

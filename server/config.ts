@@ -13,6 +13,11 @@ const ssoProviderSchema = z.object({
   client_id: z.string().min(1),
   client_secret: z.string().optional(),
   scope: z.string().optional(),
+  /**
+   * E-mail domains whose people sign in through this provider (`["corp.example"]`): a failed password sign-in with
+   * such an address answers `sso_account_use_provider` naming the provider, whether or not the account exists.
+   */
+  domains: z.array(z.string().trim().toLowerCase().regex(/^[a-z0-9.-]+\.[a-z0-9-]+$/)).optional(),
 });
 export type SsoProviderConfig = z.infer<typeof ssoProviderSchema>;
 
@@ -79,6 +84,22 @@ export interface AppConfig {
   };
   /** Concurrent password hashes and hashes waiting (IAM_HASH_CONCURRENCY, default 2 per core; IAM_HASH_QUEUE, default 16 per core). */
   hashGate: { concurrency: number; queue: number };
+  /**
+   * Error log (`error_logs`, admin dashboard; server/services/error-log.ts). Every 5xx is recorded; client errors (4xx)
+   * are admitted by a token bucket per (status, code, route template) of `routeBurst` rows refilled at `routePerMinute`
+   * (IAM_ERROR_LOG_ROUTE_BURST, default 5; IAM_ERROR_LOG_ROUTE_PER_MINUTE, default 5) and by a cap of
+   * `clientPerMinute` 4xx rows per minute and instance (IAM_ERROR_LOG_CLIENT_PER_MINUTE, default 60); 0 turns client
+   * errors off. Retention: rows older than `retentionDays` (IAM_ERROR_LOG_RETENTION_DAYS, default 30) and beyond the
+   * newest `maxRows` (IAM_ERROR_LOG_MAX_ROWS, default 100000) are deleted every 10 minutes.
+   */
+  errorLog: { routeBurst: number; routePerMinute: number; clientPerMinute: number; retentionDays: number; maxRows: number };
+  /**
+   * Origins of a development server in front of this one (IAM_DEV_ORIGINS, e.g. `http://localhost:5173` for
+   * `npm run dev`): the first-party clients also accept their `/login` and `/admin/login` as redirect and
+   * post-logout URIs, the provider answers their CORS calls, and interactions started from them return to them.
+   * Only with NODE_ENV=development; refused at start otherwise.
+   */
+  devOrigins: string[];
   isProduction: boolean;
 }
 
@@ -123,10 +144,25 @@ function url(env: Env, name: string, protocols: string[]): string | undefined {
   return raw;
 }
 
+/** A comma-separated list of http(s) origins (scheme://host[:port], nothing after it). */
+function origins(env: Env, name: string): string[] {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return [];
+  return raw.split(',').map((item) => {
+    const value = item.trim().replace(/\/+$/, '');
+    const parsed = URL.parse(value);
+    if (!parsed || !['http:', 'https:'].includes(parsed.protocol) || parsed.origin !== value) throw new ConfigError(name, `must list origins like http://localhost:5173, got "${item.trim()}"`);
+    return parsed.origin;
+  });
+}
+
+/** The default public origin when APP_URL is not set: the one the server prints and redirects loopback visits to. */
+export const defaultAppUrl = (port: number): string => `http://localhost:${port}`;
+
 export function loadConfig(env: Env = process.env): AppConfig {
   const port = int(env, 'PORT', 3000, 0, 65535);
   const host = env.HOST || '127.0.0.1';
-  const appUrl = (url(env, 'APP_URL', ['http:', 'https:']) ?? `http://localhost:${port}`).replace(/\/+$/, '');
+  const appUrl = (url(env, 'APP_URL', ['http:', 'https:']) ?? defaultAppUrl(port)).replace(/\/+$/, '');
   const dataDir = path.resolve(env.IAM_DATA_DIR || './data');
   const databaseUrl = url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']);
   const redisUrl = url(env, 'REDIS_URL', ['redis:', 'rediss:']);
@@ -188,6 +224,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
   if (metricsToken !== undefined && metricsToken.length < 16) throw new ConfigError('IAM_METRICS_TOKEN', 'must be at least 16 characters');
   const metricsPort = env.METRICS_PORT ? int(env, 'METRICS_PORT', 0, 0, 65535) : undefined;
   const hashDefaults = defaultHashGateLimits();
+  const devOrigins = origins(env, 'IAM_DEV_ORIGINS');
+  if (devOrigins.length > 0 && env.NODE_ENV !== 'development') throw new ConfigError('IAM_DEV_ORIGINS', `is only accepted with NODE_ENV=development (NODE_ENV is "${env.NODE_ENV ?? ''}")`);
   return {
     port,
     host,
@@ -245,6 +283,14 @@ export function loadConfig(env: Env = process.env): AppConfig {
       concurrency: int(env, 'IAM_HASH_CONCURRENCY', hashDefaults.concurrency, 1, 10_000),
       queue: int(env, 'IAM_HASH_QUEUE', hashDefaults.queue, 0, 1_000_000),
     },
+    errorLog: {
+      routeBurst: int(env, 'IAM_ERROR_LOG_ROUTE_BURST', 5, 1, 100_000),
+      routePerMinute: int(env, 'IAM_ERROR_LOG_ROUTE_PER_MINUTE', 5, 0, 100_000),
+      clientPerMinute: int(env, 'IAM_ERROR_LOG_CLIENT_PER_MINUTE', 60, 0, 1_000_000),
+      retentionDays: int(env, 'IAM_ERROR_LOG_RETENTION_DAYS', 30, 1, 3650),
+      maxRows: int(env, 'IAM_ERROR_LOG_MAX_ROWS', 100_000, 100, 100_000_000),
+    },
+    devOrigins,
     isProduction: env.NODE_ENV === 'production',
   };
 }

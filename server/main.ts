@@ -115,8 +115,9 @@ async function main(): Promise<void> {
   };
   serving.shutdown = shutdown;
   if (stopping.signal.aborted) return shutdown('SIGTERM');
+  // Fastify prints the socket (127.0.0.1 by default); people open APP_URL (localhost by default), the one origin
   await app.listen({ port: config.port, host: config.host });
-  app.log.info(`IAM listening on ${config.appUrl} (${app.db.dialect})`);
+  app.log.info(`IAM is at ${config.appUrl} (${app.db.dialect}); open it there (other local names of this server redirect to it)`);
 }
 
 // last line of defence: a stray rejection is logged, not fatal (connection errors are handled where they occur)

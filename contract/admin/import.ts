@@ -15,7 +15,13 @@ export const importReportSchema = z.object({
   total: z.number().int(),
   created: z.number().int(),
   skipped: z.array(z.object({ row: z.number().int(), email: z.string(), reason: z.string() })),
-  failed: z.array(z.object({ row: z.number().int(), fields: z.record(z.string(), z.array(z.string())) })),
+  failed: z.array(
+    z.object({
+      row: z.number().int(),
+      email: z.string().optional().describe("the row's e-mail column as written (absent in reports of older jobs)"),
+      fields: z.record(z.string(), z.array(z.string())),
+    }),
+  ),
   skipped_count: z.number().int().describe('exact number of skipped rows (the list is capped at 10 000)'),
   failed_count: z.number().int().describe('exact number of invalid rows (the list is capped at 10 000)'),
   dry_run: z.boolean(),
@@ -61,6 +67,17 @@ export const importUsers = defineEndpoint({
     413: ['payload_too_large'],
     422: ['validation_failed', 'users_import_failed'],
   },
+});
+
+/**
+ * Stops a running job after its batch in flight: the job ends `failed` with error code `import_cancelled`, the rows of
+ * the batches before stay imported. Answers the job as it then is (a job that already ended is answered unchanged).
+ */
+export const cancelImportJob = defineEndpoint({
+  method: 'POST', path: '/api/admin/users/import/:id/cancel', tag, access: 'admin', summary: 'Cancel a running import job',
+  params: idParams,
+  response: dataOf(importJobSchema),
+  errors: { 401: ['unauthorized'], 403: ['forbidden'], 404: ['import_job_not_found'] },
 });
 
 export const getImportJob = defineEndpoint({

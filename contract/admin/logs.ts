@@ -2,6 +2,12 @@
 import { z } from 'zod';
 import { defineEndpoint } from '../endpoint';
 import { listOf, pageQuery } from '../common';
+import { ERROR_CODES, type ErrorCode } from '../errors';
+
+/** Codes answered only with 503 (a dependency or the instance is not ready): never written to the error log. */
+const UNLOGGED_CODES: readonly ErrorCode[] = ['service_unavailable', 'database_unavailable', 'redis_unavailable', 'shutting_down'];
+/** The codes the error log can hold (client errors sampled, server errors always): what its code filter offers. */
+export const LOGGED_ERROR_CODES: readonly ErrorCode[] = ERROR_CODES.filter((c) => !UNLOGGED_CODES.includes(c));
 
 /** An instant in any form Date.parse reads, answered as ISO-8601. */
 const isoDate = z.string().trim().max(40).refine((s) => !Number.isNaN(Date.parse(s)), { params: { code: 'invalid' } }).transform((s) => new Date(s).toISOString());
@@ -17,6 +23,8 @@ export const activityLogSchema = z.object({
   logged_out_at: z.string().nullable(),
   ip_address: z.string().nullable(),
   origin: z.string().nullable(),
+  /** The upstream provider of a single sign-on (id and display name), null for a password sign-in. */
+  provider: z.object({ id: z.string(), name: z.string() }).nullable(),
 });
 export type ActivityLog = z.infer<typeof activityLogSchema>;
 
@@ -71,7 +79,7 @@ export const dailySignIns = defineEndpoint({
 
 export const listErrors = defineEndpoint({
   method: 'GET', path: '/api/admin/logs/errors', tag: 'admin: logs', access: 'admin',
-  summary: 'Error log (code, url, message, timestamp, user e-mail), newest first',
+  summary: 'Error log (code, url, message, timestamp, user e-mail), newest first: every 5xx and a rate-limited sample of 4xx',
   query: z.object({
     ...pageQuery,
     from: isoDate.optional(),

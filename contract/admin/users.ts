@@ -1,7 +1,7 @@
 /** End users, as admins (super_admin and manager) manage them. CSV import and export: contract/admin/import.ts. */
 import { z } from 'zod';
 import { defineEndpoint } from '../endpoint';
-import { accountSchema, boolQuery, dataOf, deletedAnswer, idParams, listOf, localeEnum, pageQuery } from '../common';
+import { ACCOUNT_STATES, accountSchema, boolQuery, dataOf, deletedAnswer, idParams, listOf, localeEnum, pageQuery } from '../common';
 import { emailSchema, personNameSchema, phoneSchema } from '../domain/formats';
 
 const tag = 'admin: users';
@@ -13,12 +13,20 @@ export type UserRelation = (typeof USER_RELATIONS)[number];
 /** The filters of the user list, shared by the CSV export. */
 export const userFilterQuery = {
   search: z.string().trim().max(200).optional(),
-  status: z.enum(['ACTIVE', 'INACTIVE']).optional(),
+  status: z.enum(ACCOUNT_STATES).optional().describe('the account state (accountStateOf): INVITED, ACTIVE (active and not invited) or INACTIVE'),
   technical: boolQuery.optional(),
   auth_type: z.enum(['CREDENTIALS', 'SSO']).optional(),
   role: z.string().max(64).optional().describe('role id: users holding it through any subscription'),
   locale: localeEnum.optional(),
 };
+/**
+ * Sort orders of the user list: a column, `-` in front for descending (default `-created_at`, newest first). Each is
+ * backed by an index ((type, created_at, id), (type, email_normalized), (type, last_name, first_name)) with the id as
+ * the tie-breaker, so offset pages never repeat or skip a row.
+ */
+export const USER_SORTS = ['-created_at', 'created_at', 'email', '-email', 'name', '-name'] as const;
+export type UserSort = (typeof USER_SORTS)[number];
+
 /** The user list's filters as the server reads them (the export takes the same). */
 export const userFilterSchema = z.object(userFilterQuery);
 export type UserFilters = z.output<typeof userFilterSchema>;
@@ -64,7 +72,7 @@ const subscriptionsInput = z
 
 export const listUsers = defineEndpoint({
   method: 'GET', path: '/api/admin/users', tag, access: 'admin', summary: 'List users (paginated, searchable, filterable; newest first)',
-  query: z.object({ ...pageQuery, ...userFilterQuery }),
+  query: z.object({ ...pageQuery, ...userFilterQuery, sort: z.enum(USER_SORTS).default('-created_at').describe('column to sort by; `-` for descending') }),
   response: listOf(accountSchema),
   errors: { 401: ['unauthorized'], 403: ['forbidden'], 422: ['validation_failed'] },
 });
@@ -123,4 +131,30 @@ export const inviteUser = defineEndpoint({
   params: idParams,
   response: dataOf(z.object({ id: z.string(), invitation_sent: z.boolean() })),
   errors: { 401: ['unauthorized'], 403: ['forbidden'], 404: ['user_not_found'], 409: ['already_verified', 'invitation_not_applicable'] },
+});
+
+/** What a bulk action does to each selected user (each row on its own, in its own transaction). */
+export const BULK_USER_ACTIONS = ['invite', 'deactivate', 'delete', 'assign_subscription'] as const;
+export type BulkUserAction = (typeof BULK_USER_ACTIONS)[number];
+/** Users per bulk request; the SPA sends larger selections in chunks of this size to show progress. */
+export const BULK_MAX_IDS = 100;
+
+export const bulkResultSchema = z.object({
+  id: z.string(),
+  ok: z.boolean(),
+  code: z.string().nullable().describe('the error code of a row that was not changed (user_not_found, already_verified, …)'),
+});
+export type BulkResult = z.infer<typeof bulkResultSchema>;
+
+export const bulkUsers = defineEndpoint({
+  method: 'POST', path: '/api/admin/users/bulk', tag, access: 'admin',
+  summary: 'Apply one action to several users: each row is applied entirely or not at all, and answered with its own result',
+  body: z.object({
+    action: z.enum(BULK_USER_ACTIONS),
+    ids: z.array(z.string().min(1).max(64)).min(1).max(BULK_MAX_IDS),
+    subscription_id: z.string().min(1).max(64).optional().describe('assign_subscription: the subscription (required)'),
+    role_ids: z.array(z.string().min(1).max(64)).max(200).optional().describe("assign_subscription: the subscription's roles the users get (at least one); replaces the roles they held in it"),
+  }),
+  response: dataOf(z.object({ results: z.array(bulkResultSchema), succeeded: z.number().int(), failed: z.number().int() })),
+  errors: { 401: ['unauthorized'], 403: ['forbidden'], 422: ['validation_failed'] },
 });

@@ -11,7 +11,7 @@
  * outcome comes from the path, and whose injected actions are recorders.
  */
 import { createActor, fromPromise, type AnyActorLogic, type AnyMachineSnapshot, type AnyStateMachine, type EventObject, type StateValue } from 'xstate';
-import { getShortestPaths, getSimplePaths, type StatePath } from 'xstate/graph';
+import { getShortestPaths, getSimplePaths, type StatePath } from '@xstate/graph';
 
 export type StepPath = StatePath<AnyMachineSnapshot, EventObject>;
 /** A path plus the input (scenario) it starts from. */

@@ -13,26 +13,40 @@ export const LOGOUT_SCRIPT_PATH = '/api/oidc-pages/logout.js';
 // input as well made a later press of the button send the parameter twice: 400)
 export const LOGOUT_SCRIPT = `(function(){var b=document.getElementById('op.logoutYes');if(b)b.click();})();`;
 
-/** Same-origin stylesheet of these pages (the product's look; the CSP allows no inline style). */
+/**
+ * Same-origin stylesheet of these pages: the SPA's look (src/theme/tokens.ts: brand and neutral colours, Inter
+ * stack, 12 px cards, the logo mark of src/components/logo.tsx); the CSP allows no inline style.
+ */
 export const PAGES_CSS_PATH = '/api/oidc-pages/pages.css';
-export const PAGES_CSS = `body{margin:0;min-height:100vh;display:flex;align-items:center;justify-content:center;background:#f4f5f7;color:#1f2430;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}
-main{background:#fff;border:1px solid #e2e5ea;border-radius:12px;box-shadow:0 1px 3px rgba(16,24,40,.08);padding:32px;max-width:440px;width:calc(100% - 32px)}
-h1{font-size:1.25rem;margin:0 0 12px}p{margin:0 0 16px;color:#4a5160}dl{font-size:.875rem;color:#4a5160}dt{font-weight:600}dd{margin:0 0 8px}
+export const PAGES_CSS = `*{box-sizing:border-box}
+body{margin:0;min-height:100vh;display:flex;flex-direction:column;align-items:center;justify-content:center;gap:24px;padding:32px 16px;background:#f8fafc;color:#0f172a;font:14px/1.5 'Inter',system-ui,-apple-system,'Segoe UI',Roboto,'Helvetica Neue',Arial,sans-serif}
+header{display:flex;align-items:center;gap:8px;font-weight:700;font-size:1.125rem}
+.mark{display:inline-flex;align-items:center;justify-content:center;width:32px;height:32px;border-radius:8px;background:#1d4ed8;color:#fff}
+.mark svg{width:18px;height:18px}
+main{background:#fff;border:1px solid #e2e8f0;border-radius:12px;box-shadow:0 1px 2px rgba(15,23,42,.06);padding:32px;max-width:440px;width:100%}
+h1{font-size:1.25rem;line-height:1.75rem;font-weight:600;margin:0 0 8px}p{margin:0 0 16px;color:#475569}
+details{margin-top:16px;font-size:.75rem;color:#64748b}summary{cursor:pointer}dl{margin:8px 0 0}dt{font-weight:600}dd{margin:0 0 6px;word-break:break-all}
 .actions{display:flex;gap:12px;flex-wrap:wrap;margin-top:24px}
-a.button,button{display:inline-block;padding:8px 16px;border-radius:8px;border:1px solid #c9ced6;background:#fff;color:#1f2430;font:inherit;text-decoration:none;cursor:pointer}
-a.button.primary,button[value=yes]{background:#2b59c3;border-color:#2b59c3;color:#fff}`;
+a.button,button{display:inline-flex;align-items:center;height:40px;padding:0 16px;border-radius:6px;border:1px solid #cbd5e1;background:#fff;color:#0f172a;font:inherit;font-weight:500;text-decoration:none;cursor:pointer}
+a.button:hover,button:hover{background:#f1f5f9}
+a.button.primary,button[value=yes]{background:#1d4ed8;border-color:#1d4ed8;color:#fff}
+a.button.primary:hover,button[value=yes]:hover{background:#1e40af}
+a:focus-visible,button:focus-visible{outline:2px solid #3b82f6;outline-offset:2px}`;
 
 export const pageLanguage = (acceptLanguage: string | undefined): Language => negotiateLanguage(undefined, acceptLanguage);
+
+const LOCK = '<svg viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round" aria-hidden="true"><rect x="3" y="11" width="18" height="11" rx="2"/><path d="M7 11V7a5 5 0 0 1 10 0v4"/></svg>';
 
 const layout = (lang: Language, title: string, body: string, script?: string): string => `<!DOCTYPE html>
 <html lang="${lang}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${esc(title)}</title>
+<title>${esc(title)} · IAM</title>
 <link rel="stylesheet" href="${PAGES_CSS_PATH}">
 </head>
 <body>
+<header><span class="mark">${LOCK}</span><span>IAM</span></header>
 <main>
 ${body}
 </main>
@@ -40,12 +54,41 @@ ${script ? `<script src="${script}"></script>` : ''}
 </body>
 </html>`;
 
-export function errorPage(lang: Language, out: Record<string, unknown>): string {
+/** What the error page knows besides the provider's `out` (error, error_description, state, iss). */
+export interface ErrorPageContext {
+  /** APP_URL: the links go to its sign-in page. */
+  appUrl: string;
+  /** The origin of the redirect_uri the request named, when it had one. */
+  redirectOrigin?: string | undefined;
+}
+
+/** Error codes with their own explanation (server/i18n/messages/oidc-pages.ts `oidc.error.<code>`); others get the generic one. */
+const EXPLAINED = new Set(['invalid_redirect_uri', 'invalid_client', 'access_denied', 'unauthorized_client', 'invalid_request']);
+
+/**
+ * The provider's error page: what happened and what to do, in the visitor's language, with the technical details
+ * folded away. A redirect URI on another origin than APP_URL (the app opened under another address) says where
+ * to open it.
+ */
+export function errorPage(lang: Language, out: Record<string, unknown>, page: ErrorPageContext): string {
+  const t = (c: string, values?: Record<string, string>) => translate(lang, c, values);
+  const code = typeof out.error === 'string' ? out.error : '';
   const rows = Object.entries(out)
     .map(([k, v]) => `<dt>${esc(k)}</dt><dd>${esc(v)}</dd>`)
     .join('');
-  const t = (c: string) => translate(lang, c);
-  return layout(lang, t('oidc.error_title'), `<h1>${esc(t('oidc.error_heading'))}</h1><dl>${rows}</dl><p><a href="/">${esc(t('oidc.home'))}</a></p>`);
+  const appOrigin = URL.parse(page.appUrl)?.origin ?? page.appUrl;
+  const elsewhere = code === 'invalid_redirect_uri' && page.redirectOrigin !== undefined && page.redirectOrigin !== appOrigin;
+  const text = elsewhere
+    ? `<p>${esc(t('oidc.error.other_address', { origin: page.redirectOrigin ?? '' }))}</p><p>${esc(t('oidc.error.open_app_url', { app_url: page.appUrl }))}</p>`
+    : `<p>${esc(t(EXPLAINED.has(code) ? `oidc.error.${code}` : 'oidc.error.generic'))}</p>`;
+  return layout(
+    lang,
+    t('oidc.error_title'),
+    `<h1>${esc(t('oidc.error_heading'))}</h1>
+${text}
+<div class="actions"><a class="button primary" id="error-sign-in" href="${esc(page.appUrl)}/login">${esc(elsewhere ? t('oidc.error.open_sign_in') : t('oidc.back_to_sign_in'))}</a><a class="button" href="${esc(page.appUrl)}/">${esc(t('oidc.home'))}</a></div>
+<details><summary>${esc(t('oidc.error_details'))}</summary><dl>${rows}</dl></details>`,
+  );
 }
 
 /**
@@ -59,16 +102,21 @@ export function logoutPage(lang: Language, form: string, host: string, autoConfi
     lang,
     t('oidc.logout_title'),
     `<h1>${esc(t('oidc.logout_question'))}</h1>
+<p>${esc(t('oidc.logout_text'))}</p>
 ${form}
-<button autofocus type="submit" form="op.logoutForm" value="yes" name="logout" id="op.logoutYes">${esc(t('oidc.logout_yes'))}</button>
-<button type="submit" form="op.logoutForm">${esc(t('oidc.logout_no'))}</button>`,
+<div class="actions"><button autofocus type="submit" form="op.logoutForm" value="yes" name="logout" id="op.logoutYes">${esc(t('oidc.logout_yes'))}</button>
+<button type="submit" form="op.logoutForm">${esc(t('oidc.logout_no'))}</button></div>`,
     autoConfirm ? LOGOUT_SCRIPT_PATH : undefined,
   );
 }
 
 export function postLogoutPage(lang: Language, appUrl: string): string {
   const t = (c: string) => translate(lang, c);
-  return layout(lang, t('oidc.signed_out_title'), `<h1>${esc(t('oidc.signed_out_title'))}</h1><p><a href="${esc(appUrl)}/login">${esc(t('oidc.sign_in_again'))}</a></p>`);
+  return layout(
+    lang,
+    t('oidc.signed_out_title'),
+    `<h1>${esc(t('oidc.signed_out_title'))}</h1><p>${esc(t('oidc.signed_out_text'))}</p><div class="actions"><a class="button primary" href="${esc(appUrl)}/login">${esc(t('oidc.sign_in_again'))}</a></div>`,
+  );
 }
 
 /**

@@ -11,23 +11,36 @@ import { enforceRegisteredSecretMethod } from './client-auth-method';
 import { unavailableDependency } from '../plugins/app/errors';
 import { dependencyUnavailable } from '../lib/metrics';
 import { accountClaims } from './claims';
+import { pendingActivityOf, recordCompletedSignIn } from './activity';
 import type { ServiceHost } from '../services/deps';
+import type { AppConfig } from '../config';
 
 const epoch = (): number => Math.floor(Date.now() / 1000);
 
 /** The resource indicator every access token is issued for; its audience is the client id. */
 export const apiResource = (appUrl: string): string => `${appUrl}/api`;
 
-function firstPartyClient(clientId: string, redirect: string): ClientMetadata {
+/**
+ * The SPA's two clients: `APP_URL/login` and `APP_URL/admin/login`, plus the same paths on each development origin
+ * (IAM_DEV_ORIGINS, NODE_ENV=development only: server/config.ts).
+ */
+function firstPartyClient(clientId: string, path: '/login' | '/admin/login', origins: string[]): ClientMetadata {
+  const redirects = origins.map((origin) => `${origin}${path}`);
   return {
     client_id: clientId,
     client_name: clientId === PORTAL_CLIENT ? 'Portal' : 'Admin console',
     token_endpoint_auth_method: 'none',
     grant_types: ['authorization_code', 'refresh_token'],
     response_types: ['code'],
-    redirect_uris: [redirect],
-    post_logout_redirect_uris: [redirect],
+    redirect_uris: redirects,
+    post_logout_redirect_uris: redirects,
   };
+}
+
+/** Where the SPA's sign-in pages live for this authorization: the development origin it came from, else APP_URL. */
+export function spaOriginFor(config: Pick<AppConfig, 'appUrl' | 'devOrigins'>, redirectUri: unknown): string {
+  const origin = typeof redirectUri === 'string' ? URL.parse(redirectUri)?.origin : undefined;
+  return origin && config.devOrigins.includes(origin) ? origin : config.appUrl;
 }
 
 /** Remaining seconds of an absolute lifetime that started at `start` (epoch seconds), at least 1. */
@@ -47,7 +60,7 @@ export async function createProvider(deps: ServiceHost, jwks: JWKS, jwksMaxAgeSe
 
   const configuration: Configuration = {
     adapter: createAdapterClass(db, (stored) => getClientSecret(deps, { client_secret: stored })),
-    clients: [firstPartyClient(PORTAL_CLIENT, `${config.appUrl}/login`), firstPartyClient(ADMIN_CLIENT, `${config.appUrl}/admin/login`)],
+    clients: [firstPartyClient(PORTAL_CLIENT, '/login', [config.appUrl, ...config.devOrigins]), firstPartyClient(ADMIN_CLIENT, '/admin/login', [config.appUrl, ...config.devOrigins])],
     clientDefaults: { grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], id_token_signed_response_alg: SIGNING_ALG, token_endpoint_auth_method: 'none' },
     jwks,
     cookies: {
@@ -127,7 +140,7 @@ export async function createProvider(deps: ServiceHost, jwks: JWKS, jwksMaxAgeSe
         const page = clientId === ADMIN_CLIENT ? '/admin/login' : '/login';
         const qs = new URLSearchParams({ interaction: interaction.uid });
         if (isServiceAppClient(clientId)) qs.set('type', 'sso');
-        return `${config.appUrl}${page}?${qs.toString()}`;
+        return `${spaOriginFor(config, interaction.params.redirect_uri)}${page}?${qs.toString()}`;
       },
     },
     // first-party IdP: no consent screen; the grant covers what the client asked for, after the access rules
@@ -156,9 +169,10 @@ export async function createProvider(deps: ServiceHost, jwks: JWKS, jwksMaxAgeSe
         grant.addResourceScope(resource, requested.join(' '));
       }
       const grantJti = await grant.save();
-      const activityId = (ctx.oidc.result as { activityId?: unknown } | undefined)?.activityId;
-      if (typeof activityId === 'string') {
-        await db.updateTable('auth_activities').set({ session_ref: grantJti, client_id: client.clientId }).where('id', '=', activityId).execute().catch((err: unknown) => log.warn({ err }, 'activity link failed'));
+      // the sign-in completes here, in the browser that holds the interaction: only now is it recorded
+      const activity = pendingActivityOf(ctx.oidc.result);
+      if (activity && activity.accountId === accountId) {
+        await recordCompletedSignIn(db, activity, client.clientId, grantJti).catch((err: unknown) => log.warn({ err }, 'recording the sign-in failed'));
       }
       return grant;
     },
@@ -184,7 +198,9 @@ export async function createProvider(deps: ServiceHost, jwks: JWKS, jwksMaxAgeSe
     clientBasedCORS: (_ctx, origin, client) => client.redirectUris?.some((uri) => URL.parse(uri)?.origin === origin) ?? false,
     renderError: async (ctx, out) => {
       ctx.type = 'html';
-      ctx.body = errorPage(pageLanguage(ctx.get('accept-language')), { ...out });
+      const redirectUri = (ctx.oidc?.params as Record<string, unknown> | undefined)?.redirect_uri;
+      const redirectOrigin = typeof redirectUri === 'string' ? (URL.parse(redirectUri)?.origin ?? undefined) : undefined;
+      ctx.body = errorPage(pageLanguage(ctx.get('accept-language')), { ...out }, { appUrl: config.appUrl, redirectOrigin });
     },
   };
 

@@ -9,6 +9,9 @@ import type { ServiceHost } from './deps';
 
 export const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 
+/** The one-time link to create the first super administrator (printed at first start). */
+export const setupPageUrl = (appUrl: string, token: string): string => `${appUrl}/admin/setup?token=${token}`;
+
 /**
  * First start: create the super_admin from IAM_ADMIN_EMAIL/IAM_ADMIN_PASSWORD once; without them,
  * and while no admin exists, print a one-time setup link (valid 24 h) instead.
@@ -55,7 +58,7 @@ export async function bootstrapFirstAdmin(deps: ServiceHost): Promise<{ created?
       created_at: nowIso(),
     })
     .execute();
-  const setupLink = `${deps.config.appUrl}/admin/setup?token=${token}`;
+  const setupLink = setupPageUrl(deps.config.appUrl, token);
   // printed on purpose: this is how the operator gets in on a fresh install
   console.log(`\nNo administrator yet. Create the first super_admin within 24 hours at:\n  ${setupLink}\n`);
   return { setupLink };

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type Provider from 'oidc-provider';
 import type { Account, AccountType } from '../db/schema';
 import { nowIso } from '../db/index';
+import type { PendingActivity } from '../oidc/activity';
 import { AppError } from '../errors';
 import { signInOutcome } from '../lib/metrics';
 import { accountTypeForClient, DENIED_PATH, mayUseClient, signInMethods } from '../oidc/access';
@@ -111,6 +112,18 @@ export function createSignInService(deps: Deps, oidc: Pick<OidcHandle, 'provider
     return interaction;
   }
 
+  /**
+   * A failed password for an address of an upstream provider's e-mail domain (SSO_PROVIDERS `domains`): 401
+   * `sso_account_use_provider` naming the provider, so a person of that organization learns to use its button. Decided by the
+   * domain alone (public configuration, like the buttons on the page), never by the account: an unknown address,
+   * an SSO account and a wrong password of a password account there all get it, so it reveals no account.
+   */
+  function ssoRequiredFor(email: string): AppError | null {
+    const domain = email.slice(email.lastIndexOf('@') + 1);
+    const provider = deps.config.ssoProviders.find((p) => p.domains?.includes(domain));
+    return provider ? new AppError(401, 'sso_account_use_provider', { params: { provider: provider.name } }) : null;
+  }
+
   /** reserveAttempt, counting the locked answers in iam_sign_ins_total{outcome="locked"}. */
   async function reserveSignIn(keys: string[]): Promise<AttemptReservation> {
     try {
@@ -121,35 +134,11 @@ export function createSignInService(deps: Deps, oidc: Pick<OidcHandle, 'provider
     }
   }
 
-  /** Records a completed sign-in. Never throws: a recording failure must not break sign-in. */
-  async function recordActivity(account: Account, clientId: string, client: ClientInfo): Promise<string | undefined> {
-    try {
-      const id = randomUUID();
-      await db()
-        .insertInto('auth_activities')
-        .values({
-          id,
-          account_id: account.id,
-          client_id: clientId || null,
-          session_ref: null,
-          logged_in_at: nowIso(),
-          logged_out_at: null,
-          ip_address: client.ip,
-          origin: client.origin !== null ? client.origin.slice(0, 500) : null,
-          user_agent: (client.userAgent ?? '').slice(0, 500) || null,
-        })
-        .execute();
-      return id;
-    } catch (err) {
-      deps.log.warn({ err }, 'recording the sign-in failed');
-      return undefined;
-    }
-  }
-
   /**
    * Finishes the interaction for `account`: applies the client access rules (a refused account ends the
-   * authorization with access_denied at the client), records the sign-in, and stores the login result.
-   * The browser then follows `redirect_to` (the provider's resume URL, bound to its resume cookie).
+   * authorization with access_denied at the client) and stores the login result with the sign-in to record.
+   * The browser then follows `redirect_to` (the provider's resume URL, bound to its resume cookie); the sign-in
+   * is recorded only when that completes (server/oidc/activity.ts).
    */
   async function finishSignIn(interaction: LoadedInteraction, account: Account, amr: string[], client: ClientInfo): Promise<Complete> {
     const clientId = clientOf(interaction);
@@ -159,10 +148,10 @@ export function createSignInService(deps: Deps, oidc: Pick<OidcHandle, 'provider
       // the person sees the product's own "no access to <app>" page first; it continues to the app's error
       return { status: 'complete', redirect_to: `${deps.config.appUrl}${DENIED_PATH}/${interaction.uid}` };
     }
-    const activityId = await recordActivity(account, clientId, client);
+    const activity: PendingActivity = { id: randomUUID(), accountId: account.id, ip: client.ip, origin: client.origin, userAgent: client.userAgent };
     interaction.result = {
       login: { accountId: account.id, ...signInMethods(amr), remember: true, ts: epoch() },
-      ...(activityId ? { activityId } : {}),
+      activity: { ...activity },
     };
     await saveInteraction(interaction);
     return { status: 'complete', redirect_to: interaction.returnTo };
@@ -222,7 +211,7 @@ export function createSignInService(deps: Deps, oidc: Pick<OidcHandle, 'provider
     if (!account || !ok) {
       await slot.fail();
       signInOutcome('invalid_credentials');
-      throw invalidCredentials();
+      throw ssoRequiredFor(email) ?? invalidCredentials();
     }
     const method = isTwoFactorEnabled(account) ? account.two_factor_method : null;
     if (account.status !== 'ACTIVE' && !method) {

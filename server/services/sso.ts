@@ -11,18 +11,44 @@ import { clientOf, type ClientInfo, type SignInService } from './sign-in';
 
 /**
  * Upstream single sign-on (the server as relying party): start redirects to the upstream provider with
- * PKCE S256, state and nonce (kept server-side, bound to the interaction); the callback verifies the ID
- * token, matches an ACTIVE SSO account by provider + verified e-mail (never creates one), and finishes
- * the same interaction. Routes: server/routes/auth/sso.routes.ts (contract/auth.ts ssoStart, ssoCallback).
+ * PKCE S256, state and nonce (kept server-side, bound to the interaction and to the starting browser by the
+ * `iam_sso` cookie); the callback verifies the ID token, matches an ACTIVE SSO account by provider + verified
+ * e-mail (never creates one), and finishes the same interaction. The sign-in is recorded (auth_activities)
+ * only when the browser completes it at the provider (server/oidc/activity.ts).
+ * Every answer of the callback a person can reach is a redirect to a page, never a JSON error: a reloaded or
+ * reused callback URL (state already used or unknown) and a callback opened in another browser land on the
+ * login page with `error=interaction_expired`. Routes: server/routes/auth/sso.routes.ts (contract/auth.ts).
  */
 
 const STATE_TTL_SECONDS = 10 * 60;
+/** The cookie binding an upstream sign-in to the browser that started it (its value: the state record's `browser`). */
+export const SSO_BROWSER_COOKIE = 'iam_sso';
 
 interface SsoState {
   interaction: string;
   provider: string;
   verifier: string;
   nonce: string;
+  /** Random value also set as the `iam_sso` cookie of the browser that started the sign-in. */
+  browser: string;
+  /** The login page to come back to (the interaction's account type). */
+  type: 'user' | 'admin';
+  /** Set once the callback has used this state (kept until it expires, so a reload still finds the page). */
+  used?: boolean;
+}
+
+/** BCP 47 language tags, space separated (OIDC `ui_locales`); anything else is dropped. */
+export function cleanUiLocales(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  const tags = value.split(/\s+/).filter((tag) => /^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*$/.test(tag)).slice(0, 5);
+  return tags.length ? tags.join(' ') : undefined;
+}
+
+export interface SsoStart {
+  /** The upstream authorization URL. */
+  url: string;
+  /** Value of the `iam_sso` cookie to set on the browser. */
+  browser: string;
 }
 
 const configs = new WeakMap<AppConfig, Map<string, Promise<oidc.Configuration>>>();
@@ -53,10 +79,15 @@ export function createSsoService(deps: Deps, signIn: Pick<SignInService, 'loadIn
   };
 
   return {
-    /** The upstream authorization URL the browser is sent to (the state is kept server-side for the callback). */
-    async start(providerId: string, interactionUid: string): Promise<string> {
+    /**
+     * The upstream authorization URL the browser is sent to (the state is kept server-side for the callback) and
+     * the browser-binding cookie value. `uiLocales`: the person's language (the SPA's), else the interaction's
+     * `ui_locales`, passed upstream as `ui_locales`.
+     */
+    async start(providerId: string, interactionUid: string, opts: { uiLocales?: string | undefined } = {}): Promise<SsoStart> {
       const p = providerOf(providerId);
       const interaction = await signIn.loadInteraction(interactionUid);
+      const uiLocales = cleanUiLocales(opts.uiLocales) ?? cleanUiLocales(interaction.params.ui_locales);
       let config: oidc.Configuration;
       try {
         config = await upstream(deps.config, p);
@@ -66,7 +97,8 @@ export function createSsoService(deps: Deps, signIn: Pick<SignInService, 'loadIn
       const verifier = oidc.randomPKCECodeVerifier();
       const state = oidc.randomState();
       const nonce = oidc.randomNonce();
-      const record: SsoState = { interaction: interaction.uid, provider: p.id, verifier, nonce };
+      const browser = oidc.randomState();
+      const record: SsoState = { interaction: interaction.uid, provider: p.id, verifier, nonce, browser, type: accountTypeForClient(clientOf(interaction)) };
       await states.upsert(state, { ...record }, STATE_TTL_SECONDS);
       const url = oidc.buildAuthorizationUrl(config, {
         redirect_uri: callbackUrl(p.id),
@@ -76,29 +108,39 @@ export function createSsoService(deps: Deps, signIn: Pick<SignInService, 'loadIn
         code_challenge_method: 'S256',
         state,
         nonce,
+        ...(uiLocales ? { ui_locales: uiLocales } : {}),
       });
-      return url.href;
+      return { url: url.href, browser };
     },
 
     /**
      * Finishes the sign-in from the upstream provider's answer (`requestUrl`: the callback's path and query) and
      * returns where the browser goes next: the provider resume URL, or the login page with `error=sso_failed` /
-     * `error=sso_account_not_found`.
+     * `error=sso_account_not_found` / `error=interaction_expired` (state unknown, already used, or this browser
+     * is not the one that started the sign-in: `browser` is its `iam_sso` cookie).
      */
-    async callback(providerId: string, stateValue: string | undefined, requestUrl: string, client: ClientInfo, log: FastifyBaseLogger = deps.log): Promise<string> {
+    async callback(providerId: string, stateValue: string | undefined, requestUrl: string, client: ClientInfo, log: FastifyBaseLogger = deps.log, browser?: string): Promise<string> {
       const p = providerOf(providerId);
+      const loginPage = (type: 'user' | 'admin', params: Record<string, string>) =>
+        `${deps.config.appUrl}${type === 'admin' ? '/admin/login' : '/login'}?${new URLSearchParams(params).toString()}`;
       const raw = stateValue ? await states.find(stateValue) : undefined;
-      if (!stateValue || !raw) throw new AppError(400, 'interaction_expired');
-      await states.destroy(stateValue); // single use
-      const st = raw as unknown as Partial<SsoState>;
-      if (st.provider !== p.id || typeof st.interaction !== 'string' || typeof st.verifier !== 'string' || typeof st.nonce !== 'string') throw new AppError(400, 'interaction_expired');
-      const interaction = await signIn.loadInteraction(st.interaction);
-      const type = accountTypeForClient(clientOf(interaction));
-      const back = (code: string) => {
-        const page = type === 'admin' ? '/admin/login' : '/login';
-        const qs = new URLSearchParams({ interaction: interaction.uid, error: code });
-        return `${deps.config.appUrl}${page}?${qs.toString()}`;
-      };
+      const st = (raw ?? {}) as unknown as Partial<SsoState>;
+      const type = st.type === 'admin' ? 'admin' : 'user';
+      if (!stateValue || !raw || st.used || st.provider !== p.id || typeof st.interaction !== 'string' || typeof st.verifier !== 'string' || typeof st.nonce !== 'string') {
+        return loginPage(type, { error: 'interaction_expired' });
+      }
+      // another browser than the one that started it: refused, and the state stays usable for the right one
+      if (!browser || browser !== st.browser) return loginPage(type, { error: 'interaction_expired' });
+      await states.upsert(stateValue, { ...(raw as Record<string, unknown>), used: true }, STATE_TTL_SECONDS); // single use
+      let interaction: Awaited<ReturnType<typeof signIn.loadInteraction>>;
+      try {
+        interaction = await signIn.loadInteraction(st.interaction);
+      } catch (err) {
+        if (err instanceof AppError && err.code === 'interaction_expired') return loginPage(type, { error: 'interaction_expired' });
+        throw err;
+      }
+      // `provider` lets the page name the provider ("no account here uses Corp IdP")
+      const back = (code: string) => loginPage(type, { interaction: interaction.uid, error: code, provider: p.id });
       let claims: { sub: string; email?: unknown; email_verified?: unknown } | undefined;
       try {
         const config = await upstream(deps.config, p);
@@ -122,7 +164,7 @@ export function createSsoService(deps: Deps, signIn: Pick<SignInService, 'loadIn
       const account = await db
         .selectFrom('accounts')
         .selectAll()
-        .where('type', '=', type)
+        .where('type', '=', accountTypeForClient(clientOf(interaction)))
         .where('email_normalized', '=', normalizeEmail(claims.email))
         .where('auth_type', '=', 'SSO')
         .where('provider', '=', p.id)
@@ -135,7 +177,8 @@ export function createSsoService(deps: Deps, signIn: Pick<SignInService, 'loadIn
         // the upstream provider vouched for this address (email_verified: true is required above)
         await db.updateTable('accounts').set({ email_verified_at: nowIso() }).where('id', '=', account.id).where('email_verified_at', 'is', null).execute();
       }
-      const done = await signIn.finishSignIn(interaction, account, ['ext'], client);
+      // the person signed in at the upstream provider: that is where this sign-in comes from (dashboard "origin")
+      const done = await signIn.finishSignIn(interaction, account, ['ext'], { ...client, origin: new URL(p.issuer).origin });
       return done.redirect_to;
     },
   };

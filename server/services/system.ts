@@ -7,15 +7,27 @@ import { LANGUAGES, FALLBACK_LANGUAGE } from '../i18n/index';
 import { closeRedis, createRedis } from '../lib/redis';
 import type { ServiceHost } from './deps';
 
-/** The public client configuration (`GET /api/config`): the provider's endpoints, client ids, SSO providers, languages. */
-export function clientConfigOf(config: Pick<AppConfig, 'issuer' | 'ssoProviders'>): ClientConfig {
+/** The development origin (IAM_DEV_ORIGINS) a request came through, from its Host header (the Vite proxy keeps it). */
+export function devOriginOf(config: Pick<AppConfig, 'devOrigins'>, host: string | undefined): string | undefined {
+  if (!host) return undefined;
+  return config.devOrigins.find((origin) => origin === `http://${host}` || origin === `https://${host}`);
+}
+
+/**
+ * The public client configuration (`GET /api/config`): the provider's endpoints, client ids, SSO providers, languages.
+ * Asked through a development origin (`npm run dev`), the endpoints the SPA fetches (token, revocation) are on that
+ * origin, behind its /oidc proxy: the SPA's client sends credentials, which a cross-origin answer of the provider
+ * would not allow. The pages (authorization, end session) stay on APP_URL, where the provider's cookies live.
+ */
+export function clientConfigOf(config: Pick<AppConfig, 'issuer' | 'ssoProviders' | 'devOrigins'>, devOrigin?: string): ClientConfig {
   const issuer = config.issuer;
+  const fetched = devOrigin ? `${devOrigin}/oidc` : issuer;
   return {
     issuer,
     authorization_endpoint: `${issuer}/auth`,
-    token_endpoint: `${issuer}/token`,
+    token_endpoint: `${fetched}/token`,
     end_session_endpoint: `${issuer}/session/end`,
-    revocation_endpoint: `${issuer}/token/revocation`,
+    revocation_endpoint: `${fetched}/token/revocation`,
     userinfo_endpoint: `${issuer}/me`,
     jwks_uri: `${issuer}/jwks`,
     scope: 'openid profile email offline_access',

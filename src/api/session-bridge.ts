@@ -2,14 +2,21 @@
  * Wires the API client to the session statechart:
  * - `getAccessToken` reads the session snapshot,
  * - `onUnauthorized` sends REQUEST_UNAUTHORIZED and waits until the session
- *   leaves `refreshing` — so concurrent 401s share the one refresh: it resolves
+ *   is settled (no `loading` tag) — so concurrent 401s share the one refresh: it resolves
  *   when signed in with a newer token (the caller replays) and rejects otherwise,
  * - `sessionImplementations()` builds the `.provide()` argument of the
  *   session machine from browser services,
  * - `listenToStorage()` forwards other tabs' localStorage changes (sign-in, sign-out).
  */
 import { waitFor, type ActorRefFrom } from 'xstate';
-import { createSessionActors, type RevokeInput, type SessionEffects, type SessionMachine } from '../../machines/session.machine';
+import {
+  createSessionActors,
+  selectAccessToken,
+  selectIsSettled,
+  selectSessionKind,
+  type SessionEffects,
+  type SessionMachine,
+} from '../../machines/session.machine';
 import type { KeyValueStorage, StorageKey } from '../../machines/shared';
 import type { Http } from './index';
 import { ApiError } from './errors';
@@ -17,19 +24,16 @@ import type { ApiClient, ApiClientOptions, UnauthorizedInfo } from './client';
 
 export type SessionActor = ActorRefFrom<SessionMachine>;
 
-export function createSessionBridge(session: SessionActor): Pick<ApiClientOptions, 'getAccessToken' | 'onUnauthorized'> & {
-  externalUnauthorized: (adminArea: boolean) => void;
-} {
+export function createSessionBridge(session: SessionActor): Pick<ApiClientOptions, 'getAccessToken' | 'onUnauthorized'> {
   return {
-    getAccessToken: () => session.getSnapshot().context.tokens?.access_token ?? null,
+    getAccessToken: () => selectAccessToken(session.getSnapshot()),
     onUnauthorized: async (info: UnauthorizedInfo) => {
       session.send({ type: 'REQUEST_UNAUTHORIZED', accessToken: info.accessToken });
-      const settled = await waitFor(session, (snapshot) => !snapshot.matches('refreshing'), { timeout: Infinity });
-      const current = settled.context.tokens?.access_token ?? null;
-      if (settled.matches('authenticated') && current !== null && current !== info.accessToken) return;
+      const settled = await waitFor(session, selectIsSettled, { timeout: Infinity });
+      const current = selectAccessToken(settled);
+      if (selectSessionKind(settled) !== 'guest' && current !== null && current !== info.accessToken) return;
       throw new ApiError({ kind: 'http', status: 401, code: 'session_expired', message: 'Session expired' });
     },
-    externalUnauthorized: (adminArea) => session.send({ type: 'EXTERNAL_UNAUTHORIZED', adminArea }),
   };
 }
 
@@ -50,7 +54,10 @@ export interface SessionServices {
   navigate: (to: string) => void;
   clearQueryCache: () => void;
   resetCachedData: () => void;
-  revoke?: (input: RevokeInput) => Promise<void>;
+  /** Activates an interface language (the account's saved one, at sign-in). */
+  applyLocale: (locale: string) => void;
+  /** POST /api/logout with the session's bearer: ends the grant and the provider session. */
+  revoke: SessionEffects['revoke'];
 }
 
 /** `sessionMachine.provide(sessionImplementations(services))` */
@@ -64,11 +71,12 @@ export function sessionImplementations(services: SessionServices) {
       navigate: (_: unknown, params: { to: string }) => services.navigate(params.to),
       clearQueryCache: () => services.clearQueryCache(),
       resetCachedData: () => services.resetCachedData(),
+      applyLocale: (_: unknown, params: { locale: string }) => services.applyLocale(params.locale),
     },
   };
 }
 
-/** Forward other tabs' localStorage changes (`storage` events); returns the unsubscribe function. */
+/** Forward other tabs' localStorage changes (`storage` events) to the session machine, which decides; returns the unsubscribe function. */
 export function listenToStorage(session: SessionActor, target: Pick<Window, 'addEventListener' | 'removeEventListener' | 'localStorage'> = window): () => void {
   const listener = (event: StorageEvent) => {
     if (event.storageArea !== target.localStorage) return;

@@ -117,7 +117,17 @@ export function fieldErrorMessage(i18n: I18n, code: string | undefined, field: s
 /** For react-hook-form fields: the localized text of a field's error (its message is the code), or undefined. */
 export function useFieldError(): (error: FieldError | undefined, field: string) => string | undefined {
   const { i18n } = useLingui();
-  return (error, field) => fieldErrorMessage(i18n, error?.message, field);
+  return (error, field) => sentenceStart(fieldErrorMessage(i18n, error?.message, field), i18n.locale);
+}
+
+/**
+ * A message shown on its own beside a field starts with a capital letter: the rule texts are worded to follow a
+ * field name ('must not contain…', docs/SPEC.md §5), so alone they read 'Must not contain…' (issue 14).
+ */
+export function sentenceStart(message: string | undefined, locale: string): string | undefined {
+  if (!message) return message;
+  const first = String.fromCodePoint(message.codePointAt(0) ?? 0);
+  return first.toLocaleUpperCase(locale) + message.slice(first.length);
 }
 
 /**

@@ -1,12 +1,15 @@
 /**
  * Route guards of docs/SPEC.md §2 "Access areas", called from the pathless layouts'
  * `beforeLoad` (`_public`, `_user`, `admin/_public`, `admin/_shell`).
- * They wait until the session actor leaves its 'loading' tag (restore,
- * refresh, sign-in in progress) and then decide from its snapshot.
+ * They only send events to the session actor and read its tags through the
+ * selectors of machines/session.machine.ts: they wait until it leaves its
+ * 'loading' tag (refresh, sign-in, sign-out in progress) and decide from
+ * `selectSessionKind`. They never read storage or the state value.
  */
 import type { QueryClient } from '@tanstack/react-query';
 import { redirect } from '@tanstack/react-router';
 import { waitFor } from 'xstate';
+import { selectIsSettled, selectSessionKind, type SessionKind } from '../../machines/session.machine';
 import { currentAdminQueryOptions, type AdminRole } from '../api/account';
 import type { SessionHandle } from './router-context';
 
@@ -21,13 +24,12 @@ export interface GuardLocation {
   search: Record<string, unknown>;
 }
 
-export type SessionKind = 'guest' | 'user' | 'admin';
+export type { SessionKind };
 
-/** Resolves once the session is settled; 'guest' | 'user' | 'admin'. */
+/** Resolves once the session is settled (no `loading` tag); 'guest' | 'user' | 'admin'. */
 export async function settledSession(session: SessionHandle): Promise<SessionKind> {
-  const snapshot = await waitFor(session, (s) => !s.hasTag('loading'), { timeout: 30_000 }).catch(() => session.getSnapshot());
-  if (!snapshot.hasTag('session:signed-in') || !snapshot.context.tokens) return 'guest';
-  return snapshot.context.admin ? 'admin' : 'user';
+  const snapshot = await waitFor(session, selectIsSettled, { timeout: 30_000 }).catch(() => session.getSnapshot());
+  return selectSessionKind(snapshot);
 }
 
 /** Admin pages only super_admin may open (docs/SPEC.md §2 sidebar, §6). */
@@ -74,72 +76,20 @@ export async function guardUserArea({ context, location }: { context: GuardConte
   if (kind !== 'user') throw redirect({ to: '/404', replace: true });
 }
 
-const RESET_RELOAD_FLAG = 'iam:public-reset-reloaded';
-
-/** Public reset/verify paths on which stale tokens are cleared (docs/SPEC.md §2). */
+/** Public reset/verify paths on which stored tokens are cleared (docs/SPEC.md §2). */
 export function isResetOrVerifyPath(pathname: string): boolean {
   return /^\/(admin\/)?reset-password\/?$/.test(pathname) || /^\/verify(\/|$)/.test(pathname) || /^\/admin\/setup\/?$/.test(pathname);
 }
 
-export interface PublicGuardEffects {
-  hasStoredTokens: () => boolean;
-  clearStoredTokens: () => void;
-  reload: () => void;
-  /** sessionStorage-like flag store (reload once). */
-  flags: Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
-}
-
-function browserEffects(): PublicGuardEffects {
-  return {
-    hasStoredTokens: () => {
-      try {
-        return window.localStorage.getItem('token') !== null;
-      } catch {
-        return false;
-      }
-    },
-    clearStoredTokens: () => {
-      try {
-        window.localStorage.removeItem('token');
-        window.localStorage.removeItem('admin_session');
-      } catch {
-        // storage unavailable: nothing stored either
-      }
-    },
-    reload: () => window.location.reload(),
-    flags: window.sessionStorage,
-  };
-}
-
-/** True while the sign-in result is still arriving: keep the visitor on the page with a loading bar. */
-export function isSignInPending(search: Record<string, unknown>, hasToken: boolean): boolean {
-  if (search.code !== undefined && search.code !== null && search.code !== '') return true;
-  if (!hasToken && search.type === 'sso') return true;
-  if (!hasToken && (search.token_reset === true || search.token_reset === 'true')) return true;
-  return false;
-}
-
 /**
- * Public area: on reset/verify paths stored tokens are cleared and the page
- * reloads once; otherwise signed-in visitors go to their home, unless a
- * sign-in result (`code`) is being processed on this page.
+ * Public area. On reset/verify paths the guard tells the session (PUBLIC_LINK_OPENED): the session machine revokes and
+ * clears the tokens itself, and the page is shown signed out (no reload). Otherwise a signed-in visitor goes to their
+ * home — also with a `code` in the URL: the session is already signed in, so that code is stale and is never
+ * exchanged (browser back, a sign-in finished in another tab).
  */
-export async function guardPublicArea(
-  { context, location }: { context: GuardContext; location: GuardLocation },
-  effects: PublicGuardEffects = browserEffects(),
-): Promise<void> {
-  if (isResetOrVerifyPath(location.pathname)) {
-    if (effects.hasStoredTokens() && effects.flags.getItem(RESET_RELOAD_FLAG) === null) {
-      effects.flags.setItem(RESET_RELOAD_FLAG, '1');
-      effects.clearStoredTokens();
-      effects.reload();
-      return;
-    }
-    effects.flags.removeItem(RESET_RELOAD_FLAG);
-  }
+export async function guardPublicArea({ context, location }: { context: GuardContext; location: GuardLocation }): Promise<void> {
+  if (isResetOrVerifyPath(location.pathname)) context.session.send({ type: 'PUBLIC_LINK_OPENED' });
   const kind = await settledSession(context.session);
   if (kind === 'guest') return;
-  if (isSignInPending(location.search, true)) return;
-  if (isResetOrVerifyPath(location.pathname)) return;
   throw redirect({ to: kind === 'admin' ? '/admin/dashboard' : '/', replace: true });
 }

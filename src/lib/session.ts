@@ -1,13 +1,15 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { createActor } from 'xstate';
-import { readStoredSession, sessionMachine } from '../../machines/session.machine';
+import { readStoredSession, sessionMachine, type RevokeInput } from '../../machines/session.machine';
 import type { OidcClientConfig } from '../../machines/shared';
+import * as auth from '../../contract/auth';
 import * as system from '../../contract/system';
 import { bindApiSession } from '../api';
 import { saveLocale } from '../api/account';
 import { sessionCall } from '../api/call';
 import { oidcClient } from '../api/oidc';
 import { listenToStorage, sessionImplementations } from '../api/session-bridge';
+import { activateLocale } from './i18n';
 import type { SessionHandle } from './router-context';
 import { inspectOptions } from './inspect';
 import { readStorage, writeStorage } from './storage';
@@ -21,6 +23,16 @@ interface SessionDeps {
 /** The public client configuration (contract/system.ts clientConfig; docs/DESIGN.md §7). */
 export async function fetchClientConfig(): Promise<OidcClientConfig> {
   return (await sessionCall(system.clientConfig)).data;
+}
+
+/**
+ * The session's server-side revoke (POST /api/logout, contract/auth.ts): ends the grant and the provider session, so
+ * no tab is silently signed back in. The bearer is the session's own: the machine clears its tokens only after this
+ * call, so the client still sends `input.tokens.access_token` (a second Authorization header would be merged into
+ * an invalid one). A 401 (already revoked) is not fed back into the session.
+ */
+export async function revokeSession(_input: RevokeInput): Promise<void> {
+  await sessionCall(auth.logout, {});
 }
 
 /**
@@ -45,6 +57,8 @@ export async function startSession({ queryClient, navigate }: SessionDeps): Prom
       navigate,
       clearQueryCache: () => queryClient.clear(),
       resetCachedData: () => void refreshCachedData(queryClient),
+      applyLocale: (locale) => void activateLocale(locale),
+      revoke: revokeSession,
     }),
   );
   const actor = createActor(machine, {

@@ -30,8 +30,11 @@ describe('user import', () => {
     const rows = screen.getAllByTestId('import-problem');
     expect(rows).toHaveLength(2);
     expect(rows[0]).toHaveTextContent('2');
+    // the bad row's e-mail as written, and each field named once (issue 14: '—' and 'locale: locale is invalid' before)
+    expect(within(rows[0]!).getAllByRole('cell')[1]).toHaveTextContent(/^bad$/);
     expect(rows[0]).toHaveTextContent('email: must be a valid email');
-    expect(rows[0]).toHaveTextContent('locale: locale is invalid');
+    expect(rows[0]).toHaveTextContent('locale is invalid');
+    expect(rows[0]).not.toHaveTextContent('locale: locale');
     expect(rows[1]).toHaveTextContent('taken@example.com');
     expect(rows[1]).toHaveTextContent('already exists');
     expect(screen.getByText('2 rows with problems')).toBeInTheDocument();
@@ -93,7 +96,73 @@ describe('user import', () => {
     const posts = server.requests.filter((r) => r.method === 'POST');
     expect(posts).toHaveLength(2);
     expect(posts[1]?.body).toContain('name="send_invitations"\r\n\r\ntrue');
+    expect(posts[1]?.body).toContain('name="async"\r\n\r\ntrue');
     expect(posts[1]?.body).toContain('filename="users.csv"');
+    expect(document.querySelector('[data-screen]')).toHaveAttribute('data-screen', 'screen:import.done');
+  });
+
+  it("a file without the email column says so ('Users import failed: The file has no “email” column'), not 'try again'", async () => {
+    server = await startAdminServer((req) =>
+      req.path === '/api/admin/users/import'
+        ? { status: 422, body: { error: { code: 'users_import_failed', message: 'Users import failed', fields: { 'columns.email': ['required'] } } } }
+        : undefined,
+    );
+    const user = userEvent.setup();
+    await renderWithRouter(() => <ImportUsersDialog open onOpenChange={() => {}} />, '/admin/user-management');
+    await user.upload(await screen.findByTestId('import-file'), new File(['first_name\nA\n'], 'u.csv', { type: 'text/csv' }));
+    await user.click(screen.getByRole('button', { name: 'Check file' }));
+    const alert = await screen.findByTestId('import-file-error');
+    expect(alert).toHaveTextContent('Users import failed: The file has no “email” column');
+    expect(alert).not.toHaveTextContent(/try again/i);
+    expect(screen.getByTestId('import-file')).toHaveAttribute('aria-invalid', 'true');
+    expect(document.querySelector('[data-screen]')).toHaveAttribute('data-screen', 'screen:import.pick');
+  });
+
+  it('cancelling a running import stops the job: the dialog says what was created before', async () => {
+    let cancelled = false;
+    server = await startAdminServer((req) => {
+      if (req.method === 'POST' && req.path === '/api/admin/users/import') {
+        if (req.body.includes('name="dry_run"\r\n\r\ntrue')) return { body: { data: { ...report, created: 1, dry_run: true, skipped_count: 1, failed_count: 1, invitations_queued: 0 } } };
+        return { status: 202, body: { data: { job_id: 'job-1', total: 4, status: 'running' } } };
+      }
+      if (req.method === 'POST' && req.path === '/api/admin/users/import/job-1/cancel') {
+        cancelled = true;
+        return { body: { data: job({ status: 'failed', processed: 2, created: 1, error: { code: 'import_cancelled', message: 'cancelled' } }) } };
+      }
+      if (req.path === '/api/admin/users/import/job-1') return { body: { data: cancelled ? job({ status: 'failed', processed: 2, created: 1, error: { code: 'import_cancelled', message: 'x' } }) : job({ processed: 1, created: 1 }) } };
+      return undefined;
+    });
+    const user = userEvent.setup();
+    await renderWithRouter(() => <ImportUsersDialog open onOpenChange={() => {}} />, '/admin/user-management');
+    await user.upload(await screen.findByTestId('import-file'), new File(['email\na@example.com\n'], 'u.csv', { type: 'text/csv' }));
+    await user.click(screen.getByRole('button', { name: 'Check file' }));
+    await user.click(await screen.findByRole('button', { name: 'Import users' }));
+    await waitFor(() => expect(screen.getByTestId('import-progress')).toHaveTextContent('1 of 4'), { timeout: 5000 });
+    await user.click(screen.getByRole('button', { name: 'Cancel import' }));
+    expect(await screen.findByRole('status')).toHaveTextContent('Import cancelled. 1 user was created before it stopped.');
+    expect(document.querySelector('[data-screen]')).toHaveAttribute('data-screen', 'screen:import.cancelled');
+  });
+
+  it("'Try again' is offered only when trying again can help: not for a file too large, yes when the server was not reached", async () => {
+    let answer: 'too_large' | 'network' = 'too_large';
+    server = await startAdminServer((req) => {
+      if (req.path !== '/api/admin/users/import') return undefined;
+      if (req.body.includes('name="dry_run"\r\n\r\ntrue')) return { body: { data: { total: 1, created: 1, skipped: [], failed: [], skipped_count: 0, failed_count: 0, dry_run: true, invitations_queued: 0 } } };
+      return answer === 'too_large' ? { status: 413, body: { error: { code: 'payload_too_large', message: 'too large' } } } : { status: 503, body: { error: { code: 'service_unavailable', message: 'busy' } } };
+    });
+    const user = userEvent.setup();
+    await renderWithRouter(() => <ImportUsersDialog open onOpenChange={() => {}} />, '/admin/user-management');
+    await user.upload(await screen.findByTestId('import-file'), new File(['email\na@example.com\n'], 'u.csv', { type: 'text/csv' }));
+    await user.click(screen.getByRole('button', { name: 'Check file' }));
+    await user.click(await screen.findByRole('button', { name: 'Import users' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Users import failed: The file is too large');
+    expect(screen.queryByRole('button', { name: 'Try again' })).not.toBeInTheDocument();
+    answer = 'network';
+    await user.upload(screen.getByTestId('import-file'), new File(['email\nb@example.com\n'], 'v.csv', { type: 'text/csv' }));
+    await user.click(screen.getByRole('button', { name: 'Check file' }));
+    await user.click(await screen.findByRole('button', { name: 'Import users' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('The service is busy; please try again shortly');
+    expect(screen.getByRole('button', { name: 'Try again' })).toBeInTheDocument();
   });
 
   it("says 'Importazione utenti fallita' when the import request fails (it)", async () => {
@@ -111,5 +180,6 @@ describe('user import', () => {
     await user.click(screen.getByRole('button', { name: 'Verifica file' }));
     await user.click(await screen.findByRole('button', { name: 'Importa utenti' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('Importazione utenti fallita');
+    expect(screen.getByRole('button', { name: 'Riprova' })).toBeInTheDocument();
   });
 });

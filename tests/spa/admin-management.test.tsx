@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AdminManagement } from '../../src/features/admin/admins/admin-management';
@@ -28,26 +28,43 @@ async function adminsApi() {
 }
 
 describe('admin management', () => {
-  it('refuses deleting yourself with the spec message, in the confirmation dialog', async () => {
+  it('does not offer deleting yourself: the button is disabled and says why (spec message)', async () => {
     server = await adminsApi();
-    const user = userEvent.setup();
     await renderWithRouter(() => <AdminManagement search={{}} onSearchChange={() => {}} currentAdminId={me.id} />, '/admin/admin-management');
-    await user.click(await screen.findByRole('button', { name: 'Delete admin@example.com' }));
-    const dialog = await screen.findByRole('alertdialog');
-    expect(dialog).toHaveTextContent('Delete the admin account admin@example.com? This cannot be undone.');
-    await user.click(screen.getByRole('button', { name: 'Delete' }));
-    expect(await screen.findByRole('alert')).toHaveTextContent('You cannot delete your own admin account');
-    expect(server.requests.some((r) => r.method === 'DELETE' && r.path.endsWith(me.id))).toBe(true);
+    const own = await screen.findByRole('button', { name: 'Delete admin@example.com' });
+    expect(own).toBeDisabled();
+    expect(own).toHaveAccessibleDescription('You cannot delete your own admin account');
+    expect(screen.getByRole('button', { name: 'Delete manager@example.com' })).toBeEnabled();
+    expect(server.requests.some((r) => r.method === 'DELETE')).toBe(false);
   });
 
-  it('shows the refusal in Italian too', async () => {
+  it('explains it in Italian too', async () => {
     await activateLocale('it');
     server = await adminsApi();
+    await renderWithRouter(() => <AdminManagement search={{}} onSearchChange={() => {}} currentAdminId={me.id} />, '/admin/admin-management');
+    const own = await screen.findByRole('button', { name: 'Elimina admin@example.com' });
+    expect(own).toBeDisabled();
+    expect(own).toHaveAccessibleDescription('Non puoi eliminare il tuo account amministratore');
+  });
+
+  it('asks for the language in Add admin and sends it (the invitation mail is written in it)', async () => {
+    server = await startAdminServer((req) => {
+      if (req.method === 'GET' && req.path === '/api/admin/admins') return { body: { data: [me], meta: { page: 1, size: 10, total: 1 } } };
+      if (req.method === 'POST' && req.path === '/api/admin/admins') return { status: 201, body: { data: { ...account(9, { type: 'admin', role: 'manager', email: 'neu@example.com', locale: 'fr' }), invitation_sent: true } } };
+      return undefined;
+    });
     const user = userEvent.setup();
     await renderWithRouter(() => <AdminManagement search={{}} onSearchChange={() => {}} currentAdminId={me.id} />, '/admin/admin-management');
-    await user.click(await screen.findByRole('button', { name: 'Elimina admin@example.com' }));
-    await user.click(await screen.findByRole('button', { name: 'Elimina' }));
-    expect(await screen.findByRole('alert')).toHaveTextContent('Non puoi eliminare il tuo account amministratore');
+    await user.click(await screen.findByRole('button', { name: 'Add admin' }));
+    const dialog = await screen.findByRole('dialog');
+    await user.type(within(dialog).getByLabelText(/E-mail/), 'neu@example.com');
+    await user.type(within(dialog).getByLabelText(/First name/), 'Jeanne');
+    await user.type(within(dialog).getByLabelText(/Last name/), 'Martin');
+    await user.click(within(dialog).getByRole('combobox', { name: 'Language' }));
+    await user.click(await within(dialog).findByRole('option', { name: 'French' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Add admin' }));
+    await waitFor(() => expect(server?.requests.find((r) => r.method === 'POST')).toBeDefined());
+    expect(JSON.parse(server.requests.find((r) => r.method === 'POST')?.body ?? '{}')).toMatchObject({ email: 'neu@example.com', locale: 'fr', role: 'manager' });
   });
 
   it('deletes another admin after confirmation and changes a role', async () => {

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { vi } from 'vitest';
+import { accountStateOf } from '../../contract/common';
 
 export interface Recorded {
   method: string;
@@ -55,7 +56,7 @@ export async function startAdminServer(handler: Handler) {
 }
 
 export function account(i: number, patch: Record<string, unknown> = {}) {
-  return {
+  const a = {
     id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
     type: 'user',
     email: `user${i}@example.com`,
@@ -78,6 +79,7 @@ export function account(i: number, patch: Record<string, unknown> = {}) {
     updated_at: '2026-01-02T10:00:00.000Z',
     ...patch,
   };
+  return { ...a, state: 'state' in patch ? patch.state : accountStateOf(a as Parameters<typeof accountStateOf>[0]) };
 }
 
 async function encodeMultipart(form: FormData): Promise<{ body: string; contentType: string }> {

@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { toaster } from '../../src/components/ui/toast';
 import { UserInformation } from '../../src/features/admin/users/user-information';
 import { account, startAdminServer } from './admin-server';
 import { renderWithRouter } from './render';
@@ -58,7 +59,9 @@ describe('user information: API key', () => {
     await waitFor(() => expect(server?.requests.filter((r) => r.method === 'DELETE').map((r) => r.path)).toEqual([`/api/admin/users/${tech.id}/token`]), { timeout: 10_000 });
     await waitFor(() => expect(screen.queryByRole('button', { name: 'Revoke API key' })).not.toBeInTheDocument(), { timeout: 10_000 });
     expect(screen.queryByTestId('api-key-current')).not.toBeInTheDocument();
-    expect(screen.getByTestId('api-key-events')).toHaveTextContent(/revoked by boss@example.com/);
+    expect(screen.getByRole('status')).toHaveTextContent('API key revoked');
+    // the page is reloaded: the history gains the revocation
+    await waitFor(() => expect(screen.getByTestId('api-key-events')).toHaveTextContent(/revoked by boss@example.com/), { timeout: 10_000 });
   });
 
   it('cancelling the confirmation keeps the key', { timeout: 30_000 }, async () => {
@@ -71,5 +74,85 @@ describe('user information: API key', () => {
     await waitFor(() => expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument(), { timeout: 10_000 });
     expect(server.requests.some((r) => r.method === 'DELETE')).toBe(false);
     expect(screen.getByTestId('api-key-current')).toBeInTheDocument();
+  });
+});
+
+/** Issue 13/14: the key is shown once on the card, failures in their own words on the card, and no toast stacks over "Generate API key". */
+describe('user information: API key machine', () => {
+  const noKey = account(8, { technical: true, has_api_key: false });
+  const detail = (patch: Record<string, unknown> = {}) => ({
+    data: { ...noKey, api_key: null, api_key_events: [], latest_activity: null, role_subscriptions: [], user_authentication_activities: [], created_by_admin: null, ...patch },
+  });
+
+  it('generates a key without asking when there is none, shows it once with no toast, and forgets it when stored', { timeout: 30_000 }, async () => {
+    const toasts = vi.spyOn(toaster, 'create');
+    let has = false;
+    server = await startAdminServer((req) => {
+      if (req.method === 'GET' && req.path === `/api/admin/users/${noKey.id}`) return { body: detail(has ? { has_api_key: true, api_key: { prefix: '0123abcd', created_at: '2026-01-03T09:00:00.000Z' } } : {}) };
+      if (req.method === 'POST' && req.path === `/api/admin/users/${noKey.id}/token-generate`) {
+        has = true;
+        return { body: { data: { api_key: 'iam_0123abcd_secretsecret' } } };
+      }
+      return undefined;
+    });
+    await renderWithRouter(() => <UserInformation id={noKey.id} canEditRoles={false} />);
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Generate API key' }, { timeout: 10_000 }));
+    expect(await screen.findByTestId('secret-value', {}, { timeout: 10_000 })).toHaveTextContent('iam_0123abcd_secretsecret');
+    expect(document.querySelector('[data-screen="screen:apikey.shown"]')).not.toBeNull();
+    expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
+    expect(toasts).not.toHaveBeenCalled();
+    await user.click(screen.getByRole('button', { name: 'I have stored the key' }));
+    await waitFor(() => expect(screen.queryByTestId('secret-value')).not.toBeInTheDocument());
+    expect(await screen.findByTestId('api-key-current', {}, { timeout: 10_000 })).toHaveTextContent('iam_0123abcd_…');
+    expect(document.querySelector('[data-screen="screen:apikey.card"]')).not.toBeNull();
+    toasts.mockRestore();
+  });
+
+  it("a refusal reads in its own words on the card ('API keys can only be generated for technical users'), not 'try again'", { timeout: 30_000 }, async () => {
+    server = await startAdminServer((req) => {
+      if (req.method === 'GET' && req.path === `/api/admin/users/${noKey.id}`) return { body: detail() };
+      if (req.method === 'POST') return { status: 422, body: { error: { code: 'not_technical', message: 'x' } } };
+      return undefined;
+    });
+    await renderWithRouter(() => <UserInformation id={noKey.id} canEditRoles={false} />);
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Generate API key' }, { timeout: 10_000 }));
+    const alert = await screen.findByRole('alert', {}, { timeout: 10_000 });
+    expect(alert).toHaveTextContent('API keys can only be generated for technical users');
+    expect(alert).not.toHaveTextContent(/try again/i);
+  });
+});
+
+describe('user information: send the invitation again', () => {
+  const invitee = account(9, { email_verified: false });
+  const detail = { data: { ...invitee, latest_activity: null, role_subscriptions: [], user_authentication_activities: [], created_by_admin: null } };
+
+  it('says "Invitation sent to …" beside the button, no toast; a refusal in its own words without "Try again"; no answer offers it', { timeout: 30_000 }, async () => {
+    const toasts = vi.spyOn(toaster, 'create');
+    let answer: 'ok' | 'verified' | 'busy' = 'ok';
+    server = await startAdminServer((req) => {
+      if (req.method === 'GET' && req.path === `/api/admin/users/${invitee.id}`) return { body: detail };
+      if (req.method === 'POST' && req.path === `/api/admin/users/${invitee.id}/invite`) {
+        if (answer === 'verified') return { status: 409, body: { error: { code: 'already_verified', message: 'x' } } };
+        if (answer === 'busy') return { status: 503, body: { error: { code: 'service_unavailable', message: 'x' } } };
+        return { body: { data: { id: invitee.id, invitation_sent: true } } };
+      }
+      return undefined;
+    });
+    await renderWithRouter(() => <UserInformation id={invitee.id} canEditRoles={false} />);
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Send invitation' }, { timeout: 10_000 }));
+    expect(await screen.findByRole('status', {}, { timeout: 10_000 })).toHaveTextContent(`Invitation sent to ${invitee.email}`);
+    expect(toasts).not.toHaveBeenCalled();
+    answer = 'busy';
+    await user.click(screen.getByRole('button', { name: 'Send invitation' }));
+    expect(await screen.findByRole('alert', {}, { timeout: 10_000 })).toHaveTextContent('The service is busy; please try again shortly');
+    answer = 'verified';
+    await user.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByText('This account is already verified', {}, { timeout: 10_000 })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Try again' })).not.toBeInTheDocument();
+    expect(document.querySelector('[data-screen="screen:invite.failed"]')).not.toBeNull();
+    toasts.mockRestore();
   });
 });

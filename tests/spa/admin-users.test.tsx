@@ -112,4 +112,68 @@ describe('admin user management', () => {
     const table = screen.getByRole('region', { name: 'Users' });
     expect(within(table).getAllByTestId('user-row')).toHaveLength(25);
   });
+
+  it('shows one state per user (Invited, Active, Inactive) and filters by Invited', async () => {
+    server = await startAdminServer((req) => {
+      if (req.path !== '/api/admin/users') return undefined;
+      const data = [
+        account(1, { email_verified: false, has_password: false }),
+        account(2),
+        account(3, { status: 'INACTIVE', email_verified: false, has_password: false }),
+      ];
+      return { body: { data, meta: { page: 1, size: 10, total: 3 } } };
+    });
+    const user = userEvent.setup();
+    await renderWithRouter(() => <Harness />, '/admin/user-management');
+    const rows = await screen.findAllByTestId('user-row');
+    const stateOf = (row: HTMLElement) => within(row).getAllByText(/^(Invited|Active|Inactive)$/).map((e) => e.textContent);
+    expect(rows.map(stateOf)).toEqual([['Invited'], ['Active'], ['Inactive']]);
+    await user.click(screen.getByRole('combobox', { name: 'Status' }));
+    await user.click(await screen.findByRole('option', { name: 'Invited' }));
+    await waitFor(() => expect(listCalls().at(-1)?.query.get('status')).toBe('INVITED'));
+  });
+
+  it('sorts on the server by a column header and announces the order with aria-sort', async () => {
+    server = await usersApi(5);
+    const user = userEvent.setup();
+    const changes: UserSearch[] = [];
+    await renderWithRouter(() => <Harness onChange={(s) => changes.push(s)} />, '/admin/user-management');
+    await screen.findAllByTestId('user-row');
+    const created = screen.getByRole('columnheader', { name: 'Created' });
+    expect(created).toHaveAttribute('aria-sort', 'descending');
+    expect(screen.getByRole('columnheader', { name: 'Name' })).toHaveAttribute('aria-sort', 'none');
+    await user.click(screen.getByRole('button', { name: 'Name' }));
+    await waitFor(() => expect(listCalls().at(-1)?.query.get('sort')).toBe('name'));
+    expect(screen.getByRole('columnheader', { name: 'Name' })).toHaveAttribute('aria-sort', 'ascending');
+    await user.click(screen.getByRole('button', { name: 'Name' }));
+    await waitFor(() => expect(listCalls().at(-1)?.query.get('sort')).toBe('-name'));
+    expect(changes.at(-1)).toMatchObject({ sort: '-name' });
+  });
+
+  it('applies a bulk action to the selected users and shows the outcome of each row', async () => {
+    server = await startAdminServer((req) => {
+      if (req.path === '/api/admin/users') return { body: { data: [account(1), account(2), account(3)], meta: { page: 1, size: 10, total: 3 } } };
+      if (req.path === '/api/admin/users/bulk') {
+        const ids = (JSON.parse(req.body) as { ids: string[] }).ids;
+        return { body: { data: { results: ids.map((id, i) => ({ id, ok: i === 0, code: i === 0 ? null : 'user_not_found' })), succeeded: 1, failed: ids.length - 1 } } };
+      }
+      return undefined;
+    });
+    const user = userEvent.setup();
+    await renderWithRouter(() => <Harness />, '/admin/user-management');
+    await screen.findAllByTestId('user-row');
+    await user.click(screen.getByRole('checkbox', { name: 'Select user1@example.com' }));
+    await user.click(screen.getByRole('checkbox', { name: 'Select user3@example.com' }));
+    expect(screen.getByText('2 selected')).toBeInTheDocument();
+    await user.click(screen.getByRole('combobox', { name: 'Bulk action' }));
+    await user.click(await screen.findByRole('option', { name: 'Deactivate' }));
+    await user.click(screen.getByRole('button', { name: 'Apply' }));
+    await user.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Apply' }));
+    await waitFor(() => expect(server?.requests.find((r) => r.path === '/api/admin/users/bulk')).toBeDefined());
+    expect(JSON.parse(server.requests.find((r) => r.path === '/api/admin/users/bulk')?.body ?? '{}')).toEqual({ action: 'deactivate', ids: [account(1).id, account(3).id] });
+    expect(await screen.findByText('2 of 2 done')).toBeInTheDocument();
+    const results = screen.getByTestId('bulk-results');
+    expect(within(results).getByText(/user1@example.com: Done/)).toBeInTheDocument();
+    expect(within(results).getByText(/user3@example.com:/)).toHaveAttribute('data-ok', 'false');
+  });
 });

@@ -87,6 +87,7 @@ function setup(stored: Partial<Tokens> | null, options: { timeout?: number } = {
         navigate: (to) => effects.navigations.push(to),
         clearQueryCache: () => void effects.cacheCleared++,
         resetCachedData: () => {},
+        applyLocale: () => {},
         revoke: async () => {},
       }),
     ),

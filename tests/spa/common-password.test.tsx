@@ -29,8 +29,8 @@ afterEach(async () => {
 
 describe('server field error password_common', () => {
   for (const [lang, text] of [
-    ['en', 'is too common or appears in breached password lists; choose another one'],
-    ['de', 'ist zu verbreitet oder steht in Listen kompromittierter Passwörter; bitte wählen Sie ein anderes'],
+    ['en', 'Is too common or appears in breached password lists; choose another one'],
+    ['de', 'Ist zu verbreitet oder steht in Listen kompromittierter Passwörter; bitte wählen Sie ein anderes'],
   ] as const) {
     it(`is shown on the new-password field (${lang})`, { timeout: 30_000 }, async () => {
       await activateLocale(lang);

@@ -3,11 +3,11 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { createMemoryHistory, RouterProvider } from '@tanstack/react-router';
 import { render, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createActor } from 'xstate';
+import { createActor, fromPromise } from 'xstate';
 import { sessionMachine } from '../../machines/session.machine';
 import type { Tokens } from '../../machines/shared';
 import { accountKeys, type CurrentAdminResponse, type CurrentUser } from '../../src/api/account';
-import { afterLoginTarget, guardPublicArea, safeOrigin, type PublicGuardEffects } from '../../src/lib/guards';
+import { afterLoginTarget, safeOrigin } from '../../src/lib/guards';
 import { i18n } from '../../src/lib/i18n';
 import { createQueryClient } from '../../src/lib/query-client';
 import { createAppRouter } from '../../src/router';
@@ -19,16 +19,20 @@ function tokensFor(who: Who): Tokens | null {
   return { access_token: `at-${who}`, refresh_token: 'rt', id_token: null, expires_at: Date.now() + 3_600_000, client: who === 'user' ? 'portal' : 'admin-console' };
 }
 
-function createSession(who: Who) {
+function createSession(who: Who, effects: string[] = []) {
   const tokens = tokensFor(who);
   const machine = sessionMachine.provide({
+    actors: {
+      revokeTokens: fromPromise<void, { tokens: Tokens }>(async ({ input }) => void effects.push(`revokeTokens ${input.tokens.access_token}`)),
+    },
     actions: {
-      writeStorage: () => undefined,
-      removeStorage: () => undefined,
-      redirect: () => undefined,
-      navigate: () => undefined,
-      clearQueryCache: () => undefined,
+      writeStorage: (_, p: { key: string }) => void effects.push(`writeStorage ${p.key}`),
+      removeStorage: (_, p: { keys: string[] }) => void effects.push(`removeStorage ${p.keys.join(',')}`),
+      redirect: () => void effects.push('redirect'),
+      navigate: () => void effects.push('navigate'),
+      clearQueryCache: () => void effects.push('clearQueryCache'),
       resetCachedData: () => undefined,
+      applyLocale: () => undefined,
     },
   });
   const actor = createActor(machine, {
@@ -60,6 +64,12 @@ const baseUser = {
 
 /** The real route tree, a memory history, and a fake server for the few account calls. */
 async function openAt(path: string, who: Who) {
+  return (await openWithEffects(path, who)).router;
+}
+
+async function openWithEffects(path: string, who: Who) {
+  const effects: string[] = [];
+  const session = createSession(who, effects);
   const queryClient = createQueryClient();
   if (who === 'super_admin' || who === 'manager') {
     const admin: CurrentAdminResponse = { auth_user: { ...baseUser, type: 'admin', role: who }, '2fa': { enabled: false, method: null } };
@@ -71,7 +81,7 @@ async function openAt(path: string, who: Who) {
   }
   // Anything not pre-seeded (languages, config…) answers like a server that is down.
   vi.stubGlobal('fetch', vi.fn(async () => new Response(JSON.stringify({ error: { code: 'internal_error', message: 'x' } }), { status: 500 })));
-  const router = createAppRouter({ session: createSession(who), queryClient });
+  const router = createAppRouter({ session, queryClient });
   router.history.destroy();
   router.update({ ...router.options, history: createMemoryHistory({ initialEntries: [path] }) });
   await router.load();
@@ -82,7 +92,7 @@ async function openAt(path: string, who: Who) {
       </QueryClientProvider>
     </I18nProvider>,
   );
-  return router;
+  return { router, session, effects };
 }
 
 async function landsOn(path: string, who: Who) {
@@ -137,25 +147,36 @@ describe('public area guard', () => {
     expect((await landsOn('/admin/login', 'super_admin')).pathname).toBe('/admin/dashboard');
     expect((await landsOn('/forgot-password', 'manager')).pathname).toBe('/admin/dashboard');
   });
-  it('keeps the visitor on the login page while a code is processed', async () => {
-    expect((await landsOn('/admin/login?code=abc&state=xyz', 'super_admin')).pathname).toBe('/admin/login');
+  it('a signed-in visitor with a stale `code` goes home: the code is never exchanged (issue 13)', async () => {
+    expect((await landsOn('/admin/login?code=abc&state=xyz', 'super_admin')).pathname).toBe('/admin/dashboard');
+    expect((await landsOn('/login?code=abc&state=xyz', 'user')).pathname).toBe('/');
   });
-  it('clears stored tokens on reset and verify paths and reloads once', async () => {
-    const flags = new Map<string, string>();
-    const effects: PublicGuardEffects = {
-      hasStoredTokens: () => true,
-      clearStoredTokens: vi.fn(),
-      reload: vi.fn(),
-      flags: { getItem: (k) => flags.get(k) ?? null, setItem: (k, v) => void flags.set(k, v), removeItem: (k) => void flags.delete(k) },
-    };
-    const context = { session: createSession('user'), queryClient: createQueryClient() };
-    const location = { pathname: '/reset-password', href: '/reset-password?url=x', search: { url: 'x' } };
-    await guardPublicArea({ context, location }, effects);
-    expect(effects.clearStoredTokens).toHaveBeenCalledTimes(1);
-    expect(effects.reload).toHaveBeenCalledTimes(1);
-    // after the reload the flag stops a second one
-    await guardPublicArea({ context, location }, effects);
-    expect(effects.reload).toHaveBeenCalledTimes(1);
+  it('keeps a guest on the login page while a code is processed', async () => {
+    const location = await landsOn('/admin/login?code=abc&state=xyz', 'guest');
+    expect(location.pathname).toBe('/admin/login');
+    expect(location.search).toMatchObject({ code: 'abc' });
+  });
+  it.each(['/reset-password?url=x', '/admin/reset-password?url=x', '/verify/user?url=x'])(
+    'on %s the guard only tells the session: it revokes and clears the tokens itself, the page stays, no reload',
+    async (path) => {
+      const reload = vi.fn();
+      vi.stubGlobal('location', { ...window.location, reload });
+      const { router, session, effects } = await openWithEffects(path, 'user');
+      await waitFor(() => expect(router.state.status).toBe('idle'));
+      expect(router.state.location.pathname).toBe(path.split('?')[0]);
+      expect(session.getSnapshot().hasTag('screen:session.signed-out')).toBe(true);
+      expect(effects).toEqual(['clearQueryCache', 'revokeTokens at-user', 'removeStorage token,admin_session']);
+      expect(reload).not.toHaveBeenCalled();
+      vi.unstubAllGlobals();
+    },
+  );
+  it('decides from the session, never from storage: a token left in localStorage does not let a guest in', async () => {
+    window.localStorage.setItem('token', JSON.stringify(tokensFor('user')));
+    try {
+      expect((await landsOn('/profile', 'guest')).pathname).toBe('/login');
+    } finally {
+      window.localStorage.removeItem('token');
+    }
   });
 });
 

@@ -33,7 +33,8 @@ describe('not-found page', () => {
 
   it('follows the matched route title', async () => {
     await renderApp('/login');
-    expect(await screen.findByRole('heading', { level: 1, name: 'Sign in' })).toBeInTheDocument();
+    // the sign-in screen swaps its card while the authorization starts (redirecting → its outcome): each has this h1
+    await waitFor(() => expect(screen.getByRole('heading', { level: 1, name: 'Sign in' })).toBeInTheDocument());
     await waitFor(() => expect(document.title).toBe('Sign in'));
   });
 });

@@ -59,7 +59,7 @@ describe('profile: change password', () => {
     expect(state('password_lowercase')).toBe('true');
     await user.type(screen.getByLabelText(/^confirm new password/i), 'other');
     await user.click(screen.getByRole('button', { name: 'Change password' }));
-    expect(await screen.findByText('must be at least 12 characters long')).toBeInTheDocument();
+    expect(await screen.findByText('Must be at least 12 characters long')).toBeInTheDocument();
     expect(screen.getByText('Passwords do not match')).toBeInTheDocument();
     expect(fetchMock).not.toHaveBeenCalled();
   });

@@ -1,7 +1,10 @@
 /** The session's own REST calls (src/api/account.ts saveLocale, src/lib/session.ts fetchClientConfig) through the contract. */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { saveLocale } from '../../src/api/account';
-import { fetchClientConfig } from '../../src/lib/session';
+import { createActor } from 'xstate';
+import { sessionMachine } from '../../machines/session.machine';
+import { bindApiSession } from '../../src/api';
+import { fetchClientConfig, revokeSession } from '../../src/lib/session';
 
 function stubFetch(answer: (url: string, init: RequestInit | undefined) => Response) {
   const calls: Array<{ url: string; method: string; body: unknown }> = [];
@@ -33,6 +36,28 @@ describe('session calls', () => {
   it('a failed locale save rejects (the session keeps the language and notes the error)', async () => {
     stubFetch(() => Response.json({ error: { code: 'unauthorized', message: 'no' } }, { status: 401 }));
     await expect(saveLocale({ admin: false, locale: 'de' })).rejects.toMatchObject({ kind: 'http', status: 401 });
+  });
+
+  it('revokeSession POSTs /api/logout with exactly the session bearer (one Authorization header, no 401 fed back)', async () => {
+    const tokens = { access_token: 'at-x', refresh_token: 'rt', id_token: null, expires_at: 0, client: 'portal' };
+    const session = createActor(sessionMachine, {
+      input: { config: { token_endpoint: 't', end_session_endpoint: 'http://app.test/e', clients: { portal: 'portal', admin: 'admin-console' } }, origin: 'http://app.test', stored: { token: JSON.stringify(tokens), admin_session: 'false', locale: null } },
+    }).start();
+    bindApiSession(session);
+    const headers: string[] = [];
+    const calls = stubFetch((_url, init) => {
+      headers.push(new Headers(init?.headers).get('authorization') ?? '');
+      return Response.json({ data: { status: 'logged_out' } });
+    });
+    await revokeSession({ tokens });
+    expect(calls).toHaveLength(1);
+    expect(new URL(calls[0]!.url, 'http://app.test').pathname).toBe('/api/logout');
+    expect(calls[0]!.method).toBe('POST');
+    expect(headers).toEqual(['Bearer at-x']);
+    stubFetch(() => Response.json({ error: { code: 'invalid_token', message: 'x' } }, { status: 401 }));
+    await expect(revokeSession({ tokens })).rejects.toMatchObject({ status: 401 });
+    expect(session.getSnapshot().value).toEqual({ authenticated: 'idle' });
+    session.stop();
   });
 
   it('fetchClientConfig reads the public client configuration', async () => {

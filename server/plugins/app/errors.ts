@@ -1,11 +1,10 @@
 import fp from 'fastify-plugin';
-import { randomUUID } from 'node:crypto';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AppError, DependencyUnavailableError, databaseFailureOf, isRedisUnavailable, type Dependency, type FieldErrors } from '../../errors';
 import { dependencyUnavailable } from '../../lib/metrics';
 import { collectFieldErrors, issueToFieldIssues, type FieldIssue } from '../../lib/validation';
-import { nowIso } from '../../db/index';
+import { FALLBACK_LANGUAGE, translate } from '../../i18n/index';
 
 interface ErrorBody {
   error: { code: string; message: string; fields?: FieldErrors; field_messages?: Record<string, string[]>; request_id?: string };
@@ -14,24 +13,27 @@ interface ErrorBody {
 /** Path without query string: query strings may carry tokens and must not reach logs. */
 const safeUrl = (req: FastifyRequest) => req.url.split('?')[0] ?? req.url;
 
-async function recordServerError(req: FastifyRequest, code: string, status: number, message: string): Promise<void> {
-  try {
-    await req.server.db.kysely
-      .insertInto('error_logs')
-      .values({
-        id: randomUUID(),
-        error_code: code,
-        status,
-        method: req.method,
-        url: safeUrl(req),
-        message: message.slice(0, 500),
-        user_email: req.auth?.account.email ?? null,
-        created_at: nowIso(),
-      })
-      .execute();
-  } catch (e) {
-    req.log.error({ err: e }, 'could not record error log');
-  }
+/** `email: email_taken; phone: invalid` — field names and codes, never the values sent. */
+const fieldSummary = (fields: FieldErrors | undefined) =>
+  fields ? Object.entries(fields).map(([name, codes]) => `${name}: ${codes.join(', ')}`).join('; ') : '';
+
+/**
+ * Hands an answered error to the error log (server/services/error-log.ts decides whether it is recorded: client
+ * errors are rate-limited). The message is in English whatever the request's language.
+ */
+export async function recordError(req: FastifyRequest, status: number, code: string, detail: { params?: Record<string, string | number> | undefined; fields?: FieldErrors | undefined; message?: string } = {}): Promise<void> {
+  const fields = fieldSummary(detail.fields);
+  const message = detail.message ?? translate(FALLBACK_LANGUAGE, code, detail.params ?? {});
+  await req.server.services.errorLog.record({
+    status,
+    code,
+    method: req.method,
+    route: req.routeOptions.url ?? null,
+    params: (req.params ?? {}) as Record<string, string>,
+    path: safeUrl(req),
+    message: fields ? `${message} (${fields})` : message,
+    userEmail: req.auth?.account.email ?? null,
+  });
 }
 
 /** The dependency (database, Redis) an error says is unreachable or too slow, following `cause`; null otherwise. */
@@ -77,9 +79,9 @@ export default fp(async (app) => {
         extra = collectFieldErrors(issues, req.lang);
       }
       if (err.status === 503) req.log.warn({ code: err.code }, 'service unavailable');
-      else if (err.status >= 500) {
-        req.log.error({ err: err.cause ?? err }, err.code);
-        await recordServerError(req, err.code, err.status, err.code);
+      else {
+        if (err.status >= 500) req.log.error({ err: err.cause ?? err }, err.code);
+        await recordError(req, err.status, err.code, { params: err.params, fields: err.fields });
       }
       return send(err.status, { error: { code: err.code, message: req.t(err.code, err.params), ...extra } }, err.headers);
     }
@@ -93,25 +95,36 @@ export default fp(async (app) => {
           path: v.instancePath.split('/').filter(Boolean),
         }),
       );
-      return send(422, { error: { code: 'validation_failed', message: req.t('validation_failed'), ...collectFieldErrors(issues, req.lang) } });
+      const collected = collectFieldErrors(issues, req.lang);
+      await recordError(req, 422, 'validation_failed', { fields: collected.fields });
+      return send(422, { error: { code: 'validation_failed', message: req.t('validation_failed'), ...collected } });
     }
 
     const status = err.statusCode ?? 500;
     if (status === 429) {
       const retry = reply.getHeader('retry-after');
+      await recordError(req, 429, 'too_many_requests', { params: { seconds: Number(retry) || 60 } });
       return send(429, { error: { code: 'too_many_requests', message: req.t('too_many_requests', { seconds: Number(retry) || 60 }) } });
     }
-    if (status === 413 || err.code === 'FST_REQ_FILE_TOO_LARGE') return send(413, { error: { code: 'payload_too_large', message: req.t('payload_too_large') } });
-    if (status === 415) return send(415, { error: { code: 'unsupported_media_type', message: req.t('unsupported_media_type') } });
+    if (status === 413 || err.code === 'FST_REQ_FILE_TOO_LARGE') {
+      await recordError(req, 413, 'payload_too_large');
+      return send(413, { error: { code: 'payload_too_large', message: req.t('payload_too_large') } });
+    }
+    if (status === 415) {
+      await recordError(req, 415, 'unsupported_media_type');
+      return send(415, { error: { code: 'unsupported_media_type', message: req.t('unsupported_media_type') } });
+    }
     if (status >= 400 && status < 500) {
       // malformed JSON, bad content-length, invalid multipart...
-      return send(status === 404 ? 404 : 400, { error: { code: status === 404 ? 'not_found' : 'bad_request', message: req.t(status === 404 ? 'not_found' : 'bad_request') } });
+      const [answer, code] = status === 404 ? [404, 'not_found'] : [400, 'bad_request'];
+      await recordError(req, answer, code);
+      return send(answer, { error: { code, message: req.t(code) } });
     }
 
     const requestId = String(req.id);
     req.log.error({ err }, 'unhandled error');
     // only the error's class and code: messages can carry values (SQL parameters, tokens)
-    await recordServerError(req, 'internal_error', 500, [err.name, err.code].filter(Boolean).join(' '));
+    await recordError(req, 500, 'internal_error', { message: [err.name, err.code].filter(Boolean).join(' ') });
     return send(500, { error: { code: 'internal_error', message: req.t('internal_error'), request_id: requestId } });
   });
 });

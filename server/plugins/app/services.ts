@@ -18,6 +18,7 @@ import { createUsersService, type UsersService } from '../../services/admin/user
 import { createImportService, type ImportService } from '../../services/admin/import';
 import { createAdminsService, type AdminsService } from '../../services/admin/admins';
 import { createLogsService, type LogsService } from '../../services/admin/logs';
+import { createErrorLogService, type ErrorLogService } from '../../services/error-log';
 
 /** The services of the app, built once from explicit dependencies (server/services/deps.ts). */
 export interface Services {
@@ -38,6 +39,7 @@ export interface Services {
   usersImport: ImportService;
   admins: AdminsService;
   logs: LogsService;
+  errorLog: ErrorLogService;
 }
 
 declare module 'fastify' {
@@ -69,6 +71,7 @@ export function createServices(deps: Deps, oidc: OidcHandle): Services {
     usersImport: createImportService(deps),
     admins: createAdminsService(deps),
     logs: createLogsService(deps),
+    errorLog: createErrorLogService(deps),
   };
 }
 

@@ -2,6 +2,7 @@ import fp from 'fastify-plugin';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
+import { recordError } from './errors';
 
 /** Extensions the build precompresses (scripts/vite-precompress.ts): their answer varies with Accept-Encoding. */
 const COMPRESSIBLE = /\.(?:js|mjs|css|html|svg|json|txt|webmanifest|xml)(?:\.br|\.gz)?$/i;
@@ -41,6 +42,7 @@ export default fp(async (app) => {
       // read from disk per request (a rebuild is picked up without restart), compressed copy when accepted
       return reply.sendFile('index.html');
     }
+    void recordError(req, 404, 'route_not_found', { params: { method: req.method, url: url.slice(0, 200) } });
     return reply.status(404).send({ error: { code: 'route_not_found', message: req.t('route_not_found', { method: req.method, url }) } });
   });
 });

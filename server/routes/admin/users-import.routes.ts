@@ -52,13 +52,14 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       const dryRun = req.query.dry_run ?? field('dry_run') ?? false;
       const sendInvitations = req.query.send_invitations ?? field('send_invitations') ?? false;
       const parsed = await service.read(buf);
-      const answer = await service.importFile(actorOf(req), parsed, { dryRun, sendInvitations, async: req.query.async ?? false });
+      const answer = await service.importFile(actorOf(req), parsed, { dryRun, sendInvitations, async: req.query.async ?? field('async') ?? false });
       if (answer.kind === 'job') return reply.status(202).send({ data: { job_id: answer.jobId, total: answer.total, status: 'running' } });
       return reply.status(200).send({ data: answer.report });
     },
   });
 
   app.route({ ...routeOf(csv.getImportJob), handler: async (req) => ({ data: await service.job(req.params.id, (code) => req.t(code)) }) });
+  app.route({ ...routeOf(csv.cancelImportJob), handler: async (req) => ({ data: await service.cancel(actorOf(req), req.params.id, (code) => req.t(code)) }) });
 
   const exportRoute = routeOf(csv.exportUsers);
   app.route({

@@ -10,8 +10,8 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   app.route({
     ...routeOf(users.listUsers),
     handler: async (req) => {
-      const { page, size, ...filters } = req.query;
-      const { rows, total } = await service.list(filters, page, size);
+      const { page, size, sort, ...filters } = req.query;
+      const { rows, total } = await service.list(filters, page, size, sort);
       return { data: rows, meta: { page, size, total, ...(total === 0 && filters.search ? { message: req.t('users_no_results') } : {}) } };
     },
   });
@@ -31,6 +31,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       return { data: { id: req.params.id, deleted: true as const } };
     },
   });
+  app.route({ ...routeOf(users.bulkUsers), handler: async (req) => ({ data: await service.bulk(actorOf(req), req.body) }) });
   app.route({
     ...routeOf(users.inviteUser),
     handler: async (req) => ({ data: { id: req.params.id, invitation_sent: await service.reinvite(actorOf(req), req.params.id) } }),

@@ -3,7 +3,7 @@ import { parse } from 'csv-parse';
 import { stringify } from 'csv-stringify';
 import type { Db } from '../../db/index';
 import type { CsvEncoding } from '../../../contract/admin/import';
-import { ACCOUNT_VIEW_COLUMNS } from './schemas';
+import { ACCOUNT_VIEW_COLUMNS, accountState } from './schemas';
 import { accountWhere, type UserFilters } from './users';
 
 /**
@@ -50,7 +50,8 @@ export function exportUsersCsv(handle: Db, filters: UserFilters): Readable {
       const page = await q.orderBy('accounts.created_at', 'desc').orderBy('accounts.id', 'desc').limit(1000).execute();
       for (const r of page) {
         yield EXPORT_COLUMNS.map((k) => {
-          const v = k === 'technical' ? (Number(r.technical) === 1 ? 'true' : 'false') : (r[k] ?? '');
+          // status: the state the list shows (INVITED, ACTIVE, INACTIVE)
+          const v = k === 'technical' ? (Number(r.technical) === 1 ? 'true' : 'false') : k === 'status' ? accountState(r) : (r[k] ?? '');
           return escapeCell(String(v));
         });
       }

@@ -84,7 +84,7 @@ async function validateRecords(config: Deps['config'], parsed: ParsedCsv, actorI
         const codes = (fields[issue.field] ??= []);
         if (!codes.includes(issue.code)) codes.push(issue.code);
       }
-      failed.push({ row, fields });
+      failed.push({ row, email: values.email ?? '', fields });
       continue;
     }
     const r = res.data;
@@ -251,6 +251,8 @@ export type ImportJobView = ImportJob;
 export const INSTANCE_ID = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
 
 const INTERRUPTED = 'import_interrupted';
+/** The job error code of a job an admin cancelled (contract/admin/import.ts cancelImportJob). */
+export const CANCELLED = 'import_cancelled';
 
 /** The jobs this process runs for one database, and whether it is shutting down (they stop after their batch). */
 interface JobsState {
@@ -435,6 +437,25 @@ export async function getImportJob(deps: Pick<Deps, 'db' | 'log'>, id: string, t
   };
 }
 
+/**
+ * Cancels a running job: closes it as failed with `import_cancelled`. The process running it sees the job closed at
+ * its next batch (the batch's fenced update finds no running job of its own) and stops; the batch in flight rolls back.
+ */
+export async function cancelImportJob(deps: Pick<Deps, 'db' | 'log'>, actor: Actor, id: string, translate: (code: string) => string): Promise<ImportJobView> {
+  const now = nowIso();
+  const r = await deps.db.kysely
+    .updateTable('import_jobs')
+    .set({ status: 'failed', error_code: CANCELLED, owner: null, lease_until: 0, updated_at: now, finished_at: now })
+    .where('id', '=', id)
+    .where('status', 'in', ['queued', 'running'])
+    .executeTakeFirst();
+  if (Number(r.numUpdatedRows) > 0) {
+    await recordAudit(deps.db.kysely, actor, 'user.import_cancel', 'import_job', id, null, {});
+    deps.log.info({ jobId: id }, 'users import cancelled');
+  }
+  return getImportJob(deps, id, translate);
+}
+
 export type ImportAnswer = { kind: 'report'; report: ImportReport } | { kind: 'job'; jobId: string; total: number };
 
 export function createImportService(deps: Deps) {
@@ -455,6 +476,8 @@ export function createImportService(deps: Deps) {
       return { kind: 'report', report };
     },
     job: (id: string, translate: (code: string) => string) => getImportJob(deps, id, translate),
+    /** Cancels a running job (it stops after its batch in flight); answers the job. */
+    cancel: (actor: Actor, id: string, translate: (code: string) => string) => cancelImportJob(deps, actor, id, translate),
     /** Closes the jobs of stopped instances; returns how many. */
     reapStale: () => reapStaleImportJobs(deps),
     /** Shutdown: running jobs stop after their batch in flight and release their leases. */

@@ -26,7 +26,7 @@ async function accountIdsFor(db: Queries, user: string): Promise<string[]> {
 }
 
 /** Authentication activities; `user` is an e-mail (exact, case-insensitive) or an account id. */
-async function activities(db: Queries, q: Page & Range & { user?: string | undefined }): Promise<{ rows: ActivityLog[]; total: number }> {
+async function activities(db: Queries, q: Page & Range & { user?: string | undefined }, providerName: (id: string) => string): Promise<{ rows: ActivityLog[]; total: number }> {
   let query = db.selectFrom('auth_activities as x');
   if (q.from) query = query.where('x.logged_in_at', '>=', q.from);
   if (q.to) query = query.where('x.logged_in_at', '<=', q.to);
@@ -38,13 +38,17 @@ async function activities(db: Queries, q: Page & Range & { user?: string | undef
   const total = count((await query.select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow()).n);
   const rows = await query
     .leftJoin('accounts as a', 'a.id', 'x.account_id')
-    .select(['x.id', 'x.account_id', 'a.email', 'a.type', 'x.client_id', 'x.logged_in_at', 'x.logged_out_at', 'x.ip_address', 'x.origin'])
+    .select(['x.id', 'x.account_id', 'a.email', 'a.type', 'x.client_id', 'x.logged_in_at', 'x.logged_out_at', 'x.ip_address', 'x.origin', 'a.auth_type', 'a.provider'])
     .orderBy('x.logged_in_at', 'desc')
     .orderBy('x.id', 'desc')
     .limit(q.size)
     .offset((q.page - 1) * q.size)
     .execute();
-  return { rows, total };
+  // an SSO account signs in only through its upstream provider (it has no password): that provider is the sign-in's
+  return {
+    rows: rows.map(({ auth_type, provider, ...r }) => ({ ...r, provider: auth_type === 'SSO' && provider ? { id: provider, name: providerName(provider) } : null })),
+    total,
+  };
 }
 
 /** Sign-ins per UTC day over the last `days` days (today included), days without any counted as 0. */
@@ -106,10 +110,12 @@ async function auditTrail(db: Queries, q: AuditQuery): Promise<{ rows: AuditEntr
   return { rows: rows.map((r) => ({ ...r, before: parse(r.before), after: parse(r.after) })), total };
 }
 
-export function createLogsService(deps: Pick<Deps, 'db' | 'clock'>) {
+export function createLogsService(deps: Pick<Deps, 'db' | 'clock' | 'config'>) {
   const db = () => deps.db.kysely;
+  /** A configured provider's display name; the id when it is no longer configured. */
+  const providerName = (id: string) => deps.config.ssoProviders.find((p) => p.id === id)?.name ?? id;
   return {
-    activities: (q: Page & Range & { user?: string | undefined }) => activities(db(), q),
+    activities: (q: Page & Range & { user?: string | undefined }) => activities(db(), q, providerName),
     dailySignIns: (days: number) => dailySignIns(db(), deps.clock.now(), days),
     errors: (q: Page & Range & { code?: string | undefined; user?: string | undefined }) => errors(db(), q),
     audit: (q: AuditQuery) => auditTrail(db(), q),

@@ -2,7 +2,7 @@ import { sql, type ExpressionBuilder, type Expression, type SqlBool } from 'kyse
 import type { Account, AccountStatus, AuthType, Database } from '../../db/schema';
 import type { Db } from '../../db/index';
 import { AppError } from '../../errors';
-import { USER_RELATIONS, type UserDetail, type UserRelation } from '../../../contract/admin/users';
+import { USER_RELATIONS, type BulkResult, type BulkUserAction, type UserDetail, type UserRelation, type UserSort } from '../../../contract/admin/users';
 import { accountRow, searchTextOf } from '../accounts';
 import { sendInvitation } from '../invitations';
 import { revokeAccountGrantsDb } from '../../oidc/grants';
@@ -33,7 +33,12 @@ const ftsPhrase = (s: string) => `"${s.replace(/"/g, '""')}"`;
 export function accountWhere(dialect: 'sqlite' | 'postgres', type: 'user' | 'admin', f: UserFilters) {
   return (eb: AccountsEb): Expression<SqlBool> => {
     const conds: Expression<SqlBool>[] = [eb('accounts.type', '=', type)];
-    if (f.status) conds.push(eb('accounts.status', '=', f.status));
+    if (f.status) {
+      // the state (contract/common.ts accountStateOf): INVITED = active, credentials, no password, not verified
+      const invited = eb.and([eb('accounts.auth_type', '=', 'CREDENTIALS'), eb('accounts.password_hash', 'is', null), eb('accounts.email_verified_at', 'is', null)]);
+      if (f.status === 'INACTIVE') conds.push(eb('accounts.status', '=', 'INACTIVE'));
+      else conds.push(eb('accounts.status', '=', 'ACTIVE'), f.status === 'INVITED' ? invited : eb.not(invited));
+    }
     if (f.technical !== undefined) conds.push(eb('accounts.technical', '=', f.technical ? 1 : 0));
     if (f.auth_type) conds.push(eb('accounts.auth_type', '=', f.auth_type));
     if (f.locale) conds.push(eb('accounts.locale', '=', f.locale));
@@ -95,10 +100,12 @@ export async function listAccounts(
   f: UserFilters,
   page: number,
   size: number,
+  sort: UserSort = '-created_at',
 ): Promise<{ rows: AccountView[]; total: number }> {
   const total = await countAccounts(handle, type, f);
   const offset = (page - 1) * size;
   if (offset >= total) return { rows: [], total };
+  if (sort !== '-created_at') return { rows: await sortedPage(handle, type, f, sort, size, offset), total };
   const fromEnd = offset > total / 2;
   const dir = fromEnd ? 'asc' : 'desc';
   const limit = fromEnd ? Math.min(size, total - offset) : size;
@@ -112,6 +119,26 @@ export async function listAccounts(
     .orderBy('id', 'desc')
     .execute();
   return { rows: rows.map(accountView), total };
+}
+
+/** The columns of a sort order (USER_SORTS), the id last as the tie-breaker so that pages are disjoint and complete. */
+function sortColumns(sort: UserSort): { cols: ('created_at' | 'email_normalized' | 'last_name' | 'first_name')[]; dir: 'asc' | 'desc' } {
+  const dir = sort.startsWith('-') ? 'desc' : 'asc';
+  const key = sort.replace(/^-/, '');
+  const cols = key === 'email' ? (['email_normalized'] as const) : key === 'name' ? (['last_name', 'first_name'] as const) : (['created_at'] as const);
+  return { cols: [...cols], dir };
+}
+
+/** One page in another order than newest first: the ids walk the order's index (deferred join), then the rows. */
+async function sortedPage(handle: Db, type: 'user' | 'admin', f: UserFilters, sort: UserSort, limit: number, offset: number): Promise<AccountView[]> {
+  const { cols, dir } = sortColumns(sort);
+  let ids = handle.kysely.selectFrom('accounts').select('accounts.id').where(accountWhere(handle.dialect, type, f));
+  for (const c of cols) ids = ids.orderBy(`accounts.${c}`, dir);
+  ids = ids.orderBy('accounts.id', dir).limit(limit).offset(offset);
+  let q = handle.kysely.selectFrom('accounts').select([...ACCOUNT_VIEW_COLUMNS, 'email_normalized']).where('id', 'in', ids);
+  for (const c of cols) q = q.orderBy(c, dir);
+  const rows = await q.orderBy('id', dir).execute();
+  return rows.map(accountView);
 }
 
 /** The ids of one page (covering-index walk). */
@@ -404,10 +431,74 @@ export async function reinvite(deps: Deps, actor: Actor, account: Account): Prom
   return true;
 }
 
+export interface BulkInput {
+  action: BulkUserAction;
+  ids: string[];
+  subscription_id?: string | undefined;
+  role_ids?: string[] | undefined;
+}
+
+/** Gives a user a subscription with these roles (replacing the roles they held in it), in one transaction. */
+async function assignSubscription(deps: Deps, actor: Actor, id: string, subscriptionId: string, roleIds: string[]): Promise<void> {
+  const now = deps.clock.nowIso();
+  await deps.db.kysely.transaction().execute(async (trx) => {
+    await requireUserAccount(trx, id);
+    const before = await userRoleSubscriptions(trx, id);
+    await trx.deleteFrom('role_subscriptions').where('account_id', '=', id).where('subscription_id', '=', subscriptionId).execute();
+    await trx.insertInto('role_subscriptions').values([...new Set(roleIds)].map((role_id) => ({ account_id: id, subscription_id: subscriptionId, role_id, created_at: now }))).execute();
+    await trx.updateTable('accounts').set({ updated_at: now }).where('id', '=', id).execute();
+    await recordAudit(trx, actor, 'user.update', 'user', id, { role_subscriptions: before }, { role_subscriptions: await userRoleSubscriptions(trx, id) }, now);
+  });
+}
+
+/**
+ * One action on several users. The request as a whole is checked first (assign_subscription: the subscription exists
+ * and the roles belong to it; 422 otherwise, nothing applied). Then each user is handled on its own, entirely or not at
+ * all (every operation is one transaction); a row that cannot be done answers its error code, the others go on.
+ */
+async function bulk(deps: Deps, actor: Actor, input: BulkInput): Promise<{ results: BulkResult[]; succeeded: number; failed: number }> {
+  const db = deps.db.kysely;
+  const roleIds = input.role_ids ?? [];
+  const subscriptionId = input.subscription_id ?? '';
+  if (input.action === 'assign_subscription') {
+    const fields: Record<string, string[]> = {};
+    if (!subscriptionId) fields.subscription_id = ['required'];
+    if (roleIds.length === 0) fields.role_ids = ['required'];
+    if (Object.keys(fields).length) throw new AppError(422, 'validation_failed', { fields });
+    try {
+      await checkSubscriptionRoles(db, [{ subscription_id: subscriptionId, role_ids: roleIds }]);
+    } catch (err) {
+      // report on the bulk body's own field names
+      if (err instanceof AppError && err.fields) {
+        const mapped = Object.fromEntries(Object.entries(err.fields).map(([k, v]) => [k.replace(/^subscriptions\.0\./, ''), v]));
+        throw new AppError(422, 'validation_failed', { fields: mapped });
+      }
+      throw err;
+    }
+  }
+  const results: BulkResult[] = [];
+  for (const id of [...new Set(input.ids)]) {
+    try {
+      if (input.action === 'invite') await reinvite(deps, actor, await requireUserAccount(db, id));
+      else if (input.action === 'deactivate') await updateUser(deps, actor, id, { status: 'INACTIVE' });
+      else if (input.action === 'delete') await deleteAccount(deps, actor, await requireUserAccount(db, id));
+      else await assignSubscription(deps, actor, id, subscriptionId, roleIds);
+      results.push({ id, ok: true, code: null });
+    } catch (err) {
+      // a refused row (not found, already verified…) is a result; an outage is not, it stops the request (503)
+      if (!(err instanceof AppError) || err.status >= 500) throw err;
+      results.push({ id, ok: false, code: err.code });
+    }
+  }
+  const succeeded = results.filter((r) => r.ok).length;
+  return { results, succeeded, failed: results.length - succeeded };
+}
+
 export function createUsersService(deps: Deps) {
   const db = () => deps.db.kysely;
   return {
-    list: (filters: UserFilters, page: number, size: number) => listAccounts(deps.db, 'user', filters, page, size),
+    list: (filters: UserFilters, page: number, size: number, sort?: UserSort) => listAccounts(deps.db, 'user', filters, page, size, sort),
+    bulk: (actor: Actor, input: BulkInput) => bulk(deps, actor, input),
     /** `with`: comma-separated relations (USER_RELATIONS); 422 for an unknown one. */
     detail: (id: string, relations: string | undefined) => userDetail(db(), id, parseRelations(relations)),
     create: (actor: Actor, input: CreateUserInput) => createUser(deps, actor, input),

@@ -15,14 +15,16 @@ export interface ConfirmDialogProps {
   pending?: boolean;
   /** Shown under the description, e.g. a refusal from the server. */
   error?: ReactNode;
+  /** The `data-screen` of the dialog when a statechart screen shows it (`screen:apikey.confirm-revoke`). */
+  screen?: string;
 }
 
 /** Destructive-action confirmation; focus starts on Cancel. */
-export function ConfirmDialog({ open, onOpenChange, title, description, confirmLabel, onConfirm, pending, error }: ConfirmDialogProps) {
+export function ConfirmDialog({ open, onOpenChange, title, description, confirmLabel, onConfirm, pending, error, screen }: ConfirmDialogProps) {
   const cancelRef = useRef<HTMLButtonElement>(null);
   return (
     <Dialog.Root open={open} onOpenChange={(d) => onOpenChange(d.open)} role="alertdialog" lazyMount unmountOnExit initialFocusEl={() => cancelRef.current}>
-      <Dialog.Panel>
+      <Dialog.Panel data-screen={screen}>
         <Dialog.Title>{title}</Dialog.Title>
         <Dialog.Description>{description}</Dialog.Description>
         {error ? (

@@ -27,7 +27,8 @@ export function SearchField({ value, onChange, label, placeholder, delay = 300 }
     return () => clearTimeout(timer);
   }, [text, value, delay]);
   return (
-    <div className={css({ position: 'relative', width: 'full' })}>
+    // wide enough for its placeholder in every language ("Rechercher par nom ou e-mail") when it sits in a Toolbar
+    <div className={css({ position: 'relative', width: 'full', minWidth: 'min(100%, 18rem)' })}>
       <SearchIcon aria-hidden width={16} height={16} className={css({ position: 'absolute', insetStart: '3', top: '50%', transform: 'translateY(-50%)', color: 'fg.subtle', pointerEvents: 'none' })} />
       <Input type="search" aria-label={label} placeholder={placeholder} value={text} onChange={(e) => setText(e.target.value)} className={css({ ps: '9' })} />
     </div>

@@ -48,6 +48,8 @@ export function SimpleSelect({
     if (next !== undefined) onValueChange(next);
   };
   const content = <Select.Options items={collection.items} />;
+  // a long value may end in an ellipsis in a narrow trigger: the title keeps it readable
+  const selected = options.find((option) => option.value === value)?.label;
   return (
     <Select.Root
       collection={collection}
@@ -63,7 +65,7 @@ export function SimpleSelect({
       <Select.Label className={hideLabel ? visuallyHidden : undefined}>{label}</Select.Label>
       <Select.Control>
         <Select.Trigger>
-          <Select.ValueText placeholder={placeholder} />
+          <Select.ValueText placeholder={placeholder} title={selected} />
           <Select.Indicator>
             <ChevronDownIcon width={16} height={16} />
           </Select.Indicator>

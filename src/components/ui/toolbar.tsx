@@ -1,7 +1,14 @@
 import type { ReactNode } from 'react';
 import { css } from 'styled-system/css';
 
-/** A row of filters that wraps on small screens. */
+/**
+ * A row of filters that wraps: each filter starts at its natural width (so "Tous les types d'authentification"
+ * is not cut), at least 11rem, and the filters of a row share what is left.
+ */
 export function Toolbar({ children }: { children: ReactNode }) {
-  return <div className={css({ display: 'grid', gridTemplateColumns: { base: '1fr', sm: 'repeat(2, minmax(0, 1fr))', lg: 'repeat(auto-fit, minmax(160px, 1fr))' }, gap: '3', alignItems: 'end' })}>{children}</div>;
+  return (
+    <div className={css({ display: 'flex', flexWrap: 'wrap', gap: '3', alignItems: 'flex-end', '& > *': { flex: '1 1 max-content', minWidth: 'min(100%, 11rem)', maxWidth: 'full' } })}>
+      {children}
+    </div>
+  );
 }

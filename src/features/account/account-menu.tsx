@@ -8,7 +8,7 @@ import * as Menu from '../../components/ui/menu';
 import { UserAvatar } from '../../components/ui/user-avatar';
 import { useLogout } from '../../lib/session-context';
 
-/** User area header menu: Home, Profile, Sign out. */
+/** User area header menu: Home, Profile, Logout (the same word as the admin menu, docs/SPEC.md §2). */
 export function AccountMenu() {
   const { t } = useLingui();
   const navigate = useNavigate();
@@ -43,7 +43,7 @@ export function AccountMenu() {
           <Menu.Separator />
           <Menu.Item value="logout">
             <LogOutIcon width={16} height={16} />
-            {t`Sign out`}
+            {t`Logout`}
           </Menu.Item>
         </Menu.Content>
       </Menu.Positioner>

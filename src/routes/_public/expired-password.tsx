@@ -1,11 +1,20 @@
 import { msg } from '@lingui/core/macro';
-import { createFileRoute } from '@tanstack/react-router';
+import { createFileRoute, useRouterState } from '@tanstack/react-router';
 import { z } from 'zod';
-import { ExpiredPasswordScreen } from '../../features/account/password/expired-password-screen';
+import { LoginFlow } from '../../features/account/login/login-flow';
 
-/** Reached from the login machine (`password_expired` + reset_token kept in sessionStorage). */
+/**
+ * `screen:login.expired-password` / `screen:login.password-changed`: the login machine goes on here after a
+ * `password_expired` answer; its `navigate` hands the reset token over in the router's history state (never storage).
+ */
 export const Route = createFileRoute('/_public/expired-password')({
   staticData: { title: msg`Password expired` },
   validateSearch: z.object({ type: z.enum(['admin']).optional().catch(undefined) }),
-  component: ExpiredPasswordScreen,
+  component: ExpiredPasswordPage,
 });
+
+function ExpiredPasswordPage() {
+  const { type } = Route.useSearch();
+  const resetToken = useRouterState({ select: (state) => state.location.state.resetToken ?? null });
+  return <LoginFlow admin={type === 'admin'} interaction={null} resetToken={resetToken} />;
+}

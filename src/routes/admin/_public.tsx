@@ -1,6 +1,7 @@
 import { createFileRoute, Outlet } from '@tanstack/react-router';
 import { SiteLayout } from '../../components/layout/site-layout';
 import { guardPublicArea } from '../../lib/guards';
+import { SessionScreenRoot } from '../../lib/session-context';
 
 /** Admin login, admin reset password and first-start setup use the public layout and its guard. */
 export const Route = createFileRoute('/admin/_public')({
@@ -10,8 +11,10 @@ export const Route = createFileRoute('/admin/_public')({
 
 function AdminPublicLayout() {
   return (
-    <SiteLayout>
-      <Outlet />
-    </SiteLayout>
+    <SessionScreenRoot>
+      <SiteLayout>
+        <Outlet />
+      </SiteLayout>
+    </SessionScreenRoot>
   );
 }

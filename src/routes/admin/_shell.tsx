@@ -2,6 +2,7 @@ import { createFileRoute, Outlet } from '@tanstack/react-router';
 import { NotFoundPage } from '../../components/errors/not-found-page';
 import { AdminShell } from '../../features/admin/shell/admin-shell';
 import { guardAdminArea } from '../../lib/guards';
+import { SessionScreenRoot } from '../../lib/session-context';
 
 /**
  * Admin area frame. Guard: a signed-in admin (else /admin/login), a non-admin
@@ -15,8 +16,10 @@ export const Route = createFileRoute('/admin/_shell')({
 
 function AdminShellLayout() {
   return (
-    <AdminShell>
-      <Outlet />
-    </AdminShell>
+    <SessionScreenRoot>
+      <AdminShell>
+        <Outlet />
+      </AdminShell>
+    </SessionScreenRoot>
   );
 }

@@ -7,9 +7,12 @@ export const pinInput = defineSlotRecipe({
   base: {
     root: { display: 'flex', flexDirection: 'column', gap: '1.5' },
     label: { fontSize: 'sm', fontWeight: 'medium' },
-    control: { display: 'flex', gap: '2' },
+    // six cells fit a 360 px phone: they shrink below 40 px rather than overflow the card
+    control: { display: 'flex', gap: { base: '1.5', sm: '2' }, maxWidth: 'full' },
     input: {
-      width: '10',
+      flex: '1 1 0',
+      minWidth: '0',
+      maxWidth: '10',
       height: '12',
       textAlign: 'center',
       fontSize: 'lg',

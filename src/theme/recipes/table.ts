@@ -20,7 +20,9 @@ export const table = defineSlotRecipe({
       color: 'fg.muted',
       px: '4',
       py: '3',
-      whiteSpace: 'nowrap',
+      // long French and Italian headers ("Type d'authentification") wrap between words instead of widening the table
+      whiteSpace: 'normal',
+      overflowWrap: 'normal',
     },
     cell: { px: '4', py: '3', verticalAlign: 'middle' },
   },

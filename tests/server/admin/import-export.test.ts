@@ -27,9 +27,10 @@ describeEachDb('admin users import and export', (get) => {
     expect(r).toMatchObject({ total: 6, created: 2, dry_run: true });
     expect(r.skipped).toEqual([{ row: 5, email: 'ok1@import.test', reason: 'duplicate_in_file' }]);
     expect(r.failed).toEqual([
-      { row: 3, fields: { email: ['email'] } },
-      { row: 6, fields: { provider: ['provider_required'] } },
-      { row: 7, fields: { locale: ['invalid'], technical: ['invalid'], phone: ['invalid'] } },
+      // the row's e-mail as written, so the report can say which account a bad row was meant to be
+      { row: 3, email: 'bad-mail', fields: { email: ['email'] } },
+      { row: 6, email: 'sso@import.test', fields: { provider: ['provider_required'] } },
+      { row: 7, email: 'x@import.test', fields: { locale: ['invalid'], technical: ['invalid'], phone: ['invalid'] } },
     ]);
     const found = await get().app.inject({ method: 'GET', url: '/api/admin/users?search=import.test', headers: who.superAdmin.headers });
     expect(found.json().meta.total).toBe(0);

@@ -2,8 +2,9 @@ import { createServer as createHttpServer, type Server } from 'node:http';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import Provider from 'oidc-provider';
 import { describeEachDb } from '../../helpers/app';
-import { createAccount, exchangeCode, followToCode, pathOf, startAuthorize } from '../../helpers/auth';
+import { CookieJar, createAccount, exchangeCode, followToCode, pathOf, startAuthorize } from '../../helpers/auth';
 import { Browser, freePort } from '../../helpers/http';
+import { actor } from '../admin/fixtures';
 
 /**
  * A tiny upstream identity provider: a second oidc-provider on loopback with one fixed account and
@@ -14,6 +15,8 @@ const upstreamIssuer = `http://127.0.0.1:${upstreamPort}`;
 const APP_URL = 'http://localhost:3000';
 const UPSTREAM_EMAIL = 'sso.user@corp.example';
 let upstreamVerified = true;
+/** `ui_locales` of the last authorization request the upstream provider received. */
+let upstreamUiLocales: string | null = null;
 
 async function startUpstream(): Promise<Server> {
   const provider = new Provider(upstreamIssuer, {
@@ -35,6 +38,7 @@ async function startUpstream(): Promise<Server> {
   });
   const callback = provider.callback();
   const server = createHttpServer((req, res) => {
+    if (req.url?.startsWith('/auth?')) upstreamUiLocales = new URL(req.url, upstreamIssuer).searchParams.get('ui_locales');
     if (req.url?.startsWith('/interaction/')) {
       provider.interactionFinished(req, res, { login: { accountId: 'upstream-subject-1' } }).catch((err: unknown) => {
         res.statusCode = 500;
@@ -59,11 +63,15 @@ afterAll(async () => {
 describeEachDb(
   'upstream SSO (the server as relying party)',
   (get) => {
-    /** Drives the browser: our start → upstream (auto sign-in) → our callback; returns our callback's redirect. */
-    async function viaUpstream(client: 'portal' | 'admin-console' = 'portal') {
+    /**
+     * Drives the browser: our start → upstream (auto sign-in) → our callback; returns our callback's redirect.
+     * `jar`: the browser's cookies for our app (the `iam_sso` cookie set by start goes with the callback).
+     */
+    async function viaUpstream(client: 'portal' | 'admin-console' = 'portal', opts: { startQuery?: string; extra?: Record<string, string> } = {}) {
       const t = get();
-      const start = await startAuthorize(t, { client });
-      const go = await t.app.inject({ method: 'GET', url: `/api/sso/corp/start?interaction=${start.interaction}` });
+      const start = await startAuthorize(t, { client, ...(opts.extra ? { extra: opts.extra } : {}) });
+      const go = await t.app.inject({ method: 'GET', url: `/api/sso/corp/start?interaction=${start.interaction}${opts.startQuery ?? ''}`, headers: { cookie: start.jar.header() } });
+      start.jar.store(go);
       expect(go.statusCode).toBe(302);
       const upstreamAuth = new URL(String(go.headers.location));
       expect(upstreamAuth.origin).toBe(upstreamIssuer);
@@ -76,9 +84,38 @@ describeEachDb(
         url = new URL(String(r.headers.get('location')), upstreamIssuer).href;
       }
       expect(url.startsWith(`${APP_URL}/api/sso/corp/callback?`)).toBe(true);
-      const cb = await t.app.inject({ method: 'GET', url: pathOf(url) });
-      return { start, cb, callbackUrl: url };
+      const callbackUrl = url;
+      /** Opens the callback URL (again) with a browser's cookies (default: the one that started). */
+      const openCallback = async (jar: CookieJar = start.jar) => {
+        const r = await t.app.inject({ method: 'GET', url: pathOf(callbackUrl), headers: { cookie: jar.header() } });
+        jar.store(r);
+        return r;
+      };
+      const cb = await openCallback();
+      return { start, cb, callbackUrl, upstreamAuth, openCallback };
     }
+
+    /** Upstream round trip up to (not including) our callback: for opening it in other browsers. */
+    async function upToCallback(client: 'portal' | 'admin-console' = 'portal') {
+      const t = get();
+      const start = await startAuthorize(t, { client });
+      const go = await t.app.inject({ method: 'GET', url: `/api/sso/corp/start?interaction=${start.interaction}`, headers: { cookie: start.jar.header() } });
+      start.jar.store(go);
+      const browser = new Browser();
+      let url = String(go.headers.location);
+      for (let i = 0; i < 6 && url.startsWith(upstreamIssuer); i++) {
+        const r = await browser.go(url);
+        url = new URL(String(r.headers.get('location')), upstreamIssuer).href;
+      }
+      const open = async (jar: CookieJar) => {
+        const r = await t.app.inject({ method: 'GET', url: pathOf(url), headers: { cookie: jar.header() } });
+        jar.store(r);
+        return r;
+      };
+      return { start, callbackUrl: url, open };
+    }
+
+    const activitiesOf = (accountId: string) => get().db.kysely.selectFrom('auth_activities').selectAll().where('account_id', '=', accountId).execute();
 
     it('signs an ACTIVE SSO account in by provider + verified e-mail and finishes the same interaction', async () => {
       const t = get();
@@ -94,9 +131,10 @@ describeEachDb(
       expect(row.provider_subject).toBe('upstream-subject-1');
       // the upstream vouched for the address (email_verified: true): the account's verified flag is now true
       expect(row.email_verified_at).toEqual(expect.any(String));
-      // the state is single use: replaying the callback fails
-      const replay = await t.app.inject({ method: 'GET', url: pathOf(callbackUrl) });
-      expect(replay.statusCode).toBe(400);
+      // the state is single use: replaying the callback (a reload) lands on the login page, not on a JSON error
+      const replay = await t.app.inject({ method: 'GET', url: pathOf(callbackUrl), headers: { cookie: start.jar.header() } });
+      expect(replay.statusCode).toBe(302);
+      expect(String(replay.headers.location)).toBe(`${APP_URL}/login?error=interaction_expired`);
       // and an SSO account cannot use a password
       await t.db.kysely.deleteFrom('accounts').where('id', '=', acct.id).execute();
     });
@@ -125,6 +163,112 @@ describeEachDb(
       await t.db.kysely.deleteFrom('accounts').where('id', '=', inactive.id).execute();
     });
 
+    it('a reloaded callback of an admin sign-in and an unknown state land on the (admin) login page, never on JSON', async () => {
+      const t = get();
+      const admin = await createAccount(t, { type: 'admin', email: UPSTREAM_EMAIL, password: null, auth_type: 'SSO', provider: 'corp' });
+      try {
+        const { cb, openCallback } = await viaUpstream('admin-console');
+        expect(String(cb.headers.location)).toContain('/oidc/auth/');
+        const again = await openCallback();
+        expect(again.statusCode).toBe(302);
+        expect(String(again.headers.location)).toBe(`${APP_URL}/admin/login?error=interaction_expired`);
+      } finally {
+        await t.db.kysely.deleteFrom('accounts').where('id', '=', admin.id).execute();
+      }
+      for (const url of ['/api/sso/corp/callback?state=never-issued&code=x', '/api/sso/corp/callback']) {
+        const res = await t.app.inject({ method: 'GET', url });
+        expect(res.statusCode).toBe(302);
+        expect(String(res.headers.location)).toBe(`${APP_URL}/login?error=interaction_expired`);
+      }
+    });
+
+    it('a callback opened in another browser is refused and records nothing; the sign-in is recorded once, when it completes', async () => {
+      const t = get();
+      const acct = await createAccount(t, { type: 'user', email: UPSTREAM_EMAIL, password: null, auth_type: 'SSO', provider: 'corp' });
+      try {
+        const { start, open } = await upToCallback();
+        const other = await open(new CookieJar());
+        expect(other.statusCode).toBe(302);
+        expect(String(other.headers.location)).toBe(`${APP_URL}/login?error=interaction_expired`);
+        expect(await activitiesOf(acct.id)).toEqual([]);
+        // the browser that started it still can: the refused one did not use the state up
+        const mine = await open(start.jar);
+        expect(String(mine.headers.location)).toContain('/oidc/auth/');
+        // finished at our callback, but not yet completed at the provider: no sign-in yet
+        expect(await activitiesOf(acct.id)).toEqual([]);
+        const { code } = await followToCode(t, start, String(mine.headers.location));
+        expect(code).toBeTruthy();
+        const rows = await activitiesOf(acct.id);
+        expect(rows).toHaveLength(1);
+        expect(rows[0]).toMatchObject({ client_id: 'portal', origin: upstreamIssuer, logged_out_at: null });
+        expect(rows[0]!.session_ref).toEqual(expect.any(String));
+      } finally {
+        await t.db.kysely.deleteFrom('auth_activities').where('account_id', '=', acct.id).execute();
+        await t.db.kysely.deleteFrom('accounts').where('id', '=', acct.id).execute();
+      }
+    });
+
+    it("passes the person's language upstream (ui_locales): the SPA's, else the authorization request's", async () => {
+      const t = get();
+      await viaUpstream('portal', { startQuery: '&ui_locales=de' });
+      expect(upstreamUiLocales).toBe('de');
+      await viaUpstream('portal', { extra: { ui_locales: 'fr-CH fr' } });
+      expect(upstreamUiLocales).toBe('fr-CH fr');
+      await viaUpstream('portal', { startQuery: `&ui_locales=${encodeURIComponent('<x> it')}` });
+      expect(upstreamUiLocales).toBe('it');
+      expect(t).toBeTruthy();
+    });
+
+    it("the admin views show what the provider vouched for and the provider's name with each SSO sign-in", async () => {
+      const t = get();
+      const admin = await actor(t, 'super_admin');
+      const acct = await createAccount(t, { type: 'user', email: UPSTREAM_EMAIL, password: null, auth_type: 'SSO', provider: 'corp', email_verified_at: null });
+      try {
+        const { start, cb } = await viaUpstream();
+        await followToCode(t, start, String(cb.headers.location));
+        // signed in before the e-mail was marked as verified (provider_subject set, email_verified_at not): still verified
+        await t.db.kysely.updateTable('accounts').set({ email_verified_at: null }).where('id', '=', acct.id).execute();
+        const detail = await t.app.inject({ method: 'GET', url: `/api/admin/users/${acct.id}`, headers: admin.headers });
+        expect(detail.json().data.email_verified).toBe(true);
+        const logs = await t.app.inject({ method: 'GET', url: `/api/admin/logs/activities?user=${encodeURIComponent(UPSTREAM_EMAIL)}`, headers: admin.headers });
+        expect(logs.statusCode).toBe(200);
+        expect(logs.json().data).toEqual([expect.objectContaining({ provider: { id: 'corp', name: 'Corp IdP' }, origin: upstreamIssuer, client_id: 'portal' })]);
+      } finally {
+        await t.db.kysely.deleteFrom('auth_activities').where('account_id', '=', acct.id).execute();
+        await t.db.kysely.deleteFrom('accounts').where('id', '=', acct.id).execute();
+      }
+    });
+
+    it('a password tried for an address of the provider\'s domain: sso_account_use_provider naming the provider, the same whether or not an account exists', async () => {
+      const t = get();
+      const sso = await createAccount(t, { type: 'user', email: 'ann@corp.example', password: null, auth_type: 'SSO', provider: 'corp' });
+      const cred = await createAccount(t, { type: 'user', email: 'bob@corp.example', password: 'Correct-Horse1!x' });
+      const other = await createAccount(t, { type: 'user', email: 'cy@elsewhere.example', password: 'Correct-Horse1!x' });
+      try {
+        const tryPassword = async (email: string, password: string) => {
+          const start = await startAuthorize(t);
+          return t.app.inject({ method: 'POST', url: '/api/login', headers: { 'accept-language': 'de' }, payload: { email, password, interaction: start.interaction } });
+        };
+        const answers = [];
+        for (const email of ['ann@corp.example', 'nobody@corp.example', 'bob@corp.example']) {
+          const res = await tryPassword(email, 'Wrong-Passw0rd!');
+          expect(res.statusCode).toBe(401);
+          answers.push(res.json().error);
+        }
+        // one answer for an SSO account, an unknown address and a wrong password there: nothing reveals an account
+        expect(answers.map((a) => a.code)).toEqual(['sso_account_use_provider', 'sso_account_use_provider', 'sso_account_use_provider']);
+        expect(new Set(answers.map((a) => a.message)).size).toBe(1);
+        expect(answers[0].message).toContain('Corp IdP');
+        expect(answers[0].message).toContain('Weiter mit');
+        // a password account of that domain still signs in with its password; other domains keep the old answer
+        expect((await tryPassword('bob@corp.example', 'Correct-Horse1!x')).statusCode).toBe(200);
+        expect((await tryPassword('cy@elsewhere.example', 'Wrong-Passw0rd!')).json().error.code).toBe('invalid_credentials');
+        expect((await tryPassword('nobody@elsewhere.example', 'Wrong-Passw0rd!')).json().error.code).toBe('invalid_credentials');
+      } finally {
+        await t.db.kysely.deleteFrom('accounts').where('id', 'in', [sso.id, cred.id, other.id]).execute();
+      }
+    });
+
     it('unknown providers are refused', async () => {
       const t = get();
       const start = await startAuthorize(t);
@@ -133,5 +277,5 @@ describeEachDb(
       expect(res.json().error.code).toBe('sso_provider_unknown');
     });
   },
-  { SSO_PROVIDERS: JSON.stringify([{ id: 'corp', name: 'Corp IdP', issuer: upstreamIssuer, client_id: 'iam', client_secret: 'upstream-secret' }]) },
+  { SSO_PROVIDERS: JSON.stringify([{ id: 'corp', name: 'Corp IdP', issuer: upstreamIssuer, client_id: 'iam', client_secret: 'upstream-secret', domains: ['corp.example'] }]) },
 );

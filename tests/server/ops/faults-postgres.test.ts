@@ -65,7 +65,7 @@ describe('PostgreSQL faults (own cluster, server as a child process)', () => {
     await server.waitForOutput(/database 127\.0\.0\.1:\d+\/postgres not reachable \(ECONNREFUSED[^)]*\); retrying in \d+ s/, 60_000);
     expect(server.alive()).toBe(true);
     await cluster.start();
-    await server.waitForOutput(/IAM listening/, 90_000);
+    await server.waitForOutput(/IAM is at /, 90_000);
     expect((await timedFetch(`${server.base}/api/health/ready`)).status).toBe(200);
     expect((await dbRead(server)).status).toBe(401);
   }, 120_000);

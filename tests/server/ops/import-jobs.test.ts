@@ -102,6 +102,47 @@ describeEachDb('import jobs: counts, owner and lease', (get) => {
   });
 });
 
+describeEachDb('import jobs: cancel', (get) => {
+  let admin: Actor;
+  beforeAll(async () => {
+    admin = await actor(get(), 'super_admin');
+  });
+  const cancel = (id: string, lang = 'en') => get().app.inject({ method: 'POST', url: `/api/admin/users/import/${id}/cancel`, headers: { ...admin.headers, 'accept-language': lang } });
+
+  it('a cancelled job stops after its batch in flight: failed with import_cancelled, the committed rows counted, no more rows after', async () => {
+    const res = await upload(get(), admin, fileOf('cancel.test', 30_000));
+    const id = res.json().data.job_id as string;
+    const answer = await cancel(id, 'de');
+    expect(answer.statusCode).toBe(200);
+    expect(answer.json().data).toMatchObject({ id, status: 'failed', error: { code: 'import_cancelled', message: expect.stringContaining('abgebrochen') } });
+    await importJobsSettled(get().app);
+    const stored = await get().db.kysely.selectFrom('import_jobs').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    expect(stored).toMatchObject({ status: 'failed', error_code: 'import_cancelled', owner: null });
+    expect(await accountsIn(get(), 'cancel.test')).toBe(Number(stored.created));
+    expect(Number(stored.created)).toBeLessThan(30_000);
+    const audit = await get().db.kysely.selectFrom('audit_log').select(['action', 'target_id']).where('action', '=', 'user.import_cancel').where('target_id', '=', id).execute();
+    expect(audit).toHaveLength(1);
+  });
+
+  it('cancelling a job that has ended answers it unchanged; an unknown job is 404 import_job_not_found', async () => {
+    const res = await upload(get(), admin, fileOf('ended.test', 3));
+    const id = res.json().data.job_id as string;
+    await importJobsSettled(get().app);
+    const answer = await cancel(id);
+    expect(answer.json().data).toMatchObject({ id, status: 'done', created: 3, error: null });
+    const missing = await cancel(randomUUID());
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json().error.code).toBe('import_job_not_found');
+  });
+
+  it('the import takes `async` as a form field too (the SPA sends its options in the form)', async () => {
+    const m = multipart('file', 'users.csv', fileOf('asyncfield.test', 2), 'text/csv', { async: 'true' });
+    const res = await get().app.inject({ method: 'POST', url: '/api/admin/users/import', headers: { ...admin.headers, ...m.headers }, payload: m.payload });
+    expect(res.statusCode).toBe(202);
+    await importJobsSettled(get().app);
+  });
+});
+
 describe('import jobs and shutdown', () => {
   it('closing the app stops a running job after its batch and releases its lease; counts match the rows', async () => {
     const t = await createTestApp('sqlite');

@@ -1,59 +1,47 @@
-/** `/expired-password`: a new password after signing in with an expired one (the token from the sign-in answer). */
+/**
+ * `screen:login.expired-password`: a new password after signing in with an expired one, and
+ * `screen:login.password-changed` once it is saved. Shown by the login machine on `/expired-password`
+ * (src/features/account/login/login-flow.tsx); the reset token travels in the machine, never in storage.
+ */
 import { Trans, useLingui } from '@lingui/react/macro';
-import { useMutation } from '@tanstack/react-query';
-import { useState } from 'react';
-import { css } from 'styled-system/css';
-import { byKind } from '../../../../contract/account';
-import { isApiError } from '../../../api';
-import { call } from '../../../api/call';
-import { AuthCard, PageHeading } from '../../../components/page-heading';
-import { clearResetToken, readResetToken } from '../login/login-search';
+import { useMemo } from 'react';
+import type { ErrorInfo } from '../../../../machines/shared';
+import { ApiError } from '../../../api/errors';
+import { AuthCard } from '../../../components/page-heading';
+import { loginErrorMessage } from '../login/login-errors';
+import { ScreenHeading } from '../login/login-heading';
 import type { NewPasswordValues } from '../schemas';
-import { apiErrorMessage, errorInfoMessage, FormAlert } from '../form-kit';
-import { BackToLogin } from './back-to-login';
 import { NewPasswordForm } from './new-password-form';
 import { PasswordSavedCard } from './password-saved-card';
 
-export function ExpiredPasswordScreen() {
+export interface ExpiredPasswordScreenProps {
+  loading: boolean;
+  error: ErrorInfo | null;
+  onSubmit: (values: NewPasswordValues) => void;
+}
+
+const PASSWORD_FIELDS = ['password', 'password_confirmation'];
+
+export function ExpiredPasswordScreen({ loading, error, onSubmit }: ExpiredPasswordScreenProps) {
   const { i18n } = useLingui();
-  const [stored] = useState(() => readResetToken());
-  const mutation = useMutation({
-    mutationFn: (values: NewPasswordValues) => call(byKind[stored?.admin ? 'admin' : 'user'].resetPassword, { body: { reset_token: stored?.token, ...values } }),
-    // the confirmation stays on this page: /login starts the OIDC round trip with a full page load
-    onSuccess: () => clearResetToken(),
-  });
-  if (mutation.isSuccess) return <PasswordSavedCard flowCode="cp" admin={Boolean(stored?.admin)} />;
-  if (!stored) {
-    return (
-      <AuthCard>
-        <PageHeading>
-          <Trans>Password expired</Trans>
-        </PageHeading>
-        <FormAlert focus={false}>
-          <Trans>This page opens after signing in with an expired password. Please sign in again.</Trans>
-        </FormAlert>
-        <BackToLogin admin={false} />
-      </AuthCard>
-    );
-  }
-  const error = mutation.error;
-  const fieldOnly = isApiError(error) && error.status === 422 && error.fields && ('password' in error.fields || 'password_confirmation' in error.fields);
+  const fields = error?.fields ?? {};
+  const fieldOnly = error?.code === 'validation_failed' && Object.keys(fields).some((name) => PASSWORD_FIELDS.includes(name));
+  // the form puts a 422's field codes on its fields (NewPasswordForm reads them from an ApiError)
+  const serverError = useMemo(
+    () => (fieldOnly ? new ApiError({ kind: 'http', status: 422, code: 'validation_failed', message: '', fields }) : null),
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- a new error object means a new answer
+    [error],
+  );
+  const message = fieldOnly ? null : (loginErrorMessage(i18n, error)?.text ?? null);
   return (
-    <AuthCard>
-      <PageHeading>
-        <Trans>Password expired</Trans>
-      </PageHeading>
-      <p className={css({ fontSize: 'sm', color: 'fg.muted', mt: '-4', mb: '5' })}>
-        <Trans>Your password has expired. Choose a new one to continue.</Trans>
-      </p>
-      <NewPasswordForm
-        submitLabel={<Trans>Change password</Trans>}
-        loading={mutation.isPending}
-        error={error && !fieldOnly ? (isApiError(error) && error.status === 403 ? errorInfoMessage(i18n, { code: 'link_invalid' }) : apiErrorMessage(i18n, error)) : null}
-        serverError={error}
-        onSubmit={(values) => mutation.mutate(values)}
-      />
-      <BackToLogin admin={stored.admin} />
+    <AuthCard screen="screen:login.expired-password">
+      <ScreenHeading title={<Trans>Password expired</Trans>} description={<Trans>Your password has expired. Choose a new one to continue.</Trans>} />
+      <NewPasswordForm submitLabel={<Trans>Change password</Trans>} loading={loading} error={message} serverError={serverError} onSubmit={onSubmit} />
     </AuthCard>
   );
+}
+
+/** `screen:login.password-changed`: the new password is saved; the person signs in with it. */
+export function ExpiredPasswordChangedScreen({ admin }: { admin: boolean }) {
+  return <PasswordSavedCard flowCode="cp" admin={admin} screen="screen:login.password-changed" />;
 }

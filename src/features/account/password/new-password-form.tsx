@@ -13,6 +13,7 @@ export function NewPasswordForm({
   loading,
   error,
   onSubmit,
+  onInvalid,
   serverError,
 }: {
   submitLabel: React.ReactNode;
@@ -20,6 +21,8 @@ export function NewPasswordForm({
   error?: string | null;
   serverError?: unknown;
   onSubmit: (values: NewPasswordValues) => void;
+  /** The form refused the input (the fields in error), nothing was sent. */
+  onInvalid?: (fields: string[]) => void;
 }) {
   const { t } = useLingui();
   const fieldError = useFieldError();
@@ -29,7 +32,7 @@ export function NewPasswordForm({
     if (serverError) applyServerFieldErrors(serverError, form.setError, ['password', 'password_confirmation']);
   }, [serverError, form]);
   return (
-    <form noValidate className={formStack} onSubmit={form.handleSubmit(onSubmit)}>
+    <form noValidate className={formStack} onSubmit={form.handleSubmit(onSubmit, (errors) => onInvalid?.(Object.keys(errors)))}>
       {error ? <FormAlert>{error}</FormAlert> : null}
       <PasswordField
         label={t`New password`}

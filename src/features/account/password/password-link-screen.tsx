@@ -1,18 +1,21 @@
-/** Reset password / verify invitation (verifyInvitation machine). */
+/**
+ * Reset password / verify invitation (verifyInvitation machine). Each screen follows a `screen:verify.*`
+ * tag and carries it as `data-screen`; the machine leaves the page itself (injected `navigate`).
+ */
 import { msg } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
-import { Link } from '@tanstack/react-router';
+import { useNavigate } from '@tanstack/react-router';
 import { useMachine } from '@xstate/react';
-import { useMemo } from 'react';
+import { useMemo, type ReactNode } from 'react';
 import { css } from 'styled-system/css';
 import { createVerifyActors, verifyInvitationMachine, type VerifyFlow, type VerifyInvitationMachine } from '../../../../machines/verifyInvitation.machine';
 import { call } from '../../../api/call';
+import { ApiError } from '../../../api/errors';
 import { LoadingBar } from '../../../components/loading-bar';
 import { AuthCard, PageHeading } from '../../../components/page-heading';
 import { Button } from '../../../components/ui/button';
 import { inspectOptions } from '../../../lib/inspect';
 import { errorInfoMessage, FormAlert, formStack, linkClass, mutedText } from '../form-kit';
-import { BackToLogin } from './back-to-login';
 import { NewPasswordForm } from './new-password-form';
 import { PasswordSavedCard } from './password-saved-card';
 
@@ -23,17 +26,49 @@ export interface PasswordLinkScreenProps {
   machineOverride?: VerifyInvitationMachine;
 }
 
-/** `/reset-password?url=`, `/admin/reset-password?url=`, `/verify/$type?url=`. */
+/** A link whose click the machine handles (it navigates itself); the href keeps it a link (new tab, copy). */
+function MachineLink({ href, onClick, children }: { href: string; onClick: () => void; children: ReactNode }) {
+  return (
+    <a
+      href={href}
+      className={linkClass}
+      onClick={(event) => {
+        event.preventDefault();
+        onClick();
+      }}
+    >
+      {children}
+    </a>
+  );
+}
+
+/** `/reset-password?url=`, `/admin/reset-password?url=`, `/verify/{user,admin}?url=` (and the older `/verify/{verify,resetPassword}`). */
 export function PasswordLinkScreen({ flow, admin, url, machineOverride }: PasswordLinkScreenProps) {
   const { i18n } = useLingui();
-  const real = useMemo(() => verifyInvitationMachine.provide({ actors: createVerifyActors({ call }) }), []);
-  const [snapshot, send] = useMachine(machineOverride ?? real, { ...inspectOptions(), input: { flow, admin, url: url ?? null } });
+  const navigate = useNavigate();
+  const machine = useMemo(
+    () =>
+      (machineOverride ?? verifyInvitationMachine.provide({ actors: createVerifyActors({ call }) })).provide({
+        actions: { navigate: (_, params: { to: string }) => void navigate({ href: params.to }) },
+      }),
+    [machineOverride, navigate],
+  );
+  const [snapshot, send] = useMachine(machine, { ...inspectOptions(), input: { flow, admin, url: url ?? null } });
+  const error = snapshot.context.error;
+  // the form puts a 422's field codes on its fields (NewPasswordForm reads them from an ApiError); one per answer
+  const serverError = useMemo(
+    () => (error?.fields ? new ApiError({ kind: 'http', status: error.status ?? 422, code: error.code, message: '', fields: error.fields }) : undefined),
+    [error],
+  );
   const heading = flow === 'verify' ? <Trans>Finish your profile setup</Trans> : <Trans>Choose a new password</Trans>;
+  const signIn = () => send({ type: 'SIGN_IN' });
 
-  if (snapshot.hasTag('route:verify-done')) return <PasswordSavedCard flowCode={snapshot.context.flowCode === 'sc' ? 'sc' : 'cp'} admin={admin} />;
-  if (snapshot.hasTag('route:verify-invalid')) {
+  if (snapshot.hasTag('screen:verify.done')) {
+    return <PasswordSavedCard screen="screen:verify.done" flowCode={snapshot.context.flowCode === 'sc' ? 'sc' : 'cp'} admin={admin} onSignIn={signIn} />;
+  }
+  if (snapshot.hasTag('screen:verify.invalid')) {
     return (
-      <AuthCard>
+      <AuthCard screen="screen:verify.invalid">
         <PageHeading>
           <Trans>Link expired or invalid</Trans>
         </PageHeading>
@@ -46,20 +81,24 @@ export function PasswordLinkScreen({ flow, admin, url, machineOverride }: Passwo
           ) : (
             <Trans>
               Request a new link on the{' '}
-              <Link to="/forgot-password" search={admin ? { type: 'admin' } : {}} className={linkClass}>
+              <MachineLink href={admin ? '/forgot-password?type=admin' : '/forgot-password'} onClick={() => send({ type: 'FORGOT_PASSWORD' })}>
                 forgot password
-              </Link>{' '}
+              </MachineLink>{' '}
               page.
             </Trans>
           )}
         </p>
-        <BackToLogin admin={admin} />
+        <p className={css({ textAlign: 'center', mt: '2' })}>
+          <MachineLink href={admin ? '/admin/login' : '/login'} onClick={signIn}>
+            <Trans>Back to sign in</Trans>
+          </MachineLink>
+        </p>
       </AuthCard>
     );
   }
-  if (snapshot.hasTag('route:verify-unavailable')) {
+  if (snapshot.hasTag('screen:verify.unavailable')) {
     return (
-      <AuthCard>
+      <AuthCard screen="screen:verify.unavailable">
         <PageHeading>{heading}</PageHeading>
         <div className={formStack}>
           <FormAlert>{errorInfoMessage(i18n, snapshot.context.error)}</FormAlert>
@@ -70,11 +109,10 @@ export function PasswordLinkScreen({ flow, admin, url, machineOverride }: Passwo
       </AuthCard>
     );
   }
-  if (snapshot.hasTag('route:verify-form')) {
-    const error = snapshot.context.error;
+  if (snapshot.hasTag('screen:verify.form')) {
     const fieldsOnly = error?.code === 'validation_failed';
     return (
-      <AuthCard>
+      <AuthCard screen="screen:verify.form">
         <PageHeading>{heading}</PageHeading>
         <p className={css({ fontSize: 'sm', color: 'fg.muted', mt: '-4', mb: '5' })}>
           {flow === 'verify' ? <Trans>Choose a password to finish setting up your account.</Trans> : <Trans>Choose a new password for your account.</Trans>}
@@ -83,19 +121,24 @@ export function PasswordLinkScreen({ flow, admin, url, machineOverride }: Passwo
           submitLabel={flow === 'verify' ? <Trans>Save password</Trans> : <Trans>Change password</Trans>}
           loading={snapshot.hasTag('loading')}
           error={error && !fieldsOnly ? errorInfoMessage(i18n, error) : null}
-          serverError={error?.fields ? { fields: error.fields } : undefined}
+          serverError={serverError}
           onSubmit={(values) => send({ type: 'SUBMIT', ...values })}
+          onInvalid={(fields) => send({ type: 'INPUT_REJECTED', fields })}
         />
       </AuthCard>
     );
   }
-  return (
-    <AuthCard>
-      <PageHeading>{heading}</PageHeading>
-      <LoadingBar label={i18n._(msg`Checking the link…`)} />
-      <p className={mutedText}>
-        <Trans>Checking the link…</Trans>
-      </p>
-    </AuthCard>
-  );
+  if (snapshot.hasTag('screen:verify.checking')) {
+    return (
+      <AuthCard screen="screen:verify.checking">
+        <PageHeading>{heading}</PageHeading>
+        <LoadingBar label={i18n._(msg`Checking the link…`)} />
+        <p className={mutedText}>
+          <Trans>Checking the link…</Trans>
+        </p>
+      </AuthCard>
+    );
+  }
+  // an `exit` state: the machine is taking the person to another page
+  return null;
 }

@@ -5,10 +5,15 @@ import { AuthCard, PageHeading } from '../../../components/page-heading';
 import { FormAlert } from '../form-kit';
 import { SuccessIcon } from './success-icon';
 
-/** The end of a password flow: 'sc' (setup complete) or 'cp' (changed password), with the way to sign in. */
-export function PasswordSavedCard({ flowCode, admin }: { flowCode: 'sc' | 'cp'; admin: boolean }) {
+const signInClass = css({ display: 'flex', alignItems: 'center', justifyContent: 'center', width: 'full', height: '12', borderRadius: 'md', bg: 'accent.default', color: 'accent.fg', fontWeight: 'medium', cursor: 'pointer', _hover: { bg: 'accent.emphasized' } });
+
+/**
+ * The end of a password flow: 'sc' (setup complete) or 'cp' (changed password), with the way to sign in:
+ * a link to the sign-in page of `admin`; with `onSignIn` a click calls it instead (a machine takes the person there).
+ */
+export function PasswordSavedCard({ flowCode, admin, screen, onSignIn }: { flowCode: 'sc' | 'cp'; admin: boolean; screen?: `screen:${string}`; onSignIn?: () => void }) {
   return (
-    <AuthCard>
+    <AuthCard screen={screen}>
       <SuccessIcon />
       <PageHeading>{flowCode === 'sc' ? <Trans>Your account is ready</Trans> : <Trans>Password changed</Trans>}</PageHeading>
       <FormAlert tone="success">
@@ -19,9 +24,22 @@ export function PasswordSavedCard({ flowCode, admin }: { flowCode: 'sc' | 'cp'; 
         )}
       </FormAlert>
       <div className={css({ mt: '6' })}>
-        <Link to={admin ? '/admin/login' : '/login'} className={css({ display: 'flex', alignItems: 'center', justifyContent: 'center', height: '12', borderRadius: 'md', bg: 'accent.default', color: 'accent.fg', fontWeight: 'medium', _hover: { bg: 'accent.emphasized' } })}>
-          <Trans>Go to sign in</Trans>
-        </Link>
+        {onSignIn ? (
+          <a
+            href={admin ? '/admin/login' : '/login'}
+            className={signInClass}
+            onClick={(event) => {
+              event.preventDefault();
+              onSignIn();
+            }}
+          >
+            <Trans>Go to sign in</Trans>
+          </a>
+        ) : (
+          <Link to={admin ? '/admin/login' : '/login'} className={signInClass}>
+            <Trans>Go to sign in</Trans>
+          </Link>
+        )}
       </div>
     </AuthCard>
   );

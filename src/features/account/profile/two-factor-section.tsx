@@ -1,3 +1,4 @@
+import type { I18n } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
@@ -5,7 +6,8 @@ import { useMachine } from '@xstate/react';
 import { QRCodeSVG } from 'qrcode.react';
 import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import { css } from 'styled-system/css';
-import { createTwoFactorActors, twoFactorSetupMachine, type TwoFactorSetupMachine } from '../../../../machines/twoFactorSetup.machine';
+import type { ErrorInfo } from '../../../../machines/shared';
+import { createTwoFactorActors, TWO_FACTOR_SCREENS, twoFactorSetupMachine, type TwoFactorSetupMachine } from '../../../../machines/twoFactorSetup.machine';
 import { sendEnrollmentSms } from '../../../../contract/account';
 import { call } from '../../../api/call';
 import { currentAccountQueryOptions, type AccountKind, type TwoFactorStatus } from '../../../api/account';
@@ -13,8 +15,19 @@ import { Button } from '../../../components/ui/button';
 import { CodeInput } from '../../../components/ui/code-input';
 import { toaster } from '../../../components/ui/toast';
 import { inspectOptions } from '../../../lib/inspect';
-import { apiErrorMessage, errorInfoMessage, FormAlert, formStack, mutedText, PasswordField, usePinTranslations } from '../form-kit';
+import { apiErrorMessage, errorInfoMessage, FormAlert, formatDuration, formStack, mutedText, PasswordField, usePinTranslations } from '../form-kit';
 import { Section } from './section';
+
+/**
+ * An SMS asked for too soon (429 `too_many_requests` from /2fa/sms/send or /2fa/sms/resend: one per 30 s, five an
+ * hour) is a wait, not a lockout of the account (that one is `account_locked`).
+ */
+function smsWaitMessage(i18n: I18n, screen: string, error: ErrorInfo | null): string | null {
+  if (error?.serverCode !== 'too_many_requests' || (screen !== 'screen:2fa.off' && screen !== 'screen:2fa.sms-code')) return null;
+  if (!error.retryAfter) return i18n._(msg`Please wait before asking for another code.`);
+  const time = formatDuration(i18n, error.retryAfter);
+  return i18n._(msg`Please wait ${time} before asking for another code.`);
+}
 
 async function copy(text: string): Promise<boolean> {
   try {
@@ -63,7 +76,9 @@ export function TwoFactorSection({ kind, phone, status, machineOverride }: { kin
   const [snapshot, send] = useMachine(machineOverride ?? real, { ...inspectOptions(), input: { enabled: status.enabled, method: status.method, phone } });
   const { context } = snapshot;
   const busy = snapshot.hasTag('loading');
-  const error = errorInfoMessage(i18n, context.error);
+  // the screen shown is the state's one `screen:2fa.*` tag (machines/twoFactorSetup.machine.ts)
+  const screen = TWO_FACTOR_SCREENS.find((tag) => snapshot.hasTag(tag)) ?? 'screen:2fa.off';
+  const error = smsWaitMessage(i18n, screen, context.error) ?? errorInfoMessage(i18n, context.error);
   const [disableWith, setDisableWith] = useState<'one_time_password' | 'password'>('one_time_password');
   const [password, setPassword] = useState('');
 
@@ -83,7 +98,7 @@ export function TwoFactorSection({ kind, phone, status, machineOverride }: { kin
   const refresh = () => void queryClient.invalidateQueries({ queryKey: currentAccountQueryOptions(kind).queryKey });
 
   let body;
-  if (snapshot.hasTag('route:2fa-recovery-codes') && context.recoveryCodes) {
+  if (screen === 'screen:2fa.recovery-codes' && context.recoveryCodes) {
     const codes = context.recoveryCodes;
     const text = codes.join('\n');
     body = (
@@ -121,7 +136,7 @@ export function TwoFactorSection({ kind, phone, status, machineOverride }: { kin
         </div>
       </div>
     );
-  } else if (snapshot.hasTag('route:2fa-qr') && context.otpauthUrl && context.secret) {
+  } else if (screen === 'screen:2fa.authenticator' && context.otpauthUrl && context.secret) {
     const secret = context.secret;
     body = (
       <div className={formStack}>
@@ -153,13 +168,13 @@ export function TwoFactorSection({ kind, phone, status, machineOverride }: { kin
         </div>
         <CodeForm label={t`Code from the app`} busy={busy} error={error} submitLabel={t`Turn on`} onSubmit={(code) => send({ type: 'SUBMIT_CODE', code })} />
         <div>
-          <Button variant="ghost" onClick={() => send({ type: 'CANCEL' })}>
+          <Button variant="ghost" disabled={busy} onClick={() => send({ type: 'CANCEL' })}>
             <Trans>Cancel</Trans>
           </Button>
         </div>
       </div>
     );
-  } else if (snapshot.hasTag('route:2fa-sms-code')) {
+  } else if (screen === 'screen:2fa.sms-code') {
     body = (
       <div className={formStack}>
         <p className={css({ fontSize: 'sm' })}>
@@ -170,13 +185,13 @@ export function TwoFactorSection({ kind, phone, status, machineOverride }: { kin
           <Button variant="outline" disabled={!snapshot.hasTag('sms:can-resend') || busy} onClick={() => send({ type: 'RESEND_CODE' })}>
             {snapshot.hasTag('sms:can-resend') ? <Trans>Resend code</Trans> : <Trans>Resend available in a minute</Trans>}
           </Button>
-          <Button variant="ghost" onClick={() => send({ type: 'CANCEL' })}>
+          <Button variant="ghost" disabled={busy} onClick={() => send({ type: 'CANCEL' })}>
             <Trans>Cancel</Trans>
           </Button>
         </div>
       </div>
     );
-  } else if (context.enabled) {
+  } else if (screen === 'screen:2fa.on') {
     body = (
       <div className={formStack}>
         <p className={css({ display: 'flex', alignItems: 'center', gap: '2', fontSize: 'sm' })}>
@@ -260,7 +275,7 @@ export function TwoFactorSection({ kind, phone, status, machineOverride }: { kin
   }, [enabled]);
 
   return (
-    <Section id="two-factor-heading" title={<Trans>Two-factor authentication</Trans>} description={<Trans>Protect your account with a second step when you sign in.</Trans>}>
+    <Section id="two-factor-heading" screen={screen} title={<Trans>Two-factor authentication</Trans>} description={<Trans>Protect your account with a second step when you sign in.</Trans>}>
       {body}
     </Section>
   );

@@ -22,12 +22,15 @@ import { SimpleSelect } from '../../../components/ui/simple-select';
 import * as Table from '../../../components/ui/table';
 import { TableFrame } from '../../../components/ui/table-frame';
 import { applyServerFieldErrors } from '../../../lib/field-errors';
+import { visuallyHidden } from '../../../components/visually-hidden';
+import { LOCALES } from '../../../../contract/domain/formats';
 import { adminsQueryOptions, useChangeAdminRole, useCreateAdmin, useDeleteAdmin } from '../api/admins';
 import type { Account, AdminRoleName } from '../api/types';
 import { useErrorText, useNotify } from '../components/feedback';
 import { FormField } from '../components/form';
-import { useFormat } from '../components/format';
+import { useFormat, useLanguageName } from '../components/format';
 import { QueryRows } from '../components/query-rows';
+import { StateBadge } from '../components/state-badge';
 import type { AdminSearch } from './search';
 
 const COLUMNS = 5;
@@ -116,20 +119,23 @@ export function AdminManagement({ search, onSearchChange, currentAdminId }: { se
                         />
                       </Table.Cell>
                       <Table.Cell>
-                        {admin.status === 'ACTIVE' ? <Badge tone="success">{t`Active`}</Badge> : <Badge>{t`Inactive`}</Badge>}
-                        {!admin.email_verified ? (
-                          <span className={css({ ms: '1' })}>
-                            <Badge tone="warning">{t`Invited`}</Badge>
-                          </span>
-                        ) : null}
+                        <StateBadge state={admin.state} />
                       </Table.Cell>
                       <Table.Cell className={css({ whiteSpace: 'nowrap' })}>{fmt.date(admin.created_at)}</Table.Cell>
                       <Table.Cell className={css({ textAlign: 'end' })}>
+                        {self ? (
+                          <span id={`self-delete-${admin.id}`} className={visuallyHidden}>
+                            {t`You cannot delete your own admin account`}
+                          </span>
+                        ) : null}
                         <Button
                           variant="ghost"
                           size="sm"
                           aria-label={t`Delete ${admin.email}`}
-                          title={t`Delete`}
+                          title={self ? t`You cannot delete your own admin account` : t`Delete`}
+                          // your own row: refused by the server (403 cannot_delete_self), so not offered (docs/SPEC.md §2)
+                          disabled={self}
+                          aria-describedby={self ? `self-delete-${admin.id}` : undefined}
                           className={css({ color: 'danger.700' })}
                           onClick={() => {
                             setDeleteError(null);
@@ -192,6 +198,7 @@ const schema = z.object({
   first_name: z.string().trim().min(1, { error: 'required' }).max(100, { error: 'too_long:100' }),
   last_name: z.string().trim().min(1, { error: 'required' }).max(100, { error: 'too_long:100' }),
   role: z.enum(['super_admin', 'manager']),
+  locale: z.enum(LOCALES),
 });
 type Values = z.infer<typeof schema>;
 
@@ -206,12 +213,14 @@ function AddAdminDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (
 }
 
 function AddAdminForm({ onDone }: { onDone: () => void }) {
-  const { t } = useLingui();
+  const { t, i18n } = useLingui();
   const notify = useNotify();
+  const languageName = useLanguageName();
   const create = useCreateAdmin();
   const { register, control, handleSubmit, setError, formState } = useForm<Values>({
     resolver: zodResolver(schema),
-    defaultValues: { email: '', first_name: '', last_name: '', role: 'manager' },
+    // the invitation mail is written in this language: asked for, never silently the inviting admin's
+    defaultValues: { email: '', first_name: '', last_name: '', role: 'manager', locale: (LOCALES as readonly string[]).includes(i18n.locale) ? (i18n.locale as Values['locale']) : 'en' },
   });
   const submit = handleSubmit((values) =>
     create
@@ -221,7 +230,7 @@ function AddAdminForm({ onDone }: { onDone: () => void }) {
         onDone();
       })
       .catch((error: unknown) => {
-        if (!applyServerFieldErrors(error, setError, ['email', 'first_name', 'last_name', 'role'])) notify.error(error);
+        if (!applyServerFieldErrors(error, setError, ['email', 'first_name', 'last_name', 'role', 'locale'])) notify.error(error);
       }),
   );
   return (
@@ -230,7 +239,7 @@ function AddAdminForm({ onDone }: { onDone: () => void }) {
         <Trans>Add admin</Trans>
       </Dialog.Title>
       <Dialog.Description>
-        <Trans>The new admin gets an invitation e-mail to set a password.</Trans>
+        <Trans>The new admin gets an invitation e-mail, in the chosen language, to set a password.</Trans>
       </Dialog.Description>
       <DialogClose />
       <FormField label={t`E-mail`} type="email" autoComplete="off" required error={formState.errors.email} {...register('email')} />
@@ -248,6 +257,20 @@ function AddAdminForm({ onDone }: { onDone: () => void }) {
               { value: 'manager', label: t`Manager: dashboard and user management` },
               { value: 'super_admin', label: t`Super admin: everything` },
             ]}
+            value={field.value}
+            onValueChange={field.onChange}
+          />
+        )}
+      />
+      <Controller
+        control={control}
+        name="locale"
+        render={({ field }) => (
+          <SimpleSelect
+            portalled={false}
+            className={raiseWhenOpen}
+            label={t`Language`}
+            options={LOCALES.map((code) => ({ value: code, label: languageName(code) }))}
             value={field.value}
             onValueChange={field.onChange}
           />

@@ -1,4 +1,4 @@
-import { queryOptions } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import * as system from '../../../../contract/system';
 import { call } from '../../../api/call';
 import { adminKeys } from './keys';
@@ -12,4 +12,10 @@ export function ssoProvidersQueryOptions() {
     queryFn: ({ signal }) => call(system.clientConfig, {}, { signal }).then((r) => r.data.sso_providers),
     staleTime: 5 * 60_000,
   });
+}
+
+/** A provider id's display name (its configured `name`; the id while loading or when no longer configured). */
+export function useSsoProviderName(): (id: string) => string {
+  const providers = useQuery(ssoProvidersQueryOptions());
+  return (id) => providers.data?.find((p) => p.id === id)?.name ?? id;
 }

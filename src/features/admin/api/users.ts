@@ -12,7 +12,7 @@ import { adminKeys, compactQuery } from './keys';
 export const USER_RELATIONS = users.USER_RELATIONS.join(',');
 
 /** A page of the user list with its filters (the filters are the contract's). */
-export type UserFilters = users.UserFilters & { page: number; size: number };
+export type UserFilters = users.UserFilters & { page: number; size: number; sort?: users.UserSort | undefined };
 
 /** The list filters without paging (for export). */
 export type UserExportFilters = Omit<UserFilters, 'page' | 'size'>;
@@ -62,6 +62,29 @@ export function useDeleteUser() {
       qc.removeQueries({ queryKey: adminKeys.user(id) });
       return qc.invalidateQueries({ queryKey: adminKeys.users() });
     },
+  });
+}
+
+export type BulkInput = BodyOf<typeof users.bulkUsers>;
+
+/**
+ * Runs a bulk action over any number of users in requests of BULK_MAX_IDS, reporting progress after each; every row's
+ * result comes from the server (applied entirely or not at all).
+ */
+export function useBulkUsers() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: async ({ input, onProgress }: { input: BulkInput; onProgress: (done: number, results: users.BulkResult[]) => void }) => {
+      const results: users.BulkResult[] = [];
+      for (let i = 0; i < input.ids.length; i += users.BULK_MAX_IDS) {
+        const chunk = input.ids.slice(i, i + users.BULK_MAX_IDS);
+        const answer = await call(users.bulkUsers, { body: { ...input, ids: chunk } });
+        results.push(...answer.data.results);
+        onProgress(results.length, [...results]);
+      }
+      return results;
+    },
+    onSettled: () => qc.invalidateQueries({ queryKey: adminKeys.users() }),
   });
 }
 

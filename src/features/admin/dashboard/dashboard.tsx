@@ -2,6 +2,7 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState } from 'react';
 import { css } from 'styled-system/css';
+import { useErrorText } from '../components/feedback';
 import { PageHeading } from '../../../components/page-heading';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
@@ -11,7 +12,9 @@ import { FilterXIcon } from '../../../components/ui/icons';
 import * as Table from '../../../components/ui/table';
 import { TableFrame } from '../../../components/ui/table-frame';
 import { TextField } from '../../../components/ui/text-field';
+import { SimpleSelect } from '../../../components/ui/simple-select';
 import { Toolbar } from '../../../components/ui/toolbar';
+import { LOGGED_ERROR_CODES } from '../../../../contract/admin/logs';
 import { activitiesQueryOptions, dailySignInsQueryOptions, errorLogsQueryOptions } from '../api/logs';
 import { useFormat } from '../components/format';
 import { QueryRows } from '../components/query-rows';
@@ -21,6 +24,7 @@ import { activityFilters, errorFilters, type DashboardSearch } from './search';
 export function Dashboard({ search, onSearchChange }: { search: DashboardSearch; onSearchChange: (next: DashboardSearch) => void }) {
   const { t } = useLingui();
   const daily = useQuery(dailySignInsQueryOptions(30));
+  const errorText = useErrorText();
   const ids = { chart: useId(), act: useId(), err: useId() };
   return (
     <div className={css({ display: 'flex', flexDirection: 'column', gap: '6' })}>
@@ -34,7 +38,7 @@ export function Dashboard({ search, onSearchChange }: { search: DashboardSearch;
           </div>
         ) : daily.isError ? (
           <p role="alert" className={css({ color: 'fg.error', fontSize: 'sm' })}>
-            <Trans>Error ocurred, please try again</Trans>
+            {errorText(daily.error)}
           </p>
         ) : (
           <SignInChart data={daily.data} />
@@ -118,7 +122,17 @@ function ActivitiesCard({ search, onSearchChange, titleId }: CardProps) {
                   <Table.Cell className={css({ whiteSpace: 'nowrap' })}>{fmt.dateTime(a.logged_in_at)}</Table.Cell>
                   <Table.Cell className={css({ whiteSpace: 'nowrap' })}>{fmt.dateTime(a.logged_out_at)}</Table.Cell>
                   <Table.Cell className={css({ fontFamily: 'mono', fontSize: 'xs' })}>{a.ip_address ?? '—'}</Table.Cell>
-                  <Table.Cell className={css({ fontSize: 'xs', wordBreak: 'break-all' })}>{a.origin ?? '—'}</Table.Cell>
+                  <Table.Cell className={css({ fontSize: 'xs' })}>
+                    {/* an origin is read as one token: never broken inside (it used to wrap mid-port) */}
+                    <span title={a.origin ?? undefined} className={css({ display: 'inline-block', maxWidth: 'full', overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap', verticalAlign: 'bottom' })} data-testid="activity-origin">
+                      {a.origin ?? '—'}
+                    </span>
+                    {a.provider ? (
+                      <span className={css({ display: 'block', mt: '1' })}>
+                        <Badge tone="info">{t`Single sign-on · ${a.provider.name}`}</Badge>
+                      </span>
+                    ) : null}
+                  </Table.Cell>
                   <Table.Cell className={css({ fontFamily: 'mono', fontSize: 'xs' })}>{a.client_id ?? '—'}</Table.Cell>
                 </Table.Row>
               )}
@@ -139,6 +153,8 @@ function ActivitiesCard({ search, onSearchChange, titleId }: CardProps) {
   );
 }
 
+const ALL_CODES = 'all';
+
 function ErrorLogCard({ search, onSearchChange, titleId }: CardProps) {
   const { t } = useLingui();
   const fmt = useFormat();
@@ -149,11 +165,17 @@ function ErrorLogCard({ search, onSearchChange, titleId }: CardProps) {
   const rows = q.data?.data ?? [];
   const cols = 5;
   return (
-    <Card title={t`Admin logs`} titleId={titleId} description={t`Errors reported by the API, newest first.`}>
+    <Card title={t`Admin logs`} titleId={titleId} description={t`Every server error and a sample of the client errors (4xx) the API answered, newest first.`}>
       <Toolbar>
         <TextField label={t`From`} type="date" size="sm" value={search.e_from ?? ''} max={search.e_to} onChange={(e) => set({ e_from: e.target.value || undefined })} />
         <TextField label={t`To`} type="date" size="sm" value={search.e_to ?? ''} min={search.e_from} onChange={(e) => set({ e_to: e.target.value || undefined })} />
-        <DebouncedField label={t`Error code`} value={search.e_code ?? ''} onChange={(v) => set({ e_code: v || undefined })} placeholder="validation_failed" />
+        <SimpleSelect
+          label={t`Error code`}
+          size="sm"
+          value={search.e_code ?? ALL_CODES}
+          onValueChange={(v) => set({ e_code: v === ALL_CODES ? undefined : v })}
+          options={[{ value: ALL_CODES, label: t`All error codes` }, ...LOGGED_ERROR_CODES.map((code) => ({ value: code, label: code }))]}
+        />
         <DebouncedField label={t`User e-mail`} value={search.e_user ?? ''} onChange={(v) => set({ e_user: v || undefined })} placeholder="name@example.com" />
         {filtered ? (
           <Button variant="ghost" size="sm" onClick={() => onSearchChange({ ...search, e_from: undefined, e_to: undefined, e_code: undefined, e_user: undefined, e_page: undefined })}>

@@ -1,19 +1,45 @@
 import { Trans, useLingui } from '@lingui/react/macro';
-import { useId } from 'react';
+import { useEffect, useId, useRef, useState, type RefObject } from 'react';
 import { css } from 'styled-system/css';
 import * as Table from '../../../components/ui/table';
 import type { DailyCount } from '../api/types';
 import { useFormat } from '../components/format';
 
-const WIDTH = 720;
+const DEFAULT_WIDTH = 720;
 const HEIGHT = 200;
 const PAD = { top: 12, right: 8, bottom: 28, left: 36 };
+/** Room one day label needs on the x axis (px). */
+const LABEL_ROOM = 56;
 
-function niceMax(value: number): number {
-  if (value <= 4) return 4;
-  const magnitude = 10 ** Math.floor(Math.log10(value));
-  const step = [1, 2, 2.5, 5, 10].map((m) => m * magnitude).find((s) => value / s <= 4) ?? 10 * magnitude;
-  return Math.ceil(value / step) * step;
+/**
+ * The y axis for a peak count: whole-number ticks only (sign-ins are counted, there is no 1.5 sign-in), at most
+ * five of them, the top one at or above the peak.
+ */
+export function yAxis(peak: number): { max: number; ticks: number[] } {
+  const rough = Math.max(1, peak / 4);
+  const magnitude = 10 ** Math.floor(Math.log10(rough));
+  const step = [1, 2, 5, 10].map((m) => m * magnitude).find((s) => s >= rough) ?? 10 * magnitude;
+  const max = Math.max(step, Math.ceil(Math.max(peak, 1) / step) * step);
+  const ticks: number[] = [];
+  for (let tick = 0; tick <= max; tick += step) ticks.push(tick);
+  return { max, ticks };
+}
+
+/** The element's width in px (ResizeObserver), so the chart is drawn at the size it is shown. */
+function useWidth(): [RefObject<HTMLDivElement | null>, number] {
+  const ref = useRef<HTMLDivElement>(null);
+  const [width, setWidth] = useState(DEFAULT_WIDTH);
+  useEffect(() => {
+    const element = ref.current;
+    if (!element || typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(([entry]) => {
+      const next = Math.round(entry?.contentRect.width ?? 0);
+      if (next > 0) setWidth(next);
+    });
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, []);
+  return [ref, width];
 }
 
 /** Sign-ins per day as an SVG bar chart, with the same data as a table for screen readers and keyboard users. */
@@ -23,12 +49,14 @@ export function SignInChart({ data }: { data: DailyCount[] }) {
   const titleId = useId();
   const total = data.reduce((sum, d) => sum + d.count, 0);
   const peak = data.reduce<DailyCount | null>((best, d) => (best === null || d.count > best.count ? d : best), null);
-  const max = niceMax(peak?.count ?? 0);
+  const { max, ticks } = yAxis(peak?.count ?? 0);
+  const [frame, WIDTH] = useWidth();
   const innerW = WIDTH - PAD.left - PAD.right;
   const innerH = HEIGHT - PAD.top - PAD.bottom;
   const slot = data.length ? innerW / data.length : innerW;
   const barW = Math.max(2, slot * 0.7);
-  const ticks = [0, max / 4, max / 2, (3 * max) / 4, max];
+  // a day label every `every` days, as many as fit
+  const every = Math.max(1, Math.ceil((LABEL_ROOM * data.length) / Math.max(innerW, 1)));
   const first = data[0]?.day;
   const last = data[data.length - 1]?.day;
   const summary =
@@ -54,8 +82,8 @@ export function SignInChart({ data }: { data: DailyCount[] }) {
           <p className={css({ fontSize: '2xl', fontWeight: 'semibold' })}>{peak && peak.count > 0 ? `${fmt.number(peak.count)} · ${fmt.day(peak.day)}` : '—'}</p>
         </div>
       </div>
-      <div className={css({ overflowX: 'auto' })}>
-        <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-labelledby={titleId} className={css({ width: 'full', minWidth: '480px', height: 'auto', display: 'block' })}>
+      <div ref={frame} className={css({ width: 'full', minWidth: '0' })}>
+        <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} width={WIDTH} height={HEIGHT} role="img" aria-labelledby={titleId} className={css({ width: 'full', height: 'auto', display: 'block' })}>
           <title id={titleId}>{summary}</title>
           {ticks.map((tick) => {
             const y = PAD.top + innerH - (tick / max) * innerH;
@@ -76,7 +104,7 @@ export function SignInChart({ data }: { data: DailyCount[] }) {
                 <rect x={x} y={PAD.top + innerH - h} width={barW} height={Math.max(h, d.count > 0 ? 2 : 0)} rx={2} fill="#1d4ed8">
                   <title>{`${fmt.day(d.day)}: ${fmt.number(d.count)}`}</title>
                 </rect>
-                {i % 5 === 0 || i === data.length - 1 ? (
+                {i % every === 0 ? (
                   <text x={x + barW / 2} y={HEIGHT - 8} textAnchor="middle" fontSize="11" fill="#475569" aria-hidden="true">
                     {fmt.day(d.day)}
                   </text>

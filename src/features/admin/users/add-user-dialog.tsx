@@ -1,6 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useQuery } from '@tanstack/react-query';
+import { useId } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { css } from 'styled-system/css';
 import { z } from 'zod';
@@ -79,6 +80,8 @@ function AddUserForm({ onDone }: { onDone: () => void }) {
   );
 
   const providerOptions = (providers.data ?? []).map((p) => ({ value: p.id, label: p.name }));
+  const noProviders = providers.isSuccess && providerOptions.length === 0;
+  const noProviderId = useId();
   return (
     <form onSubmit={(e) => void submit(e)} noValidate className={css({ display: 'flex', flexDirection: 'column', gap: '4' })}>
       <Dialog.Title>
@@ -93,9 +96,13 @@ function AddUserForm({ onDone }: { onDone: () => void }) {
           <Trans>Sign-in method</Trans>
         </legend>
         <div className={css({ display: 'grid', gridTemplateColumns: '1fr 1fr', gap: '2' })}>
-          {(['CREDENTIALS', 'SSO'] as const).map((value) => (
+          {(['CREDENTIALS', 'SSO'] as const).map((value) => {
+            // SSO needs a configured identity provider: without one it is not offered (the server would refuse it)
+            const unavailable = value === 'SSO' && noProviders;
+            return (
             <label
               key={value}
+              aria-disabled={unavailable || undefined}
               className={css({
                 display: 'flex',
                 alignItems: 'center',
@@ -109,13 +116,20 @@ function AddUserForm({ onDone }: { onDone: () => void }) {
                 cursor: 'pointer',
                 fontSize: 'sm',
                 _focusWithin: { outline: '2px solid', outlineColor: 'focusRing', outlineOffset: '2px' },
+                '&[aria-disabled=true]': { cursor: 'not-allowed', color: 'fg.muted', bg: 'bg.subtle' },
               })}
             >
-              <input type="radio" value={value} {...register('auth_type')} />
+              <input type="radio" value={value} disabled={unavailable} aria-describedby={unavailable ? noProviderId : undefined} {...register('auth_type')} />
               {value === 'CREDENTIALS' ? <Trans>By credentials (invitation)</Trans> : <Trans>By SSO</Trans>}
             </label>
-          ))}
+            );
+          })}
         </div>
+        {noProviders ? (
+          <p id={noProviderId} className={css({ fontSize: 'sm', color: 'fg.muted' })}>
+            <Trans>Sign-in by SSO needs an identity provider; none is configured on this server.</Trans>
+          </p>
+        ) : null}
       </fieldset>
       {authType === 'SSO' ? (
         <Controller

@@ -1,7 +1,13 @@
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useId, useRef, useState } from 'react';
+import type { I18n } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
+import { useQueryClient } from '@tanstack/react-query';
+import { useMachine } from '@xstate/react';
+import { useId, useMemo, useRef, type ReactNode } from 'react';
 import { css } from 'styled-system/css';
+import { createCsvImportActors, csvImportMachine, type CsvImportScreen, type ImportProgress } from '../../../../machines/csvImport.machine';
+import type { AdminError } from '../../../../machines/adminError';
+import { call, upload } from '../../../api/call';
 import { Button } from '../../../components/ui/button';
 import * as Dialog from '../../../components/ui/dialog';
 import { DialogClose } from '../../../components/ui/dialog-close';
@@ -10,15 +16,15 @@ import { UploadIcon } from '../../../components/ui/icons';
 import { Switch } from '../../../components/ui/switch';
 import * as Table from '../../../components/ui/table';
 import { TableFrame } from '../../../components/ui/table-frame';
+import { inspectOptions } from '../../../lib/inspect';
 import { fieldErrorMessage } from '../../../lib/field-errors';
 import { adminKeys } from '../api/keys';
 import type { ImportReport } from '../api/types';
+import { adminErrorText, errorCodeMessage, fieldProblem } from '../components/feedback';
+import { useFormat } from '../components/format';
 
 /** What the report view shows of an import's report. */
-type Report = Pick<ImportReport, 'total' | 'created' | 'skipped' | 'failed' | 'encoding'>;
-import { importJobQueryOptions, postImport, type ImportResult } from '../api/users';
-import { useErrorText, useNotify } from '../components/feedback';
-import { useFormat } from '../components/format';
+type Report = Pick<ImportReport, 'total' | 'created' | 'skipped' | 'failed' | 'encoding'> & Partial<Pick<ImportReport, 'skipped_count' | 'failed_count'>>;
 
 export function ImportUsersDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
   return (
@@ -30,51 +36,169 @@ export function ImportUsersDialog({ open, onOpenChange }: { open: boolean; onOpe
   );
 }
 
-type Phase = { step: 'pick' } | { step: 'checked'; report: Report } | { step: 'running'; jobId: string } | { step: 'done'; report: Report; ok: boolean } | { step: 'failed'; reason: string };
+const SCREENS: readonly CsvImportScreen[] = ['screen:import.pick', 'screen:import.checking', 'screen:import.report', 'screen:import.running', 'screen:import.done', 'screen:import.failed', 'screen:import.cancelled'];
+
+/**
+ * A refused file in the admin's words: the missing columns, an unreadable file, else the code's message.
+ * (`users_import_failed` with `columns.email: required` reads "The file has no “email” column".)
+ */
+export function importErrorLines(i18n: I18n, error: AdminError): string[] {
+  const lines: string[] = [];
+  for (const [field, codes] of Object.entries(error.fields ?? {})) {
+    const code = codes[0];
+    if (!code) continue;
+    const column = /^columns\.(.+)$/.exec(field)?.[1];
+    if (column) lines.push(i18n._(msg`The file has no “${column}” column`));
+    else if (field === 'file') lines.push(fieldErrorMessage(i18n, code, 'file') ?? '');
+    else lines.push(fieldProblem(i18n, field, code));
+  }
+  return lines.length ? lines : [errorCodeMessage(i18n, error.code, error.retryAfter)];
+}
 
 function ImportUsers({ onClose }: { onClose: () => void }) {
-  const { t } = useLingui();
-  const notify = useNotify();
-  const errorText = useErrorText();
+  const { t, i18n } = useLingui();
   const qc = useQueryClient();
-  const inputId = useId();
-  const fileRef = useRef<HTMLInputElement>(null);
-  const [file, setFile] = useState<File | null>(null);
-  const [sendInvitations, setSendInvitations] = useState(true);
-  const [phase, setPhase] = useState<Phase>({ step: 'pick' });
+  const closeRef = useRef(onClose);
+  closeRef.current = onClose;
+  const machine = useMemo(
+    () =>
+      csvImportMachine.provide({
+        actors: createCsvImportActors({ call, upload }),
+        actions: {
+          close: () => closeRef.current(),
+          usersChanged: () => void qc.invalidateQueries({ queryKey: adminKeys.users() }),
+        },
+      }),
+    [qc],
+  );
+  const [snapshot, send] = useMachine(machine, { ...inspectOptions(), input: { sendInvitations: true } });
+  const { file, sendInvitations, report, progress, error } = snapshot.context;
+  const screen = SCREENS.find((tag) => snapshot.hasTag(tag)) ?? 'screen:import.pick';
+  const busy = snapshot.hasTag('busy');
 
-  const finish = (report: Report) => {
-    const ok = report.failed.length === 0 || report.created > 0;
-    setPhase({ step: 'done', report, ok });
-    void qc.invalidateQueries({ queryKey: adminKeys.users() });
-    if (ok) notify.success(t`Users imported`, t`${report.created} of ${report.total} created`);
-    else notify.error(null, t`Users import failed`);
-  };
+  const picker = (
+    <FilePicker
+      fileName={file?.name ?? null}
+      size={file?.size ?? 0}
+      disabled={busy}
+      error={screen === 'screen:import.pick' && error ? importErrorLines(i18n, error) : null}
+      onFile={(f) => send({ type: 'FILE_CHOSEN', file: f })}
+      invitations={<Switch label={t`Send invitation e-mails to new users`} checked={sendInvitations} disabled={busy} onCheckedChange={(d) => send({ type: 'INVITATIONS_TOGGLED', send: d.checked })} />}
+    />
+  );
+  const close = (
+    <Button variant="outline" onClick={() => send({ type: 'CLOSE' })}>
+      <Trans>Cancel</Trans>
+    </Button>
+  );
 
-  const check = useMutation({
-    mutationFn: (f: File) => postImport({ file: f, dryRun: true, sendInvitations }),
-    onSuccess: (result: ImportResult) => {
-      if (result.kind === 'report') setPhase({ step: 'checked', report: result.report });
-      else setPhase({ step: 'running', jobId: result.jobId });
-    },
-    onError: (error) => setPhase({ step: 'failed', reason: errorText(error) }),
-  });
-  const run = useMutation({
-    mutationFn: (f: File) => postImport({ file: f, dryRun: false, sendInvitations }),
-    onSuccess: (result: ImportResult) => {
-      if (result.kind === 'report') finish(result.report);
-      else setPhase({ step: 'running', jobId: result.jobId });
-    },
-    onError: (error) => {
-      setPhase({ step: 'failed', reason: errorText(error) });
-      notify.error(error, t`Users import failed`);
-    },
-  });
-
-  const busy = check.isPending || run.isPending || phase.step === 'running';
+  let body: ReactNode = null;
+  let footer: ReactNode = null;
+  switch (screen) {
+    case 'screen:import.pick':
+      body = picker;
+      footer = (
+        <>
+          {close}
+          <Button onClick={() => send({ type: 'CHECK' })} disabled={!file || busy} aria-busy={busy || undefined}>
+            <Trans>Check file</Trans>
+          </Button>
+        </>
+      );
+      break;
+    case 'screen:import.checking':
+      body = <Progress label={t`Checking the file…`} progress={progress} />;
+      footer = close;
+      break;
+    case 'screen:import.report':
+      body = (
+        <>
+          {picker}
+          {report ? <ImportReportView report={report} dryRun /> : null}
+        </>
+      );
+      footer = (
+        <>
+          {close}
+          <Button onClick={() => send({ type: 'RUN' })} disabled={!snapshot.can({ type: 'RUN' })}>
+            <Trans>Import users</Trans>
+          </Button>
+        </>
+      );
+      break;
+    case 'screen:import.running':
+      body = (
+        <>
+          <Progress label={t`Importing users…`} progress={progress} />
+          {error ? (
+            <p role="alert" className={alertStyle}>
+              {t`The import could not be cancelled: ${adminErrorText(i18n, error)}`}
+            </p>
+          ) : null}
+        </>
+      );
+      footer = (
+        <Button variant="outline" onClick={() => send({ type: 'CANCEL' })} disabled={busy || !snapshot.can({ type: 'CANCEL' })} aria-busy={busy || undefined}>
+          <Trans>Cancel import</Trans>
+        </Button>
+      );
+      break;
+    case 'screen:import.done':
+      body = (
+        <>
+          <p role="status" className={statusStyle(true)}>
+            <Trans>Users imported</Trans>
+          </p>
+          {report ? <ImportReportView report={report} /> : null}
+        </>
+      );
+      footer = (
+        <Button onClick={() => send({ type: 'CLOSE' })}>
+          <Trans>Done</Trans>
+        </Button>
+      );
+      break;
+    case 'screen:import.failed':
+      body = (
+        <>
+          <p role="alert" className={alertStyle}>
+            <Trans>Users import failed</Trans>: {error ? importErrorLines(i18n, error).join(' ') : errorCodeMessage(i18n, 'unexpected')}
+          </p>
+          {progress && progress.created > 0 ? (
+            <p className={css({ fontSize: 'sm' })}>
+              <Plural value={progress.created} one="# user was created before it stopped." other="# users were created before it stopped." />
+            </p>
+          ) : null}
+          {picker}
+        </>
+      );
+      footer = (
+        <>
+          {close}
+          {snapshot.can({ type: 'RETRY' }) ? (
+            <Button onClick={() => send({ type: 'RETRY' })}>
+              <Trans>Try again</Trans>
+            </Button>
+          ) : null}
+        </>
+      );
+      break;
+    case 'screen:import.cancelled':
+      body = (
+        <p role="status" className={statusStyle(false)}>
+          <Plural value={progress?.created ?? 0} one="Import cancelled. # user was created before it stopped." other="Import cancelled. # users were created before it stopped." />
+        </p>
+      );
+      footer = (
+        <Button onClick={() => send({ type: 'CLOSE' })}>
+          <Trans>Close</Trans>
+        </Button>
+      );
+      break;
+  }
 
   return (
-    <div className={css({ display: 'flex', flexDirection: 'column', gap: '4' })}>
+    <div data-screen={screen} className={css({ display: 'flex', flexDirection: 'column', gap: '4' })}>
       <Dialog.Title>
         <Trans>Import users</Trans>
       </Dialog.Title>
@@ -84,131 +208,86 @@ function ImportUsers({ onClose }: { onClose: () => void }) {
         </Trans>
       </Dialog.Description>
       <DialogClose />
-
-      {phase.step === 'pick' || phase.step === 'checked' || phase.step === 'failed' ? (
-        <div className={css({ display: 'flex', flexDirection: 'column', gap: '3' })}>
-          <label
-            htmlFor={inputId}
-            className={css({
-              display: 'flex',
-              flexDirection: 'column',
-              alignItems: 'center',
-              gap: '2',
-              p: '6',
-              borderWidth: '2px',
-              borderStyle: 'dashed',
-              borderColor: 'border.strong',
-              borderRadius: 'lg',
-              bg: 'bg.subtle',
-              cursor: 'pointer',
-              textAlign: 'center',
-              fontSize: 'sm',
-              _focusWithin: { outline: '2px solid', outlineColor: 'focusRing', outlineOffset: '2px' },
-              _hover: { borderColor: 'accent.default' },
-            })}
-          >
-            <UploadIcon width={24} height={24} />
-            <span className={css({ fontWeight: 'medium' })}>{file ? file.name : <Trans>Choose a CSV file</Trans>}</span>
-            <span className={css({ color: 'fg.muted', fontSize: 'xs' })}>{file ? t`${Math.max(1, Math.round(file.size / 1024))} KB` : t`.csv, UTF-8`}</span>
-            <input
-              ref={fileRef}
-              id={inputId}
-              type="file"
-              accept=".csv,text/csv"
-              data-testid="import-file"
-              className={css({ srOnly: true })}
-              onChange={(e) => {
-                setFile(e.target.files?.[0] ?? null);
-                setPhase({ step: 'pick' });
-              }}
-            />
-          </label>
-          <Switch label={t`Send invitation e-mails to new users`} checked={sendInvitations} onCheckedChange={(d) => setSendInvitations(d.checked)} />
-        </div>
-      ) : null}
-
-      {phase.step === 'failed' ? (
-        <p role="alert" className={css({ fontSize: 'sm', color: 'fg.error', bg: 'danger.50', borderRadius: 'md', px: '3', py: '2' })}>
-          <Trans>Users import failed</Trans>: {phase.reason}
-        </p>
-      ) : null}
-      {phase.step === 'checked' ? <ImportReportView report={phase.report} dryRun /> : null}
-      {phase.step === 'running' ? <ImportProgress jobId={phase.jobId} onFinished={finish} onFailed={(reason) => setPhase({ step: 'failed', reason })} /> : null}
-      {phase.step === 'done' ? (
-        <>
-          <p role="status" className={css({ fontSize: 'sm', fontWeight: 'medium', color: phase.ok ? 'fg.success' : 'fg.error', bg: phase.ok ? 'success.50' : 'danger.50', borderRadius: 'md', px: '3', py: '2' })}>
-            {phase.ok ? <Trans>Users imported</Trans> : <Trans>Users import failed</Trans>}
-          </p>
-          <ImportReportView report={phase.report} />
-        </>
-      ) : null}
-
-      <DialogFooter>
-        {phase.step === 'done' ? (
-          <Button onClick={onClose}>
-            <Trans>Done</Trans>
-          </Button>
-        ) : (
-          <>
-            <Button variant="outline" onClick={onClose}>
-              <Trans>Cancel</Trans>
-            </Button>
-            {phase.step === 'checked' ? (
-              <Button onClick={() => file && run.mutate(file)} disabled={busy || phase.report.total - phase.report.skipped.length - phase.report.failed.length <= 0} aria-busy={run.isPending || undefined}>
-                <Trans>Import users</Trans>
-              </Button>
-            ) : (
-              <Button onClick={() => file && check.mutate(file)} disabled={!file || busy} aria-busy={check.isPending || undefined}>
-                <Trans>Check file</Trans>
-              </Button>
-            )}
-          </>
-        )}
-      </DialogFooter>
+      {body}
+      <DialogFooter>{footer}</DialogFooter>
     </div>
   );
 }
 
-/** Polls the import job and shows a progress bar until it completes. */
-function ImportProgress({ jobId, onFinished, onFailed }: { jobId: string; onFinished: (report: Report) => void; onFailed: (reason: string) => void }) {
+const alertStyle = css({ fontSize: 'sm', color: 'fg.error', bg: 'danger.50', borderRadius: 'md', px: '3', py: '2' });
+const statusStyle = (ok: boolean) => css({ fontSize: 'sm', fontWeight: 'medium', color: ok ? 'fg.success' : 'fg.default', bg: ok ? 'success.50' : 'bg.subtle', borderRadius: 'md', px: '3', py: '2' });
+
+function FilePicker({ fileName, size, disabled, error, onFile, invitations }: { fileName: string | null; size: number; disabled: boolean; error: string[] | null; onFile: (file: File | null) => void; invitations: ReactNode }) {
+  const { t } = useLingui();
+  const inputId = useId();
+  const errorId = useId();
+  return (
+    <div className={css({ display: 'flex', flexDirection: 'column', gap: '3' })}>
+      <label
+        htmlFor={inputId}
+        className={css({
+          display: 'flex',
+          flexDirection: 'column',
+          alignItems: 'center',
+          gap: '2',
+          p: '6',
+          borderWidth: '2px',
+          borderStyle: 'dashed',
+          borderColor: error ? 'fg.error' : 'border.strong',
+          borderRadius: 'lg',
+          bg: 'bg.subtle',
+          cursor: 'pointer',
+          textAlign: 'center',
+          fontSize: 'sm',
+          _focusWithin: { outline: '2px solid', outlineColor: 'focusRing', outlineOffset: '2px' },
+          _hover: { borderColor: 'accent.default' },
+        })}
+      >
+        <UploadIcon width={24} height={24} />
+        <span className={css({ fontWeight: 'medium' })}>{fileName ?? <Trans>Choose a CSV file</Trans>}</span>
+        <span className={css({ color: 'fg.muted', fontSize: 'xs' })}>{fileName ? t`${Math.max(1, Math.round(size / 1024))} KB` : t`.csv, UTF-8`}</span>
+        <input
+          id={inputId}
+          type="file"
+          accept=".csv,text/csv"
+          data-testid="import-file"
+          disabled={disabled}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? errorId : undefined}
+          className={css({ srOnly: true })}
+          onChange={(e) => {
+            onFile(e.target.files?.[0] ?? null);
+            e.target.value = '';
+          }}
+        />
+      </label>
+      {error ? (
+        <div id={errorId} role="alert" className={alertStyle} data-testid="import-file-error">
+          <Trans>Users import failed</Trans>: {error.join(' ')}
+        </div>
+      ) : null}
+      {invitations}
+    </div>
+  );
+}
+
+/** A job's progress bar ("120 of 5 000"). */
+function Progress({ label, progress }: { label: string; progress: ImportProgress | null }) {
   const { t } = useLingui();
   const fmt = useFormat();
-  const errorText = useErrorText();
-  const job = useQuery(importJobQueryOptions(jobId));
-  const data = job.data;
-  const done = useRef(false);
-  useEffect(() => {
-    if (done.current) return;
-    if (job.isError) {
-      done.current = true;
-      onFailed(errorText(job.error));
-    } else if (data?.status === 'failed') {
-      done.current = true;
-      onFailed(data.error?.message ?? errorText(null));
-    } else if (data?.status === 'done') {
-      done.current = true;
-      onFinished(data.report ?? { total: data.total, created: data.created, skipped: [], failed: [] });
-    }
-  }, [data, job.isError, job.error, onFinished, onFailed, errorText]);
-  const processed = data?.processed ?? 0;
-  const total = data?.total ?? 0;
+  const labelId = useId();
+  const processed = progress?.processed ?? 0;
+  const total = progress?.total ?? 0;
   const percent = total > 0 ? Math.round((processed / total) * 100) : 0;
   return (
     <div className={css({ display: 'flex', flexDirection: 'column', gap: '2' })}>
       <div className={css({ display: 'flex', justifyContent: 'space-between', fontSize: 'sm' })}>
-        <span id={`${jobId}-label`}>
-          <Trans>Importing users…</Trans>
+        <span id={labelId}>{label}</span>
+        <span className={css({ color: 'fg.muted' })} data-testid="import-progress">
+          {t`${fmt.number(processed)} of ${fmt.number(total)}`}
         </span>
-        <span className={css({ color: 'fg.muted' })}>{t`${fmt.number(processed)} of ${fmt.number(total)}`}</span>
       </div>
-      <div
-        role="progressbar"
-        aria-labelledby={`${jobId}-label`}
-        aria-valuemin={0}
-        aria-valuemax={100}
-        aria-valuenow={percent}
-        className={css({ height: '2', bg: 'bg.muted', borderRadius: 'full', overflow: 'hidden' })}
-      >
+      <div role="progressbar" aria-labelledby={labelId} aria-valuemin={0} aria-valuemax={100} aria-valuenow={percent} className={css({ height: '2', bg: 'bg.muted', borderRadius: 'full', overflow: 'hidden' })}>
         <div style={{ width: `${percent}%` }} className={css({ height: 'full', bg: 'accent.default', transition: 'width 300ms ease' })} />
       </div>
     </div>
@@ -219,15 +298,17 @@ function ImportProgress({ jobId, onFinished, onFailed }: { jobId: string; onFini
 export function ImportReportView({ report, dryRun = false }: { report: Report; dryRun?: boolean }) {
   const { t, i18n } = useLingui();
   const fmt = useFormat();
-  const ready = report.total - report.skipped.length - report.failed.length;
+  const skippedCount = report.skipped_count ?? report.skipped.length;
+  const failedCount = report.failed_count ?? report.failed.length;
+  const ready = report.total - skippedCount - failedCount;
   const problems = [
     ...report.skipped.map((s) => ({ row: s.row, email: s.email, kind: 'skipped' as const, text: skipReason(s.reason) })),
     ...report.failed.map((f) => ({
       row: f.row,
-      email: '',
+      email: f.email ?? '',
       kind: 'failed' as const,
       text: Object.entries(f.fields)
-        .map(([field, codes]) => `${field}: ${fieldErrorMessage(i18n, codes[0], field) ?? ''}`)
+        .flatMap(([field, codes]) => (codes[0] ? [fieldProblem(i18n, field, codes[0])] : []))
         .join('; '),
     })),
   ].sort((a, b) => a.row - b.row);
@@ -256,13 +337,13 @@ export function ImportReportView({ report, dryRun = false }: { report: Report; d
           <span className={css({ fontSize: 'xs', color: 'fg.muted' })}>
             <Trans>Skipped</Trans>
           </span>
-          <span className={css({ fontSize: 'xl', fontWeight: 'semibold' })}>{fmt.number(report.skipped.length)}</span>
+          <span className={css({ fontSize: 'xl', fontWeight: 'semibold' })}>{fmt.number(skippedCount)}</span>
         </div>
         <div className={stat}>
           <span className={css({ fontSize: 'xs', color: 'fg.muted' })}>
             <Trans>With errors</Trans>
           </span>
-          <span className={css({ fontSize: 'xl', fontWeight: 'semibold', color: report.failed.length ? 'fg.error' : 'fg.default' })}>{fmt.number(report.failed.length)}</span>
+          <span className={css({ fontSize: 'xl', fontWeight: 'semibold', color: failedCount ? 'fg.error' : 'fg.default' })}>{fmt.number(failedCount)}</span>
         </div>
       </div>
       {report.encoding && report.encoding !== 'utf-8' ? (

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { ACCOUNT_STATES } from '../../../../contract/common';
+import { USER_SORTS } from '../../../../contract/admin/users';
 import { LOCALES } from '../../../../contract/domain/formats';
 import type { UserFilters } from '../api/users';
 
@@ -7,11 +9,13 @@ export const userSearchSchema = z.object({
   page: z.number().int().min(1).optional().catch(undefined),
   size: z.number().int().min(1).max(100).optional().catch(undefined),
   search: z.string().max(200).optional().catch(undefined),
-  status: z.enum(['ACTIVE', 'INACTIVE']).optional().catch(undefined),
+  status: z.enum(ACCOUNT_STATES).optional().catch(undefined),
   technical: z.boolean().optional().catch(undefined),
   auth_type: z.enum(['CREDENTIALS', 'SSO']).optional().catch(undefined),
   role: z.string().max(64).optional().catch(undefined),
   locale: z.enum(LOCALES).optional().catch(undefined),
+  /** server-side sort (USER_SORTS); absent = newest first */
+  sort: z.enum(USER_SORTS).optional().catch(undefined),
 });
 
 export type UserSearch = z.infer<typeof userSearchSchema>;
@@ -28,5 +32,6 @@ export function toUserFilters(search: UserSearch): UserFilters {
     auth_type: search.auth_type,
     role: search.role,
     locale: search.locale,
+    sort: search.sort,
   };
 }

@@ -1,7 +1,8 @@
 import { Trans, useLingui } from '@lingui/react/macro';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
-import { useId, useState } from 'react';
+import { useMachine } from '@xstate/react';
+import { useEffect, useId, useMemo, useState } from 'react';
 import { css } from 'styled-system/css';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
@@ -14,14 +15,22 @@ import { MultiSelect } from '../../../components/ui/multi-select';
 import { SecretBox } from '../../../components/ui/secret-box';
 import * as Table from '../../../components/ui/table';
 import { TableFrame } from '../../../components/ui/table-frame';
+import { apiKeyMachine, createApiKeyActors, type ApiKeyScreen } from '../../../../machines/apiKey.machine';
+import { createInvitationResendActors, invitationResendMachine, type InvitationResendScreen } from '../../../../machines/invitationResend.machine';
+import { call } from '../../../api/call';
+import { inspectOptions } from '../../../lib/inspect';
+import { useSsoProviderName } from '../api/config';
 import { subscriptionsQueryOptions } from '../api/catalog';
+import { adminKeys } from '../api/keys';
 import type { UserDetail } from '../api/types';
-import { useGenerateApiKey, useInviteUser, useRevokeApiKey, useUpdateUser, userQueryOptions, useVerifyUser } from '../api/users';
-import { useNotify } from '../components/feedback';
+import { useUpdateUser, userQueryOptions, useVerifyUser } from '../api/users';
+import { StateBadge } from '../components/state-badge';
+import { adminErrorText, useErrorText, useNotify } from '../components/feedback';
 import { useFormat, useLanguageName } from '../components/format';
 
 export function UserInformation({ id, canEditRoles }: { id: string; canEditRoles: boolean }) {
   const { t } = useLingui();
+  const errorText = useErrorText();
   const user = useQuery(userQueryOptions(id));
 
   return (
@@ -42,7 +51,7 @@ export function UserInformation({ id, canEditRoles }: { id: string; canEditRoles
         </div>
       ) : user.isError ? (
         <p role="alert" className={css({ color: 'fg.error' })}>
-          {user.error && 'status' in user.error && user.error.status === 404 ? <Trans>This user does not exist.</Trans> : <Trans>Error ocurred, please try again</Trans>}
+          {user.error && 'status' in user.error && user.error.status === 404 ? <Trans>This user does not exist.</Trans> : errorText(user.error)}
         </p>
       ) : (
         <UserDetailView user={user.data} canEditRoles={canEditRoles} />
@@ -53,11 +62,11 @@ export function UserInformation({ id, canEditRoles }: { id: string; canEditRoles
 
 function UserDetailView({ user, canEditRoles }: { user: UserDetail; canEditRoles: boolean }) {
   const { t } = useLingui();
+  const providerName = useSsoProviderName();
   const fmt = useFormat();
   const languageName = useLanguageName();
   const notify = useNotify();
   const update = useUpdateUser(user.id);
-  const invite = useInviteUser();
   const verify = useVerifyUser();
   const [confirmStatus, setConfirmStatus] = useState(false);
   const name = `${user.first_name} ${user.last_name}`.trim() || user.email;
@@ -72,22 +81,13 @@ function UserDetailView({ user, canEditRoles }: { user: UserDetail; canEditRoles
           <h1 className={css({ textStyle: 'pageTitle', wordBreak: 'break-word' })}>{name}</h1>
           <p className={css({ color: 'fg.muted', fontSize: 'sm', wordBreak: 'break-all' })}>{user.email}</p>
           <div className={css({ display: 'flex', gap: '2', mt: '2', flexWrap: 'wrap' })}>
-            {active ? <Badge tone="success">{t`Active`}</Badge> : <Badge>{t`Inactive`}</Badge>}
+            <StateBadge state={user.state} />
             {user.email_verified ? <Badge tone="info">{t`Verified`}</Badge> : <Badge tone="warning">{t`Not verified`}</Badge>}
             {user.technical ? <Badge tone="info">{t`Technical`}</Badge> : null}
           </div>
         </div>
         <div className={css({ display: 'flex', gap: '2', flexWrap: 'wrap' })}>
-          {user.auth_type === 'CREDENTIALS' && !user.email_verified ? (
-            <Button
-              variant="outline"
-              onClick={() => invite.mutate(user.id, { onSuccess: () => notify.success(t`Invitation sent`, user.email), onError: (e) => notify.error(e) })}
-              disabled={invite.isPending}
-            >
-              <MailIcon />
-              <Trans>Send invitation</Trans>
-            </Button>
-          ) : null}
+          {user.auth_type === 'CREDENTIALS' ? <InvitationButton user={user} /> : null}
           {!user.email_verified ? (
             <Button variant="outline" onClick={() => verify.mutate(user.id, { onSuccess: () => notify.success(t`User verified`, user.email), onError: (e) => notify.error(e) })} disabled={verify.isPending}>
               <CheckCircleIcon />
@@ -122,7 +122,7 @@ function UserDetailView({ user, canEditRoles }: { user: UserDetail; canEditRoles
           <DetailList
             items={[
               { key: 'auth', label: t`Auth type`, value: user.auth_type === 'SSO' ? 'SSO' : t`Credentials` },
-              { key: 'provider', label: t`Provider`, value: user.provider ?? '—' },
+              { key: 'provider', label: t`Provider`, value: user.provider ? providerName(user.provider) : '—' },
               { key: 'locale', label: t`Language`, value: languageName(user.locale) },
               { key: 'phone', label: t`Phone`, value: user.phone ?? '—' },
               { key: 'created', label: t`Created at`, value: fmt.dateTime(user.created_at) },
@@ -288,92 +288,155 @@ function normalize(map: Record<string, string[]>): Array<[string, string[]]> {
     .sort(([a], [b]) => a.localeCompare(b));
 }
 
+const INVITE_SCREENS: readonly InvitationResendScreen[] = ['screen:invite.ready', 'screen:invite.sent', 'screen:invite.failed'];
+
+/** "Send invitation" again: the outcome beside the button, in its own words (machines/invitationResend.machine.ts). */
+function InvitationButton({ user }: { user: UserDetail }) {
+  const { t, i18n } = useLingui();
+  const qc = useQueryClient();
+  const machine = useMemo(
+    () =>
+      invitationResendMachine.provide({
+        actors: createInvitationResendActors({ call }),
+        actions: { userChanged: () => void qc.invalidateQueries({ queryKey: adminKeys.user(user.id) }) },
+      }),
+    [qc, user.id],
+  );
+  const [snapshot, send] = useMachine(machine, { ...inspectOptions(), input: { userId: user.id } });
+  const screen = INVITE_SCREENS.find((tag) => snapshot.hasTag(tag));
+  const busy = snapshot.hasTag('busy');
+  const { error } = snapshot.context;
+  // a verified user gets no invitation; a refusal saying so stays readable after the page reloads
+  if (user.email_verified && screen !== 'screen:invite.failed') return null;
+  return (
+    <div data-screen={screen} className={css({ display: 'flex', flexDirection: 'column', alignItems: 'flex-end', gap: '1' })}>
+      {snapshot.can({ type: 'RETRY' }) ? (
+        <Button variant="outline" onClick={() => send({ type: 'RETRY' })}>
+          <MailIcon />
+          <Trans>Try again</Trans>
+        </Button>
+      ) : (
+        <Button variant="outline" onClick={() => send({ type: 'SEND' })} disabled={!snapshot.can({ type: 'SEND' })} aria-busy={busy || undefined}>
+          <MailIcon />
+          <Trans>Send invitation</Trans>
+        </Button>
+      )}
+      {screen === 'screen:invite.sent' ? (
+        <span role="status" className={css({ fontSize: 'xs', color: 'fg.success' })}>
+          {t`Invitation sent to ${user.email}`}
+        </span>
+      ) : null}
+      {screen === 'screen:invite.failed' && error ? (
+        <span role="alert" className={css({ fontSize: 'xs', color: 'fg.error', maxWidth: '64', textAlign: 'end' })}>
+          {adminErrorText(i18n, error)}
+        </span>
+      ) : null}
+    </div>
+  );
+}
+
+/** A technical user's API key: generate (shown once), replace and revoke after confirming (machines/apiKey.machine.ts). */
 function ApiKeyCard({ user, titleId }: { user: UserDetail; titleId: string }) {
-  const { t } = useLingui();
+  const { t, i18n } = useLingui();
   const fmt = useFormat();
-  const notify = useNotify();
-  const generate = useGenerateApiKey();
-  const revoke = useRevokeApiKey();
-  const [key, setKey] = useState<string | null>(null);
-  const [confirm, setConfirm] = useState(false);
-  const [confirmRevoke, setConfirmRevoke] = useState(false);
-  const run = () =>
-    generate.mutate(user.id, {
-      onSuccess: (apiKey) => {
-        setKey(apiKey);
-        setConfirm(false);
-        notify.success(t`API key generated`);
-      },
-      onError: (e) => notify.error(e),
-    });
-  const runRevoke = () =>
-    revoke.mutate(user.id, {
-      onSuccess: () => {
-        setKey(null);
-        setConfirmRevoke(false);
-        notify.success(t`API key revoked`, user.email);
-      },
-      onError: (e) => notify.error(e),
-    });
+  const qc = useQueryClient();
+  const machine = useMemo(
+    () =>
+      apiKeyMachine.provide({
+        actors: createApiKeyActors({ call }),
+        actions: { keyChanged: () => void qc.invalidateQueries({ queryKey: adminKeys.user(user.id) }) },
+      }),
+    [qc, user.id],
+  );
+  const [snapshot, send] = useMachine(machine, { ...inspectOptions(), input: { userId: user.id, hasKey: user.has_api_key } });
+  useEffect(() => {
+    send({ type: 'KEY_STATUS', hasKey: user.has_api_key });
+  }, [user.has_api_key, send]);
+  const { key, hasKey, notice, error } = snapshot.context;
+  const busy = snapshot.hasTag('busy');
+  const screen: ApiKeyScreen = snapshot.hasTag('screen:apikey.shown') ? 'screen:apikey.shown' : 'screen:apikey.card';
   const events = user.api_key_events ?? [];
   return (
-    <Card
-      title={t`API key`}
-      titleId={titleId}
-      description={user.has_api_key ? t`This technical user has an API key. Generating a new one revokes the old key.` : t`Technical users call the API with a bearer API key.`}
-      actions={
-        <div className={css({ display: 'flex', gap: '2', flexWrap: 'wrap' })}>
-          {user.has_api_key ? (
-            <Button variant="outline" onClick={() => setConfirmRevoke(true)} disabled={revoke.isPending} aria-busy={revoke.isPending || undefined}>
-              <Trans>Revoke API key</Trans>
+    <div data-screen={screen}>
+      <Card
+        title={t`API key`}
+        titleId={titleId}
+        description={hasKey ? t`This technical user has an API key. Generating a new one revokes the old key.` : t`Technical users call the API with a bearer API key.`}
+        actions={
+          <div className={css({ display: 'flex', gap: '2', flexWrap: 'wrap' })}>
+            {hasKey ? (
+              <Button variant="outline" onClick={() => send({ type: 'REVOKE' })} disabled={!snapshot.can({ type: 'REVOKE' })} aria-busy={busy || undefined}>
+                <Trans>Revoke API key</Trans>
+              </Button>
+            ) : null}
+            <Button onClick={() => send({ type: 'GENERATE' })} disabled={!snapshot.can({ type: 'GENERATE' })} aria-busy={busy || undefined}>
+              <KeyIcon />
+              <Trans>Generate API key</Trans>
             </Button>
-          ) : null}
-          <Button onClick={() => (user.has_api_key && !key ? setConfirm(true) : run())} disabled={generate.isPending} aria-busy={generate.isPending || undefined}>
-            <KeyIcon />
-            <Trans>Generate API key</Trans>
-          </Button>
-        </div>
-      }
-    >
-      {key ? <SecretBox label={t`New API key`} value={key} /> : null}
-      {user.api_key ? (
-        <p className={css({ fontSize: 'sm', color: 'fg.muted' })} data-testid="api-key-current">
-          {t`Current key iam_${user.api_key.prefix}_…, generated ${fmt.dateTime(user.api_key.created_at)}`}
-        </p>
-      ) : null}
-      {events.length > 0 ? (
-        <div className={css({ display: 'flex', flexDirection: 'column', gap: '2', mt: '3' })}>
-          <h3 className={css({ fontSize: 'sm', fontWeight: 'semibold' })}>
-            <Trans>Key history</Trans>
-          </h3>
-          <ul className={css({ display: 'flex', flexDirection: 'column', gap: '1', fontSize: 'sm' })} data-testid="api-key-events">
-            {events.map((e) => {
-              const keyName = e.key_prefix ? `iam_${e.key_prefix}_…` : '—';
-              const who = e.actor_email ?? '—';
-              const when = fmt.dateTime(e.created_at);
-              return <li key={e.id}>{e.event === 'generated' ? t`${when}: ${keyName} generated by ${who}` : t`${when}: ${keyName} revoked by ${who}`}</li>;
-            })}
-          </ul>
-        </div>
-      ) : null}
+          </div>
+        }
+      >
+        {error ? (
+          <p role="alert" className={css({ fontSize: 'sm', color: 'fg.error', bg: 'danger.50', borderRadius: 'md', px: '3', py: '2' })}>
+            {adminErrorText(i18n, error)}
+          </p>
+        ) : null}
+        {notice ? (
+          <p role="status" className={css({ fontSize: 'sm', color: 'fg.success' })}>
+            {notice === 'revoked' ? <Trans>API key revoked</Trans> : <Trans>This user had no API key</Trans>}
+          </p>
+        ) : null}
+        {key ? (
+          <div className={css({ display: 'flex', flexDirection: 'column', gap: '2' })}>
+            <SecretBox label={t`New API key`} value={key} />
+            <div>
+              <Button variant="outline" onClick={() => send({ type: 'ACKNOWLEDGE' })}>
+                <Trans>I have stored the key</Trans>
+              </Button>
+            </div>
+          </div>
+        ) : null}
+        {user.api_key && hasKey && !key ? (
+          <p className={css({ fontSize: 'sm', color: 'fg.muted' })} data-testid="api-key-current">
+            {t`Current key iam_${user.api_key.prefix}_…, generated ${fmt.dateTime(user.api_key.created_at)}`}
+          </p>
+        ) : null}
+        {events.length > 0 ? (
+          <div className={css({ display: 'flex', flexDirection: 'column', gap: '2', mt: '3' })}>
+            <h3 className={css({ fontSize: 'sm', fontWeight: 'semibold' })}>
+              <Trans>Key history</Trans>
+            </h3>
+            <ul className={css({ display: 'flex', flexDirection: 'column', gap: '1', fontSize: 'sm' })} data-testid="api-key-events">
+              {events.map((e) => {
+                const keyName = e.key_prefix ? `iam_${e.key_prefix}_…` : '—';
+                const who = e.actor_email ?? '—';
+                const when = fmt.dateTime(e.created_at);
+                return <li key={e.id}>{e.event === 'generated' ? t`${when}: ${keyName} generated by ${who}` : t`${when}: ${keyName} revoked by ${who}`}</li>;
+              })}
+            </ul>
+          </div>
+        ) : null}
+      </Card>
       <ConfirmDialog
-        open={confirm}
-        onOpenChange={setConfirm}
+        open={snapshot.hasTag('screen:apikey.confirm-replace')}
+        onOpenChange={(open) => (open ? undefined : send({ type: 'DISMISS' }))}
+        screen="screen:apikey.confirm-replace"
         title={t`Generate a new API key?`}
         description={t`The current key stops working immediately.`}
         confirmLabel={t`Generate API key`}
-        pending={generate.isPending}
-        onConfirm={run}
+        pending={busy}
+        onConfirm={() => send({ type: 'CONFIRM' })}
       />
       <ConfirmDialog
-        open={confirmRevoke}
-        onOpenChange={setConfirmRevoke}
+        open={snapshot.hasTag('screen:apikey.confirm-revoke')}
+        onOpenChange={(open) => (open ? undefined : send({ type: 'DISMISS' }))}
+        screen="screen:apikey.confirm-revoke"
         title={t`Revoke the API key?`}
         description={t`Calls with this key stop working immediately. ${user.email} is told by e-mail.`}
         confirmLabel={t`Revoke API key`}
-        pending={revoke.isPending}
-        onConfirm={runRevoke}
+        pending={busy}
+        onConfirm={() => send({ type: 'CONFIRM' })}
       />
-    </Card>
+    </div>
   );
 }

@@ -19,11 +19,15 @@ import * as Table from '../../../components/ui/table';
 import { TableFrame } from '../../../components/ui/table-frame';
 import { Toolbar } from '../../../components/ui/toolbar';
 import { rolesQueryOptions } from '../api/catalog';
+import { useSsoProviderName } from '../api/config';
 import type { Account } from '../api/types';
 import { downloadUsersCsv, useDeleteUser, useInviteUser, usersQueryOptions } from '../api/users';
-import { useNotify } from '../components/feedback';
+import { useErrorText, useNotify } from '../components/feedback';
 import { useFormat, useLanguageName } from '../components/format';
+import { StateBadge } from '../components/state-badge';
 import { AddUserDialog } from './add-user-dialog';
+import { BulkActions } from './bulk-actions';
+import { SortHeader } from './sort-header';
 import { ImportUsersDialog } from './import-users-dialog';
 import { toUserFilters, type UserSearch } from './search';
 
@@ -36,21 +40,25 @@ export interface UserManagementProps {
 }
 
 const ALL = 'all';
-const COLUMNS = 7;
+const COLUMNS = 8;
 
 /** User list: server-side search, filters, paging; add, invite, delete, import, export. */
 export function UserManagement({ search, onSearchChange, canFilterByRole = true }: UserManagementProps) {
   const { t } = useLingui();
   const notify = useNotify();
+  const errorText = useErrorText();
   const fmt = useFormat();
   const languageName = useLanguageName();
   const filters = toUserFilters(search);
   const users = useQuery(usersQueryOptions(filters));
+  const providerName = useSsoProviderName();
   const roles = useQuery({ ...rolesQueryOptions(), enabled: canFilterByRole });
   const [adding, setAdding] = useState(false);
   const [importing, setImporting] = useState(false);
   const [exporting, setExporting] = useState(false);
   const [toDelete, setToDelete] = useState<Account | null>(null);
+  // selected users by id (kept across pages and sorts until cleared or acted on)
+  const [selected, setSelected] = useState<Map<string, Account>>(new Map());
   const deleteUser = useDeleteUser();
   const invite = useInviteUser();
 
@@ -64,7 +72,7 @@ export function UserManagement({ search, onSearchChange, canFilterByRole = true 
   const exportCsv = async () => {
     setExporting(true);
     try {
-      const { page: _page, size: _size, ...rest } = filters;
+      const { page: _page, size: _size, sort: _sort, ...rest } = filters;
       await downloadUsersCsv(rest);
       notify.success(t`Export ready`);
     } catch (error) {
@@ -109,6 +117,7 @@ export function UserManagement({ search, onSearchChange, canFilterByRole = true 
             onValueChange={(v) => setFilter({ status: v === ALL ? undefined : (v as UserSearch['status']) })}
             options={[
               { value: ALL, label: t`All statuses` },
+              { value: 'INVITED', label: t`Invited` },
               { value: 'ACTIVE', label: t`Active` },
               { value: 'INACTIVE', label: t`Inactive` },
             ]}
@@ -164,13 +173,20 @@ export function UserManagement({ search, onSearchChange, canFilterByRole = true 
           </div>
         ) : null}
 
+        <BulkActions selected={[...selected.values()]} onClear={() => setSelected(new Map())} canAssign={canFilterByRole} />
         <TableFrame label={t`Users`} busy={users.isFetching && !users.isPending}>
           <Table.Root>
             <Table.Head>
               <Table.Row>
-                <Table.Header>
-                  <Trans>Name</Trans>
+                <Table.Header className={css({ width: '8' })}>
+                  <input
+                    type="checkbox"
+                    aria-label={t`Select all users on this page`}
+                    checked={rows.length > 0 && rows.every((u) => selected.has(u.id))}
+                    onChange={(e) => setSelected(e.target.checked ? new Map(rows.map((u) => [u.id, u])) : new Map())}
+                  />
                 </Table.Header>
+                <SortHeader label={t`Name`} column="name" sort={search.sort} onSort={(sort) => onSearchChange({ ...search, sort, page: undefined })} />
                 <Table.Header>
                   <Trans>Status</Trans>
                 </Table.Header>
@@ -183,9 +199,7 @@ export function UserManagement({ search, onSearchChange, canFilterByRole = true 
                 <Table.Header>
                   <Trans>Language</Trans>
                 </Table.Header>
-                <Table.Header>
-                  <Trans>Created</Trans>
-                </Table.Header>
+                <SortHeader label={t`Created`} column="created_at" sort={search.sort} onSort={(sort) => onSearchChange({ ...search, sort, page: undefined })} />
                 <Table.Header className={css({ textAlign: 'end' })}>
                   <Trans>Actions</Trans>
                 </Table.Header>
@@ -196,15 +210,28 @@ export function UserManagement({ search, onSearchChange, canFilterByRole = true 
                 <SkeletonRows columns={COLUMNS} />
               ) : users.isError ? (
                 <EmptyRow columns={COLUMNS}>
-                  <span role="alert">
-                    <Trans>Error ocurred, please try again</Trans>
-                  </span>
+                  <span role="alert">{errorText(users.error)}</span>
                 </EmptyRow>
               ) : rows.length === 0 ? (
                 <EmptyRow columns={COLUMNS}>{hasFilters ? <Trans>No results for given search</Trans> : <Trans>No users yet</Trans>}</EmptyRow>
               ) : (
                 rows.map((user) => (
                   <Table.Row key={user.id} data-testid="user-row">
+                    <Table.Cell>
+                      <input
+                        type="checkbox"
+                        aria-label={t`Select ${user.email}`}
+                        checked={selected.has(user.id)}
+                        onChange={(e) =>
+                          setSelected((prev) => {
+                            const next = new Map(prev);
+                            if (e.target.checked) next.set(user.id, user);
+                            else next.delete(user.id);
+                            return next;
+                          })
+                        }
+                      />
+                    </Table.Cell>
                     <Table.Cell>
                       <div className={css({ display: 'flex', flexDirection: 'column', minWidth: '0' })}>
                         <Link to="/admin/user-information/$id" params={{ id: user.id }} className={css({ fontWeight: 'medium', color: 'fg.default', _hover: { color: 'accent.text', textDecoration: 'underline' } })}>
@@ -214,14 +241,9 @@ export function UserManagement({ search, onSearchChange, canFilterByRole = true 
                       </div>
                     </Table.Cell>
                     <Table.Cell>
-                      {user.status === 'ACTIVE' ? <Badge tone="success">{t`Active`}</Badge> : <Badge tone="neutral">{t`Inactive`}</Badge>}
-                      {!user.email_verified && user.auth_type === 'CREDENTIALS' ? (
-                        <span className={css({ ms: '1' })}>
-                          <Badge tone="warning">{t`Invited`}</Badge>
-                        </span>
-                      ) : null}
+                      <StateBadge state={user.state} />
                     </Table.Cell>
-                    <Table.Cell>{user.auth_type === 'SSO' ? (user.provider ? `SSO · ${user.provider}` : 'SSO') : t`Credentials`}</Table.Cell>
+                    <Table.Cell>{user.auth_type === 'SSO' ? (user.provider ? `SSO · ${providerName(user.provider)}` : 'SSO') : t`Credentials`}</Table.Cell>
                     <Table.Cell>{user.technical ? <Badge tone="info">{t`Technical`}</Badge> : t`Personal`}</Table.Cell>
                     <Table.Cell>{languageName(user.locale)}</Table.Cell>
                     <Table.Cell className={css({ whiteSpace: 'nowrap' })}>{fmt.date(user.created_at)}</Table.Cell>

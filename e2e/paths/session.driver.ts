@@ -1,0 +1,404 @@
+/**
+ * Browser driver of the session machine (machines/session.machine.ts; words in machines/session.qa.ts).
+ *
+ * Everything runs against the real server of playwright.config.ts:
+ * - an expired access token: the stored access token's signature is spoiled, so the server answers 401 (a real
+ *   refused token; access tokens live at least 30 s, too long to wait for), then the page is reloaded;
+ * - a refused refresh: the session's grant is deleted from the e2e SQLite database;
+ * - another tab: a second page of the same BrowserContext (shared localStorage, real `storage` events);
+ * - a request in flight (states tagged `loading`): the request is held with `page.route` and released by the next
+ *   step; a failing network with `route.abort()`.
+ */
+import { expect, type Page, type Route } from '@playwright/test';
+import { ADMIN, linkFromOutbox, superAdminToken, withDb } from '../helpers';
+import type { DriverContext, DriverFn, MachineDriver } from './driver';
+
+interface SessionWorld {
+  /** Who signs in in this case. */
+  kind?: 'user' | 'admin';
+  user?: { email: string; password: string };
+  italian?: { email: string; password: string };
+  other?: Page;
+  held?: Route[];
+  /** The grant of the session whose request is held (to end it server-side for a real 401). */
+  gid?: string;
+  adminToken?: string;
+}
+
+const world = (ctx: DriverContext): SessionWorld => ctx.world as SessionWorld;
+
+/** Accounts made once per worker and reused by every case (creating one costs an invitation round trip). */
+const shared: { user?: { email: string; password: string }; italian?: { email: string; password: string }; adminToken?: string } = {};
+
+const SIGN_IN = /^(Sign in|Anmelden|Accedi|Se connecter|Connexion)$/;
+const LOGOUT = /^(Sign out|Logout|Abmelden|Abmeldung|Esci|Disconnexion|Se déconnecter|Déconnexion)$/;
+
+interface StoredTokens {
+  access_token: string;
+  refresh_token: string | null;
+  id_token: string | null;
+  client: string;
+}
+
+export async function storedTokens(page: Page): Promise<StoredTokens | null> {
+  const raw = await page.evaluate(() => window.localStorage.getItem('token'));
+  return raw ? (JSON.parse(raw) as StoredTokens) : null;
+}
+
+async function writeStoredTokens(page: Page, tokens: StoredTokens): Promise<void> {
+  await page.evaluate((value) => window.localStorage.setItem('token', value), JSON.stringify(tokens));
+}
+
+/** The `gid` (grant id) claim of our JWT access tokens. */
+function grantOf(accessToken: string): string {
+  const payload = JSON.parse(Buffer.from(accessToken.split('.')[1] ?? '', 'base64url').toString('utf8')) as { gid?: string };
+  if (!payload.gid) throw new Error('access token without gid');
+  return payload.gid;
+}
+
+/** The server refuses the stored access token from now on (its signature no longer matches). */
+async function spoilAccessToken(page: Page): Promise<StoredTokens> {
+  const tokens = await storedTokens(page);
+  if (!tokens) throw new Error('not signed in');
+  const [h, p, sig = ''] = tokens.access_token.split('.');
+  const spoiled = { ...tokens, access_token: `${h}.${p}.${sig.startsWith('A') ? 'B' : 'A'}${sig.slice(1)}` };
+  await writeStoredTokens(page, spoiled);
+  return tokens;
+}
+
+function deleteGrant(gid: string): void {
+  withDb((db) => db.prepare(`DELETE FROM oidc_models WHERE grant_id = ? OR (model = 'Grant' AND id = ?)`).run(gid, gid));
+}
+
+async function adminToken(ctx: DriverContext): Promise<string> {
+  if (shared.adminToken) return shared.adminToken;
+  const browser = ctx.context.browser();
+  if (!browser) throw new Error('no browser');
+  shared.adminToken = await superAdminToken(browser);
+  return shared.adminToken;
+}
+
+/** A fresh user with a password, created through the admin API and the invitation link. */
+async function createUser(ctx: DriverContext, locale: 'en' | 'it'): Promise<{ email: string; password: string }> {
+  const token = await adminToken(ctx);
+  const stamp = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
+  const user = { email: `session-${locale}-${stamp}@example.com`, password: 'Session-Passw0rd!x' };
+  const created = await ctx.request.post('/api/admin/users', {
+    headers: { Authorization: `Bearer ${token}` },
+    data: { email: user.email, first_name: 'Sam', last_name: 'Session', locale, auth_type: 'CREDENTIALS' },
+  });
+  expect(created.ok(), await created.text()).toBeTruthy();
+  const invitation = await linkFromOutbox(user.email, /https?:\/\/[^\s"<>]+\/verify\/user\?url=[^\s"<>]+/);
+  const url = new URL(invitation).searchParams.get('url');
+  const verified = await ctx.request.post('/api/user/verify', { data: { url, password: user.password, password_confirmation: user.password } });
+  expect(verified.ok(), await verified.text()).toBeTruthy();
+  return user;
+}
+
+async function ensureUser(ctx: DriverContext): Promise<{ email: string; password: string }> {
+  const w = world(ctx);
+  shared.user ??= await createUser(ctx, 'en');
+  w.user = shared.user;
+  return w.user;
+}
+
+async function signIn(page: Page, admin: boolean, creds: { email: string; password: string }): Promise<void> {
+  await page.goto(admin ? '/admin/login' : '/login');
+  await expect(page).toHaveURL(admin ? /\/admin\/login\?interaction=/ : /\/login\?interaction=/);
+  await page.getByRole('textbox', { name: /e-mail/i }).fill(creds.email);
+  await page.getByLabel(/^(password|passwort|mot de passe)/i).fill(creds.password);
+  await page.getByRole('button', { name: SIGN_IN }).click();
+  await expect(page).toHaveURL(admin ? /\/admin\/dashboard/ : /\/(\?.*)?$/);
+}
+
+async function credentialsFor(ctx: DriverContext): Promise<{ admin: boolean; creds: { email: string; password: string } }> {
+  const w = world(ctx);
+  if (w.kind === 'admin') return { admin: true, creds: ADMIN };
+  if (w.kind === 'user' && w.italian && !w.user) return { admin: false, creds: w.italian };
+  return { admin: false, creds: await ensureUser(ctx) };
+}
+
+/** The second tab of the same browser, opened on this area's home (it restores the stored session). */
+async function otherTab(ctx: DriverContext): Promise<Page> {
+  const w = world(ctx);
+  if (!w.other) {
+    w.other = await ctx.context.newPage();
+    await w.other.goto(w.kind === 'admin' ? '/admin/dashboard' : '/');
+  }
+  return w.other;
+}
+
+/** Hold the next requests matching `pattern` (answered by `release`; later ones go through). */
+async function hold(ctx: DriverContext, pattern: string | RegExp): Promise<void> {
+  const w = world(ctx);
+  const held: Route[] = [];
+  w.held = held;
+  const tokens = await storedTokens(ctx.page);
+  if (tokens) w.gid = grantOf(tokens.access_token);
+  await ctx.page.route(pattern, async (route) => {
+    if (w.held === held) held.push(route);
+    else await route.fallback();
+  });
+}
+
+async function release(ctx: DriverContext, how: 'continue' | 'abort' | { status: number; body: unknown }): Promise<void> {
+  const w = world(ctx);
+  await expect.poll(() => w.held?.length ?? 0).toBeGreaterThan(0);
+  const held = w.held ?? [];
+  w.held = undefined;
+  for (const route of held) {
+    if (how === 'continue') await route.continue();
+    else if (how === 'abort') await route.abort();
+    else await route.fulfill({ status: how.status, contentType: 'application/json', body: JSON.stringify(how.body) });
+  }
+}
+
+/** The step after the current one (to arrange a request the current step starts, e.g. hold it). */
+function nextKey(ctx: DriverContext): string | undefined {
+  if (!ctx.step) return undefined;
+  const index = ctx.testCase.steps.indexOf(ctx.step);
+  return ctx.testCase.steps[index + 1]?.key;
+}
+
+/** The current step leaves the session in a state waiting for a request: hold it so the screen can be checked. */
+const staysLoading = (ctx: DriverContext): boolean => ctx.step?.state !== undefined && ['refreshing', 'loggingOut', 'leavingForLink', 'signedOutElsewhere'].includes(ctx.step.state);
+
+async function openMenuAndLogout(page: Page): Promise<void> {
+  await page.getByRole('button', { name: /Account menu|Kontomenü|Menu account|Menu du compte/i }).click();
+  await page.getByRole('menuitem', { name: LOGOUT }).click();
+}
+
+async function landsOnSignIn(page: Page, admin: boolean): Promise<void> {
+  await expect(page).toHaveURL(admin ? /\/admin\/login\?interaction=/ : /\/login\?interaction=/, { timeout: 20_000 });
+  await expect(page.locator('[data-screen="screen:session.signed-out"]')).toBeVisible();
+  expect(new URL(page.url()).searchParams.get('code')).toBeNull();
+  await expect(page.getByRole('button', { name: SIGN_IN })).toBeVisible();
+}
+
+/** How the real server gives the outcome `key` to a held revoke: let it through, end the grant first (401), or fail the network. */
+function revokeAnswer(ctx: DriverContext, key: string): 'continue' | 'abort' {
+  if (key.endsWith('network')) return 'abort';
+  if (!key.endsWith('succeeds')) {
+    const gid = world(ctx).gid;
+    if (gid) deleteGrant(gid);
+  }
+  return 'continue';
+}
+
+/** An outcome of a revoke that the previous step left in flight: answer it; then follow where the session goes. */
+function revokeOutcome(where: 'end-session' | 'stay' | 'login'): DriverFn {
+  return async (ctx) => {
+    const key = ctx.step?.key ?? '';
+    const w = world(ctx);
+    const folded = (ctx.events.length ?? 0) > 1;
+    if (!folded || w.held) {
+      await release(ctx, revokeAnswer(ctx, key));
+    } else {
+      await performFolded(ctx, key);
+    }
+    if (where !== 'stay') await landsOnSignIn(ctx.page, w.kind === 'admin');
+    else await expect.poll(() => storedTokens(ctx.page)).toBeNull();
+  };
+}
+
+/** The user event folded with a revoke outcome (`events[0]`), performed so the real server gives that outcome. */
+async function performFolded(ctx: DriverContext, key: string): Promise<void> {
+  const first = ctx.events[0]?.type;
+  const w = world(ctx);
+  if (first === 'LOGOUT') {
+    if (key.endsWith('invalid_token')) deleteGrant(grantOf((await storedTokens(ctx.page))!.access_token));
+    await openMenuAndLogout(ctx.page);
+  } else if (first === 'REQUEST_UNAUTHORIZED') {
+    // no refresh token stored: a refused access token ends the session
+    const tokens = await spoilAccessToken(ctx.page);
+    const spoiled = (await storedTokens(ctx.page))!;
+    await writeStoredTokens(ctx.page, { ...spoiled, refresh_token: null });
+    if (key.endsWith('succeeds')) await ctx.page.route('**/api/logout', (route) => route.fulfill({ status: 200, contentType: 'application/json', body: '{"data":{"status":"logged_out"}}' }));
+    void tokens;
+    await ctx.page.reload();
+  } else if (first === 'STORAGE_CHANGED') {
+    const other = await otherTab(ctx);
+    if (key.endsWith('invalid_token')) await openMenuAndLogout(other);
+    else await other.evaluate(() => window.localStorage.removeItem('token'));
+  } else if (first === 'PUBLIC_LINK_OPENED') {
+    if (key.endsWith('network')) await ctx.page.route('**/api/logout', (route) => route.abort());
+    await openResetLink(ctx);
+  } else {
+    throw new Error(`session driver: no way to perform ${first} for ${key}`);
+  }
+  void w;
+}
+
+async function openResetLink(ctx: DriverContext): Promise<void> {
+  const w = world(ctx);
+  const admin = w.kind === 'admin';
+  const email = admin ? ADMIN.email : (w.user ?? w.italian)!.email;
+  const sent = await ctx.request.post(admin ? '/api/admin/forgot-password' : '/api/forgot-password', { data: { email } });
+  expect(sent.ok(), await sent.text()).toBeTruthy();
+  const link = await linkFromOutbox(email, admin ? /https?:\/\/[^\s"<>]+\/admin\/reset-password\?url=[^\s"<>]+/ : /https?:\/\/[^\s"<>]+\/reset-password\?url=[^\s"<>]+/);
+  await ctx.page.goto(link.replace(/^https?:\/\/[^/]+/, ''));
+}
+
+const steps: Record<string, DriverFn> = {
+  'TOKENS_RECEIVED user': async (ctx) => {
+    world(ctx).kind = 'user';
+    await signIn(ctx.page, false, await ensureUser(ctx));
+  },
+  'TOKENS_RECEIVED admin': async (ctx) => {
+    world(ctx).kind = 'admin';
+    await signIn(ctx.page, true, ADMIN);
+  },
+  'TOKENS_RECEIVED user with locale it': async (ctx) => {
+    const w = world(ctx);
+    w.kind = 'user';
+    shared.italian ??= await createUser(ctx, 'it');
+    w.italian = shared.italian;
+    // the guest's stored choice: English
+    await ctx.page.evaluate(() => window.localStorage.setItem('locale', 'en'));
+    await signIn(ctx.page, false, w.italian);
+    // the account's language wins: stored and applied
+    await expect.poll(() => ctx.page.evaluate(() => window.localStorage.getItem('locale'))).toBe('it');
+    await expect(ctx.page.locator('html')).toHaveAttribute('lang', 'it');
+  },
+
+  REQUEST_UNAUTHORIZED: async (ctx) => {
+    const admin = world(ctx).kind === 'admin';
+    // pending refresh (user) or pending revoke (admin without refresh token): hold it
+    await hold(ctx, admin ? '**/api/logout' : '**/oidc/token');
+    await spoilAccessToken(ctx.page);
+    if (admin) {
+      const spoiled = (await storedTokens(ctx.page))!;
+      await writeStoredTokens(ctx.page, { ...spoiled, refresh_token: null });
+    }
+    await ctx.page.reload({ waitUntil: 'commit' });
+  },
+  'refreshTokens succeeds': async (ctx) => {
+    const w = world(ctx);
+    if (ctx.events.length === 1 || w.held) {
+      await release(ctx, 'continue');
+    } else {
+      const before = await spoilAccessToken(ctx.page);
+      await ctx.page.reload();
+      // a new access token and a rotated refresh token, no new sign-in
+      await expect.poll(async () => (await storedTokens(ctx.page))?.refresh_token).not.toBe(before.refresh_token);
+    }
+    await expect(ctx.page.locator('[data-screen="screen:session.signed-in"]')).toBeVisible();
+  },
+  'refreshTokens fails invalid_grant': async (ctx) => {
+    const tokens = await storedTokens(ctx.page);
+    if (!tokens) throw new Error('not signed in');
+    deleteGrant(grantOf(tokens.access_token));
+    // the sign-out's revoke is the next step: hold it
+    await hold(ctx, '**/api/logout');
+    await ctx.page.reload();
+  },
+
+  LOGOUT: async (ctx) => {
+    await hold(ctx, '**/api/logout');
+    await openMenuAndLogout(ctx.page);
+  },
+  'revokeTokens succeeds': revokeOutcome('end-session'),
+  'revokeTokens fails invalid_token': revokeOutcome('end-session'),
+
+  'STORAGE_CHANGED tokens added': async (ctx) => {
+    const w = world(ctx);
+    const other = await otherTab(ctx);
+    const signedIn = await storedTokens(ctx.page);
+    if (signedIn) {
+      // the other tab refreshes: this tab adopts its tokens
+      await spoilAccessToken(other);
+      await other.reload();
+      await expect.poll(async () => (await storedTokens(ctx.page))?.refresh_token).not.toBe(signedIn.refresh_token);
+    } else {
+      const { admin, creds } = await credentialsFor(ctx);
+      w.kind = admin ? 'admin' : 'user';
+      await signIn(other, admin, creds);
+    }
+    await expect(ctx.page.locator('[data-screen="screen:session.signed-in"]')).toBeVisible();
+  },
+  'STORAGE_CHANGED tokens removed': async (ctx) => {
+    const other = await otherTab(ctx);
+    await hold(ctx, '**/api/logout');
+    await other.evaluate(() => window.localStorage.removeItem('token'));
+  },
+  'revokeElsewhere succeeds': revokeOutcome('login'),
+  'revokeElsewhere fails invalid_token': revokeOutcome('login'),
+
+  PUBLIC_LINK_OPENED: async (ctx) => {
+    await hold(ctx, '**/api/logout');
+    await openResetLink(ctx);
+  },
+  'revokeForLink succeeds': async (ctx) => {
+    await revokeOutcome('stay')(ctx);
+    await expect(ctx.page).toHaveURL(/reset-password\?url=/);
+  },
+  'revokeForLink fails network': async (ctx) => {
+    await revokeOutcome('stay')(ctx);
+    await expect(ctx.page).toHaveURL(/reset-password\?url=/);
+  },
+
+  LANGUAGE_CHANGED: async (ctx) => {
+    await hold(ctx, /\/api\/(user|admin)$/);
+    await pickGerman(ctx.page);
+  },
+  'saveLocale succeeds': async (ctx) => {
+    if (world(ctx).held) await release(ctx, 'continue');
+    else await pickGerman(ctx.page);
+    await expect(ctx.page.locator('html')).toHaveAttribute('lang', 'de');
+  },
+  'saveLocale fails network': async (ctx) => {
+    if (world(ctx).held) await release(ctx, 'abort');
+    else {
+      await ctx.page.route(/\/api\/(user|admin)$/, (route) => (route.request().method() === 'PATCH' ? route.abort() : route.continue()));
+      await pickGerman(ctx.page);
+    }
+    await expect(ctx.page.locator('html')).toHaveAttribute('lang', 'de');
+  },
+};
+
+async function pickGerman(page: Page): Promise<void> {
+  await page.getByRole('combobox', { name: /Language|Sprache|Lingua|Langue/ }).first().click();
+  await page.getByRole('option', { name: 'Deutsch' }).click();
+}
+
+// `staysLoading` and `nextKey` are used by drivers that arrange ahead; keep them referenced for the generated suite.
+void staysLoading;
+void nextKey;
+
+export const sessionDriver: MachineDriver = {
+  machine: 'session',
+  start: {
+    'signed out at start': async (ctx) => {
+      await ctx.page.goto('/login');
+      await expect(ctx.page).toHaveURL(/\/login\?interaction=/);
+    },
+    'signed in at start': async (ctx) => {
+      world(ctx).kind = 'user';
+      await signIn(ctx.page, false, await ensureUser(ctx));
+      await ctx.page.goto('/');
+    },
+  },
+  steps,
+  screens: {
+    'screen:session.signed-out': async (ctx) => {
+      await expect(ctx.page.locator('[data-screen="screen:session.signed-out"]')).toBeVisible();
+      await expect(ctx.page.getByRole('button', { name: /Account menu|Kontomenü/i })).toHaveCount(0);
+      await expect.poll(() => storedTokens(ctx.page)).toBeNull();
+    },
+    'screen:session.signed-in': async (ctx) => {
+      await expect(ctx.page.locator('[data-screen="screen:session.signed-in"]')).toBeVisible();
+      await expect.poll(async () => (await storedTokens(ctx.page)) !== null).toBe(true);
+    },
+    'screen:session.signing-out': async (ctx) => {
+      // the request the step started is held: the page waits on the session's sign-out
+      await expect.poll(() => world(ctx).held?.length ?? 0).toBeGreaterThan(0);
+    },
+  },
+  finish: async (ctx) => {
+    await ctx.page.unrouteAll({ behavior: 'ignoreErrors' });
+    await world(ctx).other?.close();
+  },
+};
+
+/** The same driver for the context model (same events and screens). */
+export const sessionContextDriver: MachineDriver = { ...sessionDriver, machine: 'session-context' };

@@ -1,0 +1,90 @@
+/**
+ * Sending a not yet verified user's invitation e-mail again, from the user page (docs/SPEC.md "Invitation"):
+ * ready → sending → sent (it may be sent again) | failed, in the failure's own words; "Try again" only when trying
+ * again can help. A refusal that says the page is stale (already verified, an SSO account, the user gone) reloads it.
+ *
+ * Injected: actor sendInvitation (`createInvitationResendActors({ call })`, contract/admin/users.ts inviteUser);
+ * action `userChanged` (the user's page is stale).
+ */
+import { assign, fromPromise, setup } from 'xstate';
+import * as users from '../contract/admin/users';
+import type { Call } from '../contract/endpoint';
+import { toAdminError, type AdminError } from './adminError';
+import { notProvided } from './shared';
+
+export interface InvitationResendInput {
+  userId: string;
+}
+export interface InvitationResendContext extends InvitationResendInput {
+  error: AdminError | null;
+}
+export type InvitationResendEvent = { type: 'SEND' } | { type: 'RETRY' };
+export type InvitationResendScreen = 'screen:invite.ready' | 'screen:invite.sent' | 'screen:invite.failed';
+export type InvitationResendTag = InvitationResendScreen | 'busy';
+
+/** Refusals that mean the page shows an outdated user. */
+const STALE_CODES = ['already_verified', 'invitation_not_applicable', 'user_not_found'];
+
+export function createInvitationResendActors(deps: { call: Call }) {
+  const { call } = deps;
+  return {
+    sendInvitation: fromPromise<void, { userId: string }>(async ({ input }) => {
+      await call(users.inviteUser, { params: { id: input.userId } });
+    }),
+  };
+}
+
+export const invitationResendMachine = setup({
+  types: {
+    context: {} as InvitationResendContext,
+    events: {} as InvitationResendEvent,
+    input: {} as InvitationResendInput,
+    tags: {} as InvitationResendTag,
+  },
+  actors: {
+    sendInvitation: fromPromise<void, { userId: string }>(async () => notProvided('sendInvitation')),
+  },
+  actions: {
+    userChanged: () => {},
+    setError: assign((_, params: { error: unknown }) => ({ error: toAdminError(params.error) })),
+    clearError: assign({ error: null }),
+  },
+  guards: {
+    canRetry: ({ context }) => context.error?.retryable === true,
+    isStale: (_, params: { error: unknown }) => STALE_CODES.includes(toAdminError(params.error).code),
+  },
+}).createMachine({
+  id: 'invitationResend',
+  context: ({ input }) => ({ ...input, error: null }),
+  initial: 'ready',
+  states: {
+    ready: {
+      tags: ['screen:invite.ready'],
+      on: { SEND: 'sending' },
+    },
+    sending: {
+      tags: ['screen:invite.ready', 'busy'],
+      entry: 'clearError',
+      invoke: {
+        id: 'sendInvitation',
+        src: 'sendInvitation',
+        input: ({ context }) => ({ userId: context.userId }),
+        onDone: 'sent',
+        onError: [
+          { guard: { type: 'isStale', params: ({ event }) => ({ error: event.error }) }, target: 'failed', actions: [{ type: 'setError', params: ({ event }) => ({ error: event.error }) }, 'userChanged'] },
+          { target: 'failed', actions: { type: 'setError', params: ({ event }) => ({ error: event.error }) } },
+        ],
+      },
+    },
+    sent: {
+      tags: ['screen:invite.sent'],
+      on: { SEND: 'sending' },
+    },
+    failed: {
+      tags: ['screen:invite.failed'],
+      on: { RETRY: { guard: 'canRetry', target: 'sending' } },
+    },
+  },
+});
+
+export type InvitationResendMachine = typeof invitationResendMachine;

@@ -1,0 +1,74 @@
+/**
+ * QA words of the login machine (machines/testing/qa.ts): how a tester starts each scenario of login.model.ts,
+ * performs each step key, and checks each screen. The browser walk performs the same keys in
+ * e2e/paths/login.driver.ts.
+ *
+ * Accounts: "an account" is a user (admins in the admin scenario) with a password; the step says which kind when it
+ * matters (with an authenticator app, with SMS, deactivated, with an expired password). A step that ends while the
+ * server has not answered yet ("… and the server does not answer yet") is the moment right after pressing the button.
+ */
+import type { MachineQa } from './testing/qa';
+
+export const loginQa: MachineQa = {
+  machine: 'login',
+  scenarios: {
+    '/login?interaction=uid-1': 'Sign out, open the app (/) and wait for the sign-in form of /login?interaction=… (the provider sent you back with a new interaction).',
+    '/admin/login?interaction=uid-1': 'Sign out, open /admin and wait for the admin sign-in form of /admin/login?interaction=….',
+    '/login opened directly (no interaction)': 'Open /login by typing the address (no ?interaction=).',
+    '/expired-password without a sign-in': 'Open /expired-password by typing the address in a new tab (no sign-in before).',
+  },
+  steps: {
+    start: 'Open the page of the scenario.',
+    'startAuthorization succeeds': 'Wait (or press "Try again" / "Sign in again" when the screen has that button): the browser goes to the sign-in provider and comes back with the sign-in form.',
+    'startAuthorization fails network': 'Cut the network (browser devtools: offline) before the page starts the sign-in, or press "Try again" / "Sign in again" while offline.',
+    SUBMIT: 'Type the e-mail and password of an account and press "Sign in" while the server does not answer yet.',
+    'submitCredentials succeeds complete': 'Type the e-mail and password of an active account without two-factor authentication and press "Sign in".',
+    'submitCredentials succeeds two_factor_required':
+      'Type the e-mail and password of an account with two-factor authentication (an authenticator app, or SMS when the next screen is the SMS one) and press "Sign in".',
+    'submitCredentials succeeds password_expired': 'Type the e-mail and password of an account whose password has expired (no two-factor authentication) and press "Sign in".',
+    'submitCredentials fails invalid_credentials': 'Type the e-mail of an account and a wrong password and press "Sign in".',
+    'submitCredentials fails account_locked': 'Type the e-mail and password of an account that is locked after too many wrong passwords and press "Sign in".',
+    'submitCredentials fails network': 'Cut the network (devtools: offline), type an e-mail and password and press "Sign in".',
+    'submitCredentials fails interaction_expired': 'Leave the sign-in form open until the sign-in expires (the provider forgets it), then type an e-mail and password and press "Sign in".',
+    SUBMIT_CODE: 'Type a 6-digit code while the server does not answer yet.',
+    'verifyOtp succeeds complete': "Type the current code of the account's authenticator app.",
+    'verifyOtp succeeds password_expired': "Type the current code of the authenticator app of an account whose password has expired.",
+    'verifyOtp fails otp_invalid': 'Type a wrong one-time password and press "Verify".',
+    'verifyOtp fails account_locked': 'Type a one-time password after the account was locked by too many wrong codes.',
+    'verifyOtp fails account_inactive': "Type the current authenticator code of an account an admin deactivated.",
+    'verifyOtp fails interaction_expired': 'Leave the code screen open until the sign-in expires, then type the current code.',
+    'verifySmsCode succeeds complete': 'Type the 6-digit code of the SMS that arrived on the phone.',
+    'verifySmsCode fails otp_invalid': 'Type a wrong 6-digit SMS code and press "Verify".',
+    RESEND_CODE: 'Press "Resend code" while the server does not answer yet.',
+    'resendSmsCode succeeds': 'Press "Resend code": a new SMS arrives.',
+    'resendSmsCode fails network': 'Cut the network (devtools: offline) and press "Resend code".',
+    'after smsResendCooldown': 'Wait one minute on the SMS code screen.',
+    USE_RECOVERY_CODE: 'Press "Use a recovery code".',
+    USE_ONE_TIME_PASSWORD: 'Press "Use a one-time password instead".',
+    SUBMIT_RECOVERY_CODE: 'Type a recovery code and press "Verify" while the server does not answer yet.',
+    'verifyRecoveryCode succeeds complete': 'Type one of the saved recovery codes (unused) and press "Verify".',
+    'verifyRecoveryCode succeeds password_expired': 'Type an unused recovery code of an account whose password has expired and press "Verify".',
+    'verifyRecoveryCode fails recovery_code_invalid': 'Type a wrong (or already used) recovery code and press "Verify".',
+    SUBMIT_NEW_PASSWORD: 'Type a new valid password twice and press "Change password" while the server does not answer yet.',
+    'changeExpiredPassword succeeds': 'Type a new valid password twice and press "Change password".',
+    'changeExpiredPassword fails validation_failed': 'Type a well-known password (e.g. "Password1234!") twice and press "Change password".',
+    'changeExpiredPassword fails invalid_link': 'Leave the "Password expired" form open for more than 30 minutes (the token expires), then type a new valid password twice and press "Change password".',
+    RETRY: 'Press "Try again" while the server does not answer yet.',
+    RESTART: 'Press "Sign in again" while the server does not answer yet.',
+  },
+  screens: {
+    'screen:login.redirecting': 'The card says "Redirecting to the secure sign-in…" and the browser leaves the page (for the sign-in provider, or for the app once signed in).',
+    'screen:login.authorization-failed': 'The card says "The server cannot be reached. Check your connection and try again." with a "Try again" button.',
+    'screen:login.credentials':
+      'The "Sign in" form (admins: "Admin sign in") with E-mail and Password; after a failed attempt its message is above the form ("Given password is invalid", "Too many failed attempts. Your account is locked, try again in 15 minutes.", "The server cannot be reached…").',
+    'screen:login.two-factor-otp':
+      '"Two-factor verification" asks for the code of the authenticator app, the description right under the heading; after a wrong code the code field says "One time password is invalid"; a lock shows "Too many failed attempts…" above the field.',
+    'screen:login.two-factor-sms':
+      '"Two-factor verification" says "We sent a 6-digit code to your phone. It may take up to a minute to arrive."; "Resend code" is disabled for a minute ("Resend available in a minute"); after a wrong code the code field says "One time password is invalid".',
+    'screen:login.two-factor-recovery': '"Use a recovery code" asks for a recovery code; after a wrong one the field says "Recovery code is invalid".',
+    'screen:login.sign-in-expired': '"Sign-in expired" says "Your sign-in took too long and has expired. Please sign in again." with a "Sign in again" button.',
+    'screen:login.account-inactive': '"Account deactivated" says "Your account is deactivated. Please contact your administrator." and offers no "try again".',
+    'screen:login.expired-password': '"Password expired" at /expired-password asks for a new password twice (with the password rules); a well-known password is refused on the password field.',
+    'screen:login.password-changed': '"Password changed": "Your password has been changed. Sign in with your new password." with "Go to sign in".',
+  },
+};

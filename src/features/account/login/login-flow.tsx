@@ -1,0 +1,120 @@
+/**
+ * The login machine on `/login`, `/admin/login` and `/expired-password`: builds the machine with the real actors
+ * and its navigation (`redirect`: full page; `navigate`: the SPA route of a screen, the reset token in the
+ * router's history state), and renders the screen its `screen:login.*` tag names. Reads tags only.
+ */
+import { useLingui } from '@lingui/react/macro';
+import { useQueryClient } from '@tanstack/react-query';
+import { useNavigate } from '@tanstack/react-router';
+import { useMachine } from '@xstate/react';
+import { useMemo } from 'react';
+import { createLoginActors, LOGIN_SCREENS, loginMachine, type LoginMachine, type LoginNavigation, type LoginScreenTag } from '../../../../machines/login.machine';
+import type { StorageKey } from '../../../../machines/shared';
+import { startAuthorization } from '../../../../machines/ssoCallback.machine';
+import { configQueryOptions } from '../../../api/account';
+import { call } from '../../../api/call';
+import { inspectOptions } from '../../../lib/inspect';
+import { writeStorage } from '../../../lib/storage';
+import { ExpiredPasswordChangedScreen, ExpiredPasswordScreen } from '../password/expired-password-screen';
+import { CredentialsScreen } from './credentials-screen';
+import { loginErrorMessage } from './login-errors';
+import { AccountInactiveScreen, AuthorizationFailedScreen, RedirectingScreen, SignInExpiredScreen } from './status-screens';
+import { OneTimePasswordScreen, RecoveryCodeScreen } from './two-factor-screen';
+
+declare module '@tanstack/history' {
+  interface HistoryState {
+    /** `/expired-password`: the reset token of the `password_expired` answer (login machine `navigate`). */
+    resetToken?: string;
+  }
+}
+
+function useRealLoginMachine(admin: boolean, returnTo: string | undefined): LoginMachine {
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  return useMemo(
+    () =>
+      loginMachine.provide({
+        actors: createLoginActors({
+          call,
+          startAuthorization: async () => {
+            // fresh: starting a sign-in needs the server (a network failure here is the authorization-failed screen)
+            const config = await queryClient.fetchQuery({ ...configQueryOptions(), staleTime: 0 });
+            await startAuthorization({
+              admin,
+              origin: window.location.origin,
+              config,
+              returnTo,
+              writeStorage: (key: StorageKey, value: string) => writeStorage(key, value),
+              redirect: (url) => window.location.assign(url),
+            });
+          },
+        }),
+        actions: {
+          redirect: (_, params: { url: string }) => window.location.assign(params.url),
+          navigate: (_, params: LoginNavigation) => {
+            void navigate({ to: '/expired-password', search: params.admin ? { type: 'admin' } : {}, state: (previous) => ({ ...previous, resetToken: params.resetToken }) });
+          },
+        },
+      }),
+    [admin, returnTo, queryClient, navigate],
+  );
+}
+
+export interface LoginFlowProps {
+  admin: boolean;
+  interaction: string | null;
+  /** Where the visitor wanted to go (`/login?origin=…`), kept in the stored authorization for the SSO callback. */
+  returnTo?: string | undefined;
+  /** Only on `/expired-password`: the token from the router state (null when there is none). */
+  resetToken?: string | null;
+  /** Tests pass a machine with fake actors; the app builds the real one. */
+  machineOverride?: LoginMachine;
+}
+
+export function LoginFlow({ admin, interaction, returnTo, resetToken, machineOverride }: LoginFlowProps) {
+  const real = useRealLoginMachine(admin, returnTo);
+  const { i18n } = useLingui();
+  const [snapshot, send] = useMachine(machineOverride ?? real, { ...inspectOptions(), input: { admin, interaction, ...(resetToken !== undefined ? { resetToken } : {}) } });
+  const screen: LoginScreenTag = LOGIN_SCREENS.find((tag) => snapshot.hasTag(tag)) ?? 'screen:login.redirecting';
+  const loading = snapshot.hasTag('loading');
+  const { error } = snapshot.context;
+
+  switch (screen) {
+    case 'screen:login.credentials':
+      return <CredentialsScreen admin={admin} interaction={interaction ?? ''} loading={loading} error={error} onSubmit={(email, password) => send({ type: 'SUBMIT', email, password })} />;
+    case 'screen:login.two-factor-otp':
+    case 'screen:login.two-factor-sms':
+      return (
+        <OneTimePasswordScreen
+          method={screen === 'screen:login.two-factor-sms' ? 'sms' : 'otp'}
+          canResend={snapshot.hasTag('sms:can-resend')}
+          loading={loading}
+          error={error}
+          onCode={(code) => send({ type: 'SUBMIT_CODE', code })}
+          onUseRecovery={() => send({ type: 'USE_RECOVERY_CODE' })}
+          onResend={() => send({ type: 'RESEND_CODE' })}
+        />
+      );
+    case 'screen:login.two-factor-recovery':
+      return (
+        <RecoveryCodeScreen
+          loading={loading}
+          error={error}
+          onRecovery={(recoveryCode) => send({ type: 'SUBMIT_RECOVERY_CODE', recoveryCode })}
+          onUseOtp={() => send({ type: 'USE_ONE_TIME_PASSWORD' })}
+        />
+      );
+    case 'screen:login.expired-password':
+      return <ExpiredPasswordScreen loading={loading} error={error} onSubmit={(values) => send({ type: 'SUBMIT_NEW_PASSWORD', password: values.password, passwordConfirmation: values.password_confirmation })} />;
+    case 'screen:login.password-changed':
+      return <ExpiredPasswordChangedScreen admin={admin} />;
+    case 'screen:login.sign-in-expired':
+      return <SignInExpiredScreen admin={admin} onRestart={() => send({ type: 'RESTART' })} />;
+    case 'screen:login.account-inactive':
+      return <AccountInactiveScreen message={loginErrorMessage(i18n, error)?.text ?? null} />;
+    case 'screen:login.authorization-failed':
+      return <AuthorizationFailedScreen admin={admin} message={loginErrorMessage(i18n, error)?.text ?? null} onRetry={() => send({ type: 'RETRY' })} />;
+    case 'screen:login.redirecting':
+      return <RedirectingScreen admin={admin} />;
+  }
+}
