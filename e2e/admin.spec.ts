@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ADMIN, adminSignIn, axe, shot as sharedShot, toast, withDb } from './helpers';
+import { ADMIN, adminSignIn, axe, restoreAdminLanguage, shot as sharedShot, toast, withDb } from './helpers';
 
 const RUN = Date.now().toString(36).toUpperCase();
 const ROLE = `E2E_ROLE_${RUN}`;
@@ -45,7 +45,7 @@ test.describe('admin back office', () => {
     await page.context().close();
     // the German pass saves the shared admin's language in its profile, and the saved language wins at sign-in (issue 14):
     // give it back so later specs sign in to an English console
-    withDb((db) => db.prepare("UPDATE accounts SET locale = 'en' WHERE type = 'admin' AND email_normalized = ?").run(ADMIN.email.toLowerCase()));
+    restoreAdminLanguage();
   });
 
   test('roles: create, update', async () => {

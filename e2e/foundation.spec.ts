@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
+import { restoreAdminLanguage } from './helpers';
 
 const ARTIFACTS = 'e2e/artifacts';
 
@@ -31,6 +32,9 @@ async function openAdminShell(page: Page) {
 }
 
 test.describe('foundation', () => {
+  // the sidebar test switches the shared admin's console to German, which saves it in the admin's profile
+  test.afterAll(() => restoreAdminLanguage());
+
   test('unknown paths show the 404 page', async ({ page }) => {
     const errors = watchErrors(page);
     await page.goto('/this-page-does-not-exist');
@@ -108,6 +112,10 @@ test.describe('foundation', () => {
     await expect(page.getByText('Verwaltungskonsole')).toBeVisible();
     await page.mouse.move(900, 400);
     await page.screenshot({ path: `${ARTIFACTS}/admin-open-de.png` });
+    // and back, through the same menu (it saves English in the profile again)
+    await page.getByRole('combobox', { name: 'Sprache' }).click();
+    await page.getByRole('option', { name: 'English' }).click();
+    await expect(page.getByText('Admin panel')).toBeVisible();
     expect(errors).toEqual([]);
   });
 });

@@ -121,6 +121,14 @@ export async function fillCredentials(page: Page, email: string, password: strin
   await page.getByRole('button', { name: 'Sign in' }).click();
 }
 
+/**
+ * The shared admin's saved language wins at sign-in (issue 14): a spec that switches the console's language saves it in
+ * the admin's profile, and every later spec would sign in to that language. Specs that switch give English back with this.
+ */
+export function restoreAdminLanguage(): void {
+  withDb((db) => db.prepare("UPDATE accounts SET locale = 'en' WHERE type = 'admin' AND email_normalized = ?").run(ADMIN.email.toLowerCase()));
+}
+
 export async function adminSignIn(page: Page, creds: { email: string; password: string } = ADMIN): Promise<void> {
   await page.goto('/admin/login');
   await expect(page).toHaveURL(/\/admin\/login\?interaction=/);
