@@ -8,6 +8,8 @@ import { AppError } from '../errors';
 import { bearerToken } from '../plugins/app/auth';
 import { userinfoClaims } from '../oidc/claims';
 import { authenticateClient, introspect } from '../oidc/introspection';
+import { recordProviderErrors } from '../oidc/error-log';
+import { recordError } from '../plugins/app/errors';
 
 export const prefix = '/oidc';
 
@@ -23,7 +25,11 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   const callbacks = new WeakMap<Provider, ReturnType<Provider['callback']>>();
   const callbackOf = (provider: Provider) => {
     let cb = callbacks.get(provider);
-    if (!cb) callbacks.set(provider, (cb = provider.callback()));
+    if (!cb) {
+      // its errors go to the admin error log (server/oidc/error-log.ts), once per provider built
+      recordProviderErrors(provider, app.services.errorLog, app.db.kysely, app.log);
+      callbacks.set(provider, (cb = provider.callback()));
+    }
     return cb;
   };
   const origin = new URL(app.config.appUrl);
@@ -54,8 +60,9 @@ const routes: FastifyPluginAsyncZod = async (app) => {
    * Errors follow RFC 6750 (WWW-Authenticate + OAuth error body), and browsers of any origin may call it
    * (CORS without credentials: the bearer token is the only credential).
    */
-  const bearerError = (reply: FastifyReply, status: 401 | 403, error?: 'invalid_token' | 'insufficient_scope', description?: string) => {
+  const bearerError = async (request: FastifyRequest, reply: FastifyReply, status: 401 | 403, error?: 'invalid_token' | 'insufficient_scope', description?: string) => {
     const params = [`realm="${app.config.issuer}"`];
+    await recordError(request, status, error ?? 'invalid_request', { message: description ?? 'no access token' });
     if (error) params.push(`error="${error}"`, `error_description="${description ?? ''}"`);
     return reply
       .code(status)
@@ -64,19 +71,19 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   };
   const userinfo = async (request: FastifyRequest, reply: FastifyReply) => {
     const token = bearerToken(request);
-    if (!token) return bearerError(reply, 401);
+    if (!token) return bearerError(request, reply, 401);
     let verified: Awaited<ReturnType<typeof verifyAccessToken>>;
     try {
       verified = await verifyAccessToken(app, token, 'userinfo');
     } catch (err) {
-      if (err instanceof AppError && err.status === 401) return bearerError(reply, 401, 'invalid_token', 'invalid or expired access token');
+      if (err instanceof AppError && err.status === 401) return bearerError(request, reply, 401, 'invalid_token', 'invalid or expired access token');
       throw err;
     }
-    if (!verified) return bearerError(reply, 401, 'invalid_token', 'not an access token');
+    if (!verified) return bearerError(request, reply, 401, 'invalid_token', 'not an access token');
     const scopes = new Set((verified.claims.scope ?? '').split(' '));
-    if (!scopes.has('openid')) return bearerError(reply, 403, 'insufficient_scope', 'the openid scope is required');
+    if (!scopes.has('openid')) return bearerError(request, reply, 403, 'insufficient_scope', 'the openid scope is required');
     const claims = await userinfoClaims(app.db.kysely, verified.claims.sub, verified.claims.client_id, scopes);
-    if (!claims) return bearerError(reply, 401, 'invalid_token', 'account not active');
+    if (!claims) return bearerError(request, reply, 401, 'invalid_token', 'account not active');
     return reply.send(claims);
   };
   const oauthError = z.object({ error: z.string(), error_description: z.string() });
@@ -106,17 +113,25 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   app.post('/token/introspection', { schema: { hide: true } }, async (request, reply) => {
     reply.header('cache-control', 'no-store');
     const type = String(request.headers['content-type'] ?? '');
-    if (!type.startsWith('application/x-www-form-urlencoded')) return reply.code(400).send({ error: 'invalid_request', error_description: 'application/x-www-form-urlencoded body required' });
+    // OAuth errors in OAuth's shape, recorded in the admin error log like the provider's own (server/oidc/error-log.ts)
+    const refuse = async (status: 400 | 401 | 413, error: 'invalid_request' | 'invalid_client', description: string) => {
+      await recordError(request, status, error, { message: description });
+      return reply.code(status).send({ error, error_description: description });
+    };
+    if (!type.startsWith('application/x-www-form-urlencoded')) return refuse(400, 'invalid_request', 'application/x-www-form-urlencoded body required');
     let raw = '';
     for await (const chunk of request.raw as AsyncIterable<Buffer>) {
       raw += chunk.toString('utf8');
-      if (raw.length > 16_384) return reply.code(413).send({ error: 'invalid_request', error_description: 'body too large' });
+      if (raw.length > 16_384) return refuse(413, 'invalid_request', 'body too large');
     }
     const form = new URLSearchParams(raw);
     const caller = await authenticateClient(app, request.headers.authorization, form);
-    if (!caller) return reply.code(401).header('www-authenticate', `Basic realm="${app.config.issuer}"`).send({ error: 'invalid_client', error_description: 'client authentication failed' });
+    if (!caller) {
+      reply.header('www-authenticate', `Basic realm="${app.config.issuer}"`);
+      return refuse(401, 'invalid_client', 'client authentication failed');
+    }
     const token = form.get('token');
-    if (!token) return reply.code(400).send({ error: 'invalid_request', error_description: 'missing token' });
+    if (!token) return refuse(400, 'invalid_request', 'missing token');
     return reply.send(await introspect(app, oidcOf(app), caller, token, form.get('token_type_hint')));
   });
 

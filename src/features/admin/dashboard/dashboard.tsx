@@ -165,7 +165,7 @@ function ErrorLogCard({ search, onSearchChange, titleId }: CardProps) {
   const rows = q.data?.data ?? [];
   const cols = 5;
   return (
-    <Card title={t`Admin logs`} titleId={titleId} description={t`Every server error and a sample of the client errors (4xx) the API answered, newest first.`}>
+    <Card title={t`Admin logs`} titleId={titleId} description={t`Every server error and a sample of the client errors (4xx) the API and the sign-in provider (/oidc) answered, newest first.`}>
       <Toolbar>
         <TextField label={t`From`} type="date" size="sm" value={search.e_from ?? ''} max={search.e_to} onChange={(e) => set({ e_from: e.target.value || undefined })} />
         <TextField label={t`To`} type="date" size="sm" value={search.e_to ?? ''} min={search.e_from} onChange={(e) => set({ e_to: e.target.value || undefined })} />
