@@ -1,7 +1,7 @@
 /** End users, as admins (super_admin and manager) manage them. CSV import and export: contract/admin/import.ts. */
 import { z } from 'zod';
 import { defineEndpoint } from '../endpoint';
-import { ACCOUNT_STATES, accountSchema, boolQuery, dataOf, deletedAnswer, idParams, listOf, localeEnum, pageQuery } from '../common';
+import { ACCOUNT_STATES, accountSchema, boolQuery, dataOf, deletedAnswer, idParams, listMeta, localeEnum, pageQuery } from '../common';
 import { emailSchema, personNameSchema, phoneSchema } from '../domain/formats';
 
 const tag = 'admin: users';
@@ -70,10 +70,35 @@ const subscriptionsInput = z
   .array(z.object({ subscription_id: z.string().min(1).max(64), role_ids: z.array(z.string().min(1).max(64)).max(200) }))
   .max(200);
 
+/** Totals up to this are exact; above it `total` is this number and `total_is_lower_bound` is true (unless `count=exact`). */
+export const USER_COUNT_EXACT_BELOW = 10_000;
+
+export const userListMeta = listMeta.extend({
+  total_is_lower_bound: z
+    .boolean()
+    .describe(`true: at least \`total\` users match (more than ${USER_COUNT_EXACT_BELOW}; ask \`count=exact\` for the exact number)`),
+  next_cursor: z.string().nullable().describe('`cursor` of the next page (sorts by created_at); null on the last page'),
+  prev_cursor: z.string().nullable().describe('`cursor` of the previous page (sorts by created_at); null on the first page'),
+});
+export type UserListMeta = z.infer<typeof userListMeta>;
+
 export const listUsers = defineEndpoint({
   method: 'GET', path: '/api/admin/users', tag, access: 'admin', summary: 'List users (paginated, searchable, filterable; newest first)',
-  query: z.object({ ...pageQuery, ...userFilterQuery, sort: z.enum(USER_SORTS).default('-created_at').describe('column to sort by; `-` for descending') }),
-  response: listOf(accountSchema),
+  query: z.object({
+    ...pageQuery,
+    ...userFilterQuery,
+    sort: z.enum(USER_SORTS).default('-created_at').describe('column to sort by; `-` for descending'),
+    cursor: z
+      .string()
+      .max(300)
+      .optional()
+      .describe('keyset paging (sorts by created_at): `next_cursor` or `prev_cursor` of the page before; then `page` is only echoed in `meta.page` (send the page number the cursor leads to). Without it, `page` pages by offset.'),
+    count: z
+      .enum(['bounded', 'exact'])
+      .default('bounded')
+      .describe(`bounded: \`total\` is exact up to ${USER_COUNT_EXACT_BELOW} matches, else ${USER_COUNT_EXACT_BELOW} with \`total_is_lower_bound\`; exact: counts every match (slower on large lists)`),
+  }),
+  response: z.object({ data: z.array(accountSchema), meta: userListMeta }),
   errors: { 401: ['unauthorized'], 403: ['forbidden'], 422: ['validation_failed'] },
 });
 

@@ -135,7 +135,8 @@ async function main() {
   };
   const users = arg('users', 1000);
   const config = loadConfig();
-  const db = createDb({ databaseUrl: config.databaseUrl, sqliteFile: path.join(config.dataDir, 'iam.sqlite') });
+  // an hour's statement timeout: the closing VACUUM ANALYZE of a million rows takes longer than the server's 5 s
+  const db = createDb({ databaseUrl: config.databaseUrl, sqliteFile: path.join(config.dataDir, 'iam.sqlite'), queryTimeoutMs: 3_600_000 });
   await migrateToLatest(db);
   const t0 = Date.now();
   await seedUsers(db, { users, batch: arg('batch', 1000), tx: arg('tx', 20_000), log: (m) => console.log(m) });

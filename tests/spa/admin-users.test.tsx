@@ -45,6 +45,47 @@ function Harness({ initial = {} as UserSearch, onChange }: { initial?: UserSearc
 const listCalls = () => (server?.requests ?? []).filter((r) => r.path === '/api/admin/users');
 
 describe('admin user management', () => {
+  it('shows a lower-bound total as "10,000+", counts exactly on demand, and pages next/previous by cursor', async () => {
+    server = await startAdminServer((req) => {
+      if (req.path !== '/api/admin/users') return undefined;
+      const page = Number(req.query.get('page') ?? 1);
+      const exact = req.query.get('count') === 'exact';
+      const data = Array.from({ length: 10 }, (_, i) => account((page - 1) * 10 + i + 1));
+      const meta = exact
+        ? { page, size: 10, total: 123456, total_is_lower_bound: false }
+        : { page, size: 10, total: 10000, total_is_lower_bound: true };
+      return { body: { data, meta: { ...meta, next_cursor: `next-of-${page}`, prev_cursor: page > 1 ? `prev-of-${page}` : null } } };
+    });
+    const user = userEvent.setup();
+    const changes: UserSearch[] = [];
+    await renderWithRouter(() => <Harness initial={{ search: 'ann' }} onChange={(s) => changes.push(s)} />, '/admin/user-management');
+
+    expect(await screen.findByText('10,000+ users match')).toBeInTheDocument();
+    expect(screen.getByText('1 - 10 of 10,000+ items')).toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: /next page/i }));
+    await waitFor(() => expect(listCalls().at(-1)?.query.get('cursor')).toBe('next-of-1'));
+    expect(listCalls().at(-1)?.query.get('page')).toBe('2');
+    expect(await screen.findByText('11 - 20 of 10,000+ items')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: /previous page/i }));
+    // page 1 goes by offset (as cheap as a cursor), without a cursor in the URL
+    await waitFor(() => expect(changes.at(-1)).toMatchObject({ page: undefined, cursor: undefined }));
+    expect(await screen.findByText('1 - 10 of 10,000+ items')).toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: 'Count exactly' }));
+    await waitFor(() => expect(listCalls().at(-1)?.query.get('count')).toBe('exact'));
+    expect(await screen.findByText('123,456 users match')).toBeInTheDocument();
+    expect(screen.getByText('1 - 10 of 123456 items')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Count exactly' })).not.toBeInTheDocument();
+
+    // a new filter counts bounded again
+    await user.click(screen.getByRole('combobox', { name: 'Status' }));
+    await user.click(await screen.findByRole('option', { name: 'Inactive' }));
+    await waitFor(() => expect(listCalls().at(-1)?.query.get('status')).toBe('INACTIVE'));
+    expect(listCalls().at(-1)?.query.get('count')).toBeNull();
+    expect(await screen.findByText('10,000+ users match')).toBeInTheDocument();
+  });
+
   it("shows 'from - to of total items' and pages through the server", async () => {
     server = await usersApi(25);
     const user = userEvent.setup();

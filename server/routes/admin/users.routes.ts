@@ -10,9 +10,10 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   app.route({
     ...routeOf(users.listUsers),
     handler: async (req) => {
-      const { page, size, sort, ...filters } = req.query;
-      const { rows, total } = await service.list(filters, page, size, sort);
-      return { data: rows, meta: { page, size, total, ...(total === 0 && filters.search ? { message: req.t('users_no_results') } : {}) } };
+      const { page, size, sort, cursor, count, ...filters } = req.query;
+      const r = await service.list(filters, { page, size, sort, cursor, count });
+      const meta = { page, size, total: r.total, total_is_lower_bound: r.totalIsLowerBound, next_cursor: r.nextCursor, prev_cursor: r.prevCursor };
+      return { data: r.rows, meta: { ...meta, ...(r.total === 0 && filters.search ? { message: req.t('users_no_results') } : {}) } };
     },
   });
   app.route({ ...routeOf(users.getUser), handler: async (req) => ({ data: await service.detail(req.params.id, req.query.with) }) });

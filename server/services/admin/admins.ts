@@ -103,11 +103,11 @@ export function createAdminsService(deps: Deps) {
     /** Newest first; `role` filters after the search (admins are few). */
     async list(q: { page: number; size: number; search?: string | undefined; role?: AdminRole | undefined }): Promise<{ rows: AccountView[]; total: number }> {
       if (q.role) {
-        const all = await listAccounts(deps.db, 'admin', { search: q.search }, 1, 100_000);
+        const all = await listAccounts(deps.db, 'admin', { search: q.search }, { page: 1, size: 100_000, count: 'exact' });
         const filtered = all.rows.filter((r) => r.role === q.role);
         return { rows: filtered.slice((q.page - 1) * q.size, q.page * q.size), total: filtered.length };
       }
-      return listAccounts(deps.db, 'admin', { search: q.search }, q.page, q.size);
+      return listAccounts(deps.db, 'admin', { search: q.search }, { page: q.page, size: q.size, count: 'exact' });
     },
     get: async (id: string): Promise<AccountView> => accountView(await requireAdminAccount(db(), id)),
     create: (actor: Actor, input: CreateAdminInput) => createAdmin(deps, actor, input),

@@ -2,7 +2,7 @@ import { sql, type ExpressionBuilder, type Expression, type SqlBool } from 'kyse
 import type { Account, AccountStatus, AuthType, Database } from '../../db/schema';
 import type { Db } from '../../db/index';
 import { AppError } from '../../errors';
-import { USER_RELATIONS, type BulkResult, type BulkUserAction, type UserDetail, type UserRelation, type UserSort } from '../../../contract/admin/users';
+import { USER_COUNT_EXACT_BELOW, USER_RELATIONS, type BulkResult, type BulkUserAction, type UserDetail, type UserRelation, type UserSort } from '../../../contract/admin/users';
 import { accountRow, searchTextOf } from '../accounts';
 import { sendInvitation } from '../invitations';
 import { revokeAccountGrantsDb } from '../../oidc/grants';
@@ -26,11 +26,20 @@ const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 const ftsPhrase = (s: string) => `"${s.replace(/"/g, '""')}"`;
 
 /**
- * WHERE for account lists, every condition backed by an index:
- * type + filter columns → accounts_type_*_created_idx; search → trigram index (pg_trgm GIN on PostgreSQL,
- * FTS5 trigram on SQLite; terms under 3 characters fall back to LIKE); role → role_subscriptions_role_idx.
+ * How a search term is matched: `index` through the trigram index (pg_trgm GIN on PostgreSQL, FTS5 trigram on
+ * SQLite), `scan` as `search_text LIKE` checked row by row while a list walks its created_at index. Both find the
+ * same rows (search_text is lower-case, the term is lowered). PostgreSQL's planner picks between the GIN index and
+ * the walk itself; on SQLite the FTS5 table has to be named, so listAccounts chooses (terms under 3 characters
+ * cannot use a trigram index at all and always scan).
  */
-export function accountWhere(dialect: 'sqlite' | 'postgres', type: 'user' | 'admin', f: UserFilters) {
+export type SearchVia = 'index' | 'scan';
+
+/**
+ * WHERE for account lists, every condition backed by an index:
+ * type + filter columns → accounts_type_*_created_idx; search → trigram index or LIKE (SearchVia);
+ * role → role_subscriptions_role_idx.
+ */
+export function accountWhere(dialect: 'sqlite' | 'postgres', type: 'user' | 'admin', f: UserFilters, via: SearchVia = 'index') {
   return (eb: AccountsEb): Expression<SqlBool> => {
     const conds: Expression<SqlBool>[] = [eb('accounts.type', '=', type)];
     if (f.status) {
@@ -50,9 +59,9 @@ export function accountWhere(dialect: 'sqlite' | 'postgres', type: 'user' | 'adm
         ),
       );
     }
-    const term = f.search?.trim().toLowerCase();
+    const term = searchTerm(f);
     if (term) {
-      if (dialect === 'sqlite' && [...term].length >= 3) {
+      if (dialect === 'sqlite' && via === 'index' && [...term].length >= 3) {
         conds.push(sql<SqlBool>`accounts.rowid in (select rowid from accounts_fts where accounts_fts match ${ftsPhrase(term)})`);
       } else {
         conds.push(sql<SqlBool>`accounts.search_text like ${`%${escapeLike(term)}%`} escape '\\'`);
@@ -62,63 +71,234 @@ export function accountWhere(dialect: 'sqlite' | 'postgres', type: 'user' | 'adm
   };
 }
 
-const hasFilters = (f: UserFilters) =>
-  Boolean(f.search?.trim() || f.status || f.technical !== undefined || f.auth_type || f.role || f.locale);
+const searchTerm = (f: UserFilters) => f.search?.trim().toLowerCase() || undefined;
 
-async function countAccounts(handle: Db, type: 'user' | 'admin', f: UserFilters): Promise<number> {
-  const db = handle.kysely;
-  if (!hasFilters(f)) {
-    const c = await db.selectFrom('account_counters').select('n').where('type', '=', type).executeTakeFirst();
-    if (c) return Number(c.n);
-  }
-  if (type === 'user' && f.role && !hasFilters({ ...f, role: undefined })) {
-    // only users hold roles: count on role_subscriptions_role_idx (role_id, account_id) alone
-    const r = await db
-      .selectFrom('role_subscriptions')
-      .select((eb) => eb.fn.count<number | string>('account_id').distinct().as('n'))
-      .where('role_id', '=', f.role)
-      .executeTakeFirstOrThrow();
-    return Number(r.n);
-  }
-  const r = await db
-    .selectFrom('accounts')
-    .select((eb) => eb.fn.countAll<number | string>().as('n'))
-    .where(accountWhere(handle.dialect, type, f))
-    .executeTakeFirstOrThrow();
-  return Number(r.n);
+const hasFilters = (f: UserFilters) =>
+  Boolean(searchTerm(f) || f.status || f.technical !== undefined || f.auth_type || f.role || f.locale);
+
+/**
+ * Totals up to this many rows are counted exactly; above it a list answers `total: COUNT_EXACT_BELOW` with
+ * `total_is_lower_bound` (the SPA shows "10 000+"), unless the caller asks for `count=exact`. Unfiltered totals
+ * are always exact (account_counters).
+ */
+export const COUNT_EXACT_BELOW = USER_COUNT_EXACT_BELOW;
+
+/**
+ * SQLite search plan: walk the created_at index checking LIKE row by row while that visits at most this many
+ * rows for the page (estimated from the bounded count), else take the FTS5 matches and sort them.
+ */
+const WALK_BUDGET = 20_000;
+
+export interface CountAnswer {
+  total: number;
+  /** the total is at least `total` (more rows match; counting them all was not asked for) */
+  lowerBound: boolean;
 }
 
 /**
- * One page, newest first (created_at desc, id desc). Deferred join: the inner query walks only the covering
- * (type[, filter], created_at, id) index to find the page's ids, the outer one fetches those rows by primary key.
- * Past the middle of the list the scan starts from the other end (ascending), so the deepest page costs what
- * the first half does.
+ * Rows a bounded count of a short search (1–2 characters: no trigram index) reads at most, newest first. When the
+ * matches among them stay under the threshold, the total is what they gave, as a lower bound ("n+"); the page
+ * still walks as far as it must.
  */
-export async function listAccounts(
-  handle: Db,
-  type: 'user' | 'admin',
-  f: UserFilters,
-  page: number,
-  size: number,
-  sort: UserSort = '-created_at',
-): Promise<{ rows: AccountView[]; total: number }> {
-  const total = await countAccounts(handle, type, f);
-  const offset = (page - 1) * size;
-  if (offset >= total) return { rows: [], total };
-  if (sort !== '-created_at') return { rows: await sortedPage(handle, type, f, sort, size, offset), total };
-  const fromEnd = offset > total / 2;
-  const dir = fromEnd ? 'asc' : 'desc';
-  const limit = fromEnd ? Math.min(size, total - offset) : size;
+export const SHORT_SEARCH_COUNT_WINDOW = 20_000;
+
+/** The total of a list, exact up to `limit` (undefined: exact however large). */
+async function countAccounts(handle: Db, type: 'user' | 'admin', f: UserFilters, limit: number | undefined): Promise<CountAnswer> {
+  const db = handle.kysely;
+  const bounded = (n: number): CountAnswer => (limit !== undefined && n > limit ? { total: limit, lowerBound: true } : { total: n, lowerBound: false });
+  if (!hasFilters(f)) {
+    const c = await db.selectFrom('account_counters').select('n').where('type', '=', type).executeTakeFirst();
+    if (c) return { total: Number(c.n), lowerBound: false };
+  }
+  if (type === 'user' && f.role && !hasFilters({ ...f, role: undefined })) {
+    // only users hold roles: count on role_subscriptions_role_idx (role_id, account_id) alone
+    let ids = db.selectFrom('role_subscriptions').select('account_id').distinct().where('role_id', '=', f.role);
+    if (limit !== undefined) ids = ids.limit(limit + 1);
+    const r = await db.selectFrom(ids.as('t')).select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow();
+    return bounded(Number(r.n));
+  }
+  const term = searchTerm(f);
+  const onlySearch = term !== undefined && !hasFilters({ ...f, search: undefined });
+  if (handle.dialect === 'sqlite' && onlySearch && [...term].length >= 3) {
+    // the FTS5 index alone (no row lookups): its matches minus the other type's matches (admins are few, or users
+    // when counting admins: then the walk below is the cheaper one anyway)
+    const other = type === 'user' ? 'admin' : 'user';
+    const others = Number((await db.selectFrom('account_counters').select('n').where('type', '=', other).executeTakeFirst())?.n ?? 0);
+    if (others <= 1000) {
+      let fts = db.selectFrom(sql<{ rowid: number }>`accounts_fts`.as('accounts_fts')).select(sql`1`.as('one')).where(sql<SqlBool>`accounts_fts match ${ftsPhrase(term)}`);
+      if (limit !== undefined) fts = fts.limit(limit + others + 1);
+      const all = Number((await db.selectFrom(fts.as('t')).select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow()).n);
+      const otherMatches = Number(
+        (
+          await db
+            .selectFrom('accounts')
+            .select((eb) => eb.fn.countAll<number | string>().as('n'))
+            .where('type', '=', other)
+            .where(sql<SqlBool>`search_text like ${`%${escapeLike(term)}%`} escape '\\'`)
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+      return bounded(all - otherMatches);
+    }
+  }
+  if (limit !== undefined && term !== undefined && [...term].length < 3) {
+    // no index for the term: read a window of the newest rows of the filtered list and count the matches in it
+    const window = db
+      .selectFrom('accounts')
+      .select('accounts.search_text')
+      .where(accountWhere(handle.dialect, type, { ...f, search: undefined }))
+      .orderBy('accounts.created_at', 'desc')
+      .orderBy('accounts.id', 'desc')
+      .limit(SHORT_SEARCH_COUNT_WINDOW);
+    const r = await db
+      .selectFrom(window.as('w'))
+      .select((eb) => [
+        eb.fn.countAll<number | string>().as('seen'),
+        eb.fn.sum<number | string | null>(sql`case when w.search_text like ${`%${escapeLike(term)}%`} escape '\\' then 1 else 0 end`).as('n'),
+      ])
+      .executeTakeFirstOrThrow();
+    const n = Number(r.n ?? 0);
+    if (n > limit) return { total: limit, lowerBound: true };
+    // the window held the whole list: exact; else at least n
+    return { total: n, lowerBound: Number(r.seen) >= SHORT_SEARCH_COUNT_WINDOW };
+  }
+  let rows = db.selectFrom('accounts').select(sql`1`.as('one')).where(accountWhere(handle.dialect, type, f));
+  if (limit !== undefined) rows = rows.limit(limit + 1);
+  const r = await db.selectFrom(rows.as('t')).select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow();
+  return bounded(Number(r.n));
+}
+
+/**
+ * Keyset cursor of the newest-first (or oldest-first) list: a row's (created_at, id) and which side of it the
+ * wanted page lies on (`a`: the rows after it in list order, the next page; `b`: the rows before it, the previous
+ * page). Opaque to clients (base64url).
+ */
+export interface ListCursor {
+  side: 'a' | 'b';
+  created_at: string;
+  id: string;
+}
+
+export function encodeCursor(c: ListCursor): string {
+  return Buffer.from(`${c.side}|${c.created_at}|${c.id}`, 'utf8').toString('base64url');
+}
+
+const invalidCursor = () => new AppError(422, 'validation_failed', { fields: { cursor: ['invalid'] } });
+
+export function decodeCursor(s: string): ListCursor {
+  const parts = Buffer.from(s, 'base64url').toString('utf8').split('|');
+  const [side, createdAt, id] = parts;
+  if (parts.length !== 3 || (side !== 'a' && side !== 'b') || !createdAt || !id || createdAt.length > 40 || id.length > 64 || Number.isNaN(Date.parse(createdAt))) {
+    throw invalidCursor();
+  }
+  return { side, created_at: createdAt, id };
+}
+
+export interface ListOptions {
+  page: number;
+  size: number;
+  sort?: UserSort | undefined;
+  /** keyset cursor (from next_cursor / prev_cursor); `page` is then only echoed */
+  cursor?: string | undefined;
+  /** 'exact' counts every matching row; 'bounded' stops at COUNT_EXACT_BELOW */
+  count?: 'bounded' | 'exact' | undefined;
+}
+
+export interface ListAnswer {
+  rows: AccountView[];
+  total: number;
+  totalIsLowerBound: boolean;
+  /** cursor of the next page (created_at sorts), null on the last page */
+  nextCursor: string | null;
+  /** cursor of the previous page (created_at sorts), null on the first page */
+  prevCursor: string | null;
+}
+
+/**
+ * One page of accounts. Newest first by default (created_at desc, id desc) or oldest first, by offset (`page`) or
+ * by keyset cursor; other sorts (email, name) by offset. Deferred join: the inner query walks only the covering
+ * (type[, filter], created_at, id) index to find the page's ids, the outer one fetches those rows by primary key.
+ * An offset page past the middle of a list whose total is known scans from the other end, so the deepest page
+ * costs what the first half does; a cursor page costs its own size wherever it is.
+ */
+export async function listAccounts(handle: Db, type: 'user' | 'admin', f: UserFilters, opts: ListOptions): Promise<ListAnswer> {
+  const { page, size } = opts;
+  const sort = opts.sort ?? '-created_at';
+  const cursor = opts.cursor ? decodeCursor(opts.cursor) : undefined;
+  const keyset = sort === '-created_at' || sort === 'created_at';
+  if (cursor && !keyset) throw invalidCursor();
+  const counted = await countAccounts(handle, type, f, opts.count === 'exact' ? undefined : COUNT_EXACT_BELOW);
+  const { total, lowerBound } = counted;
+  const offset = cursor ? 0 : (page - 1) * size;
+  const none: ListAnswer = { rows: [], total, totalIsLowerBound: lowerBound, nextCursor: null, prevCursor: null };
+  if (!cursor && !lowerBound && offset >= total) return none;
+  if (!keyset) return { ...none, rows: await sortedPage(handle, type, f, sort, size, offset), prevCursor: null };
+
+  const listDir: 'asc' | 'desc' = sort === '-created_at' ? 'desc' : 'asc';
+  const via = await searchVia(handle, type, f, { total, lowerBound }, offset + size);
+  // the side of the cursor to read, in the order of the walk
+  const backwards = cursor?.side === 'b';
+  // offset pages past the middle of a known total read from the far end
+  const fromEnd = !cursor && !lowerBound && offset > total / 2;
+  const flip = (d: 'asc' | 'desc'): 'asc' | 'desc' => (d === 'asc' ? 'desc' : 'asc');
+  const walkDir = backwards || fromEnd ? flip(listDir) : listDir;
+  const limit = fromEnd ? Math.min(size, total - offset) : size + 1;
   const off = fromEnd ? Math.max(0, total - offset - size) : offset;
-  const ids = pageIdsQuery(handle, type, f, limit, off, dir);
-  const rows = await handle.kysely
+
+  let ids = handle.kysely.selectFrom('accounts').select('accounts.id').where(accountWhere(handle.dialect, type, f, via));
+  if (cursor) {
+    const c = cursor;
+    // rows beyond the cursor in the walk's direction; (created_at, id) is unique, so no row is seen twice or skipped
+    const op = walkDir === 'desc' ? '<' : '>';
+    ids = ids.where((eb) =>
+      eb.or([eb('accounts.created_at', op, c.created_at), eb.and([eb('accounts.created_at', '=', c.created_at), eb('accounts.id', op, c.id)])]),
+    );
+  }
+  ids = ids.orderBy('accounts.created_at', walkDir).orderBy('accounts.id', walkDir).limit(limit).offset(off);
+  const found = await handle.kysely
     .selectFrom('accounts')
     .select([...ACCOUNT_VIEW_COLUMNS])
     .where('id', 'in', ids)
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
+    .orderBy('created_at', walkDir)
+    .orderBy('id', walkDir)
     .execute();
-  return { rows: rows.map(accountView), total };
+  // found is in walk order; `limit` asked one row more than a page (not fromEnd) to know whether there is more
+  const more = !fromEnd && found.length > size;
+  const pageRows = more ? found.slice(0, size) : found;
+  const rows = walkDir === listDir ? pageRows : [...pageRows].reverse();
+  const first = rows[0];
+  const last = rows[rows.length - 1];
+  // is there a page after / before this one?
+  const hasNext = backwards ? Boolean(cursor) : fromEnd ? offset + size < total : more;
+  const hasPrev = backwards ? more : cursor ? true : offset > 0;
+  // what the page itself shows about a lower-bound total: rows up to it exist; an offset walk that ran out of rows
+  // saw them all
+  let shown = { total, lowerBound };
+  if (lowerBound && !cursor) {
+    const reached = offset + rows.length;
+    shown = !hasNext && (rows.length > 0 || offset === 0) ? { total: reached, lowerBound: false } : { total: Math.max(total, reached), lowerBound: true };
+  }
+  return {
+    rows: rows.map(accountView),
+    total: shown.total,
+    totalIsLowerBound: shown.lowerBound,
+    nextCursor: hasNext && last ? encodeCursor({ side: 'a', created_at: last.created_at, id: last.id }) : null,
+    prevCursor: hasPrev && first ? encodeCursor({ side: 'b', created_at: first.created_at, id: first.id }) : null,
+  };
+}
+
+/**
+ * SQLite: walk the created_at index with LIKE when the matches are dense enough that a page is found within
+ * WALK_BUDGET rows (a common term: the FTS5 route would fetch and sort every match), else use the FTS5 index (a rare
+ * term: the walk would scan the list). The density comes from the bounded count: `total` of at most the list size.
+ */
+async function searchVia(handle: Db, type: 'user' | 'admin', f: UserFilters, count: CountAnswer, rowsWanted: number): Promise<SearchVia> {
+  const term = searchTerm(f);
+  if (handle.dialect !== 'sqlite' || !term || [...term].length < 3 || count.total === 0) return 'index';
+  const c = await handle.kysely.selectFrom('account_counters').select('n').where('type', '=', type).executeTakeFirst();
+  // rows the walk visits ≈ rowsWanted × (list size / matches); the matches are at least `total`
+  const listSize = Math.max(count.total, Number(c?.n ?? 0));
+  return (rowsWanted * listSize) / count.total <= WALK_BUDGET ? 'scan' : 'index';
 }
 
 /** The columns of a sort order (USER_SORTS), the id last as the tie-breaker so that pages are disjoint and complete. */
@@ -142,31 +322,32 @@ async function sortedPage(handle: Db, type: 'user' | 'admin', f: UserFilters, so
 }
 
 /** The ids of one page (covering-index walk). */
-function pageIdsQuery(handle: Db, type: 'user' | 'admin', f: UserFilters, limit: number, offset: number, dir: 'asc' | 'desc' = 'desc') {
+function pageIdsQuery(handle: Db, type: 'user' | 'admin', f: UserFilters, limit: number, offset: number, dir: 'asc' | 'desc' = 'desc', via: SearchVia = 'index') {
   return handle.kysely
     .selectFrom('accounts')
     .select('accounts.id')
-    .where(accountWhere(handle.dialect, type, f))
+    .where(accountWhere(handle.dialect, type, f, via))
     .orderBy('accounts.created_at', dir)
     .orderBy('accounts.id', dir)
     .limit(limit)
     .offset(offset);
 }
 
-export function pageQuery(handle: Db, type: 'user' | 'admin', f: UserFilters, limit: number, offset: number, dir: 'asc' | 'desc' = 'desc') {
+/** A page's statement as listAccounts runs it by offset (the bench prints its plan). */
+export function pageQuery(handle: Db, type: 'user' | 'admin', f: UserFilters, limit: number, offset: number, dir: 'asc' | 'desc' = 'desc', via: SearchVia = 'index') {
   return handle.kysely
     .selectFrom('accounts')
     .select([...ACCOUNT_VIEW_COLUMNS])
-    .where('id', 'in', pageIdsQuery(handle, type, f, limit, offset, dir))
+    .where('id', 'in', pageIdsQuery(handle, type, f, limit, offset, dir, via))
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc');
 }
 
-export function countQuery(handle: Db, type: 'user' | 'admin', f: UserFilters) {
+/** The bounded count's statement (the bench prints its plan). */
+export function countQuery(handle: Db, type: 'user' | 'admin', f: UserFilters, limit = COUNT_EXACT_BELOW) {
   return handle.kysely
-    .selectFrom('accounts')
-    .select((eb) => eb.fn.countAll<number | string>().as('n'))
-    .where(accountWhere(handle.dialect, type, f));
+    .selectFrom(handle.kysely.selectFrom('accounts').select(sql`1`.as('one')).where(accountWhere(handle.dialect, type, f)).limit(limit + 1).as('t'))
+    .select((eb) => eb.fn.countAll<number | string>().as('n'));
 }
 
 async function getAccount(db: Queries, type: 'user' | 'admin', id: string): Promise<Account | undefined> {
@@ -497,7 +678,7 @@ async function bulk(deps: Deps, actor: Actor, input: BulkInput): Promise<{ resul
 export function createUsersService(deps: Deps) {
   const db = () => deps.db.kysely;
   return {
-    list: (filters: UserFilters, page: number, size: number, sort?: UserSort) => listAccounts(deps.db, 'user', filters, page, size, sort),
+    list: (filters: UserFilters, opts: ListOptions) => listAccounts(deps.db, 'user', filters, opts),
     bulk: (actor: Actor, input: BulkInput) => bulk(deps, actor, input),
     /** `with`: comma-separated relations (USER_RELATIONS); 422 for an unknown one. */
     detail: (id: string, relations: string | undefined) => userDetail(db(), id, parseRelations(relations)),

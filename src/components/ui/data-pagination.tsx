@@ -19,8 +19,12 @@ const PageSize = withContext('div', 'pageSize');
 const DEFAULT_PAGE_SIZES = [10, 25, 50, 100] as const;
 
 export interface DataPaginationProps {
-  /** Total number of items. */
+  /** Total number of items (a lower bound when `totalIsLowerBound`). */
   total: number;
+  /** The list holds at least `total` items ("10 000+"): the last page is unknown; next stays enabled while `hasNext`. */
+  totalIsLowerBound?: boolean;
+  /** Whether a page follows this one (with a lower-bound total). */
+  hasNext?: boolean;
   /** 1-based page. */
   page: number;
   pageSize: number;
@@ -30,14 +34,17 @@ export interface DataPaginationProps {
 }
 
 /** List pagination: 'from - to of total items', page buttons and an items-per-page select. */
-export function DataPagination({ total, page, pageSize, onPageChange, onPageSizeChange, pageSizes = DEFAULT_PAGE_SIZES }: DataPaginationProps) {
-  const { t } = useLingui();
+export function DataPagination({ total, totalIsLowerBound = false, hasNext = false, page, pageSize, onPageChange, onPageSizeChange, pageSizes = DEFAULT_PAGE_SIZES }: DataPaginationProps) {
+  const { t, i18n } = useLingui();
   const summaryId = useId();
-  const from = total === 0 ? 0 : (page - 1) * pageSize + 1;
-  const to = Math.min(page * pageSize, total);
+  // with a lower bound, the pages known to exist: up to the bound, and one past this page while there is a next
+  const count = totalIsLowerBound ? Math.max(total, page * pageSize + (hasNext ? 1 : 0)) : total;
+  const from = count === 0 ? 0 : (page - 1) * pageSize + 1;
+  const to = Math.min(page * pageSize, count);
+  const totalText = i18n.number(total);
   return (
     <Root
-      count={total}
+      count={count}
       pageSize={pageSize}
       page={page}
       siblingCount={1}
@@ -51,9 +58,15 @@ export function DataPagination({ total, page, pageSize, onPageChange, onPageSize
       }}
     >
       <Summary id={summaryId} aria-live="polite">
-        <Trans>
-          {from} - {to} of {total} items
-        </Trans>
+        {totalIsLowerBound ? (
+          <Trans>
+            {from} - {to} of {totalText}+ items
+          </Trans>
+        ) : (
+          <Trans>
+            {from} - {to} of {total} items
+          </Trans>
+        )}
       </Summary>
       <div style={{ display: 'flex', alignItems: 'center', gap: '0.25rem' }}>
         <PrevTrigger>

@@ -12,10 +12,18 @@ import { adminKeys, compactQuery } from './keys';
 export const USER_RELATIONS = users.USER_RELATIONS.join(',');
 
 /** A page of the user list with its filters (the filters are the contract's). */
-export type UserFilters = users.UserFilters & { page: number; size: number; sort?: users.UserSort | undefined };
+export type UserFilters = users.UserFilters & {
+  page: number;
+  size: number;
+  sort?: users.UserSort | undefined;
+  /** keyset cursor of this page (next_cursor / prev_cursor of the page the admin came from) */
+  cursor?: string | undefined;
+  /** 'exact': count every match instead of stopping at USER_COUNT_EXACT_BELOW */
+  count?: 'exact' | undefined;
+};
 
 /** The list filters without paging (for export). */
-export type UserExportFilters = Omit<UserFilters, 'page' | 'size'>;
+export type UserExportFilters = Omit<UserFilters, 'page' | 'size' | 'cursor' | 'count'>;
 
 export function usersQueryOptions(filters: UserFilters) {
   const query = compactQuery(filters);

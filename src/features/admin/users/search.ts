@@ -16,6 +16,10 @@ export const userSearchSchema = z.object({
   locale: z.enum(LOCALES).optional().catch(undefined),
   /** server-side sort (USER_SORTS); absent = newest first */
   sort: z.enum(USER_SORTS).optional().catch(undefined),
+  /** keyset cursor of the page (from the previous page's next/prev cursor); absent = by page number */
+  cursor: z.string().max(300).optional().catch(undefined),
+  /** 'exact' after "Count exactly": the total of a large list counted to the last row */
+  count: z.literal('exact').optional().catch(undefined),
 });
 
 export type UserSearch = z.infer<typeof userSearchSchema>;
@@ -33,5 +37,7 @@ export function toUserFilters(search: UserSearch): UserFilters {
     role: search.role,
     locale: search.locale,
     sort: search.sort,
+    cursor: search.cursor,
+    count: search.count,
   };
 }

@@ -62,17 +62,28 @@ export function UserManagement({ search, onSearchChange, canFilterByRole = true 
   const deleteUser = useDeleteUser();
   const invite = useInviteUser();
 
-  const setFilter = (patch: Partial<UserSearch>) => onSearchChange({ ...search, ...patch, page: undefined });
+  // filters start over: first page, no cursor, bounded count
+  const setFilter = (patch: Partial<UserSearch>) => onSearchChange({ ...search, ...patch, page: undefined, cursor: undefined, count: undefined });
   const hasFilters = Boolean(filters.search || filters.status || filters.technical !== undefined || filters.auth_type || filters.role || filters.locale);
 
   const rows = users.data?.data ?? [];
-  const total = users.data?.meta.total ?? 0;
+  const meta = users.data?.meta;
+  const total = meta?.total ?? 0;
+  // more than the server counted (USER_COUNT_EXACT_BELOW): "10 000+" until the admin asks for the exact count
+  const totalIsLowerBound = meta?.total_is_lower_bound ?? false;
+  const totalText = fmt.number(total);
+  /** Next and previous page by keyset cursor (cheap at any depth); other page numbers by offset. */
+  const goToPage = (page: number) => {
+    const current = meta?.page ?? 1;
+    const cursor = page === current + 1 ? meta?.next_cursor : page === current - 1 ? meta?.prev_cursor : undefined;
+    onSearchChange({ ...search, page: page === 1 ? undefined : page, cursor: page === 1 ? undefined : (cursor ?? undefined) });
+  };
   const name = (u: Account) => `${u.first_name} ${u.last_name}`.trim() || u.email;
 
   const exportCsv = async () => {
     setExporting(true);
     try {
-      const { page: _page, size: _size, sort: _sort, ...rest } = filters;
+      const { page: _page, size: _size, sort: _sort, cursor: _cursor, count: _count, ...rest } = filters;
       await downloadUsersCsv(rest);
       notify.success(t`Export ready`);
     } catch (error) {
@@ -163,8 +174,23 @@ export function UserManagement({ search, onSearchChange, canFilterByRole = true 
         </Toolbar>
         {hasFilters ? (
           <div className={css({ display: 'flex', justifyContent: 'space-between', alignItems: 'center', gap: '2', flexWrap: 'wrap', fontSize: 'sm', color: 'fg.muted' })}>
-            <span aria-live="polite">
-              {users.data ? <Plural value={total} one="# user matches" other="# users match" /> : null}
+            <span aria-live="polite" className={css({ display: 'inline-flex', alignItems: 'center', gap: '2' })}>
+              {users.data ? (
+                totalIsLowerBound ? (
+                  <>
+                    <span data-testid="users-total">
+                      <Trans>{totalText}+ users match</Trans>
+                    </span>
+                    <Button variant="outline" size="sm" onClick={() => onSearchChange({ ...search, count: 'exact' })} aria-busy={(users.isFetching && search.count === 'exact') || undefined}>
+                      <Trans>Count exactly</Trans>
+                    </Button>
+                  </>
+                ) : (
+                  <span data-testid="users-total">
+                    <Plural value={total} one="# user matches" other="# users match" />
+                  </span>
+                )
+              ) : null}
             </span>
             <Button variant="ghost" size="sm" onClick={() => onSearchChange({ size: search.size })}>
               <FilterXIcon />
@@ -186,7 +212,7 @@ export function UserManagement({ search, onSearchChange, canFilterByRole = true 
                     onChange={(e) => setSelected(e.target.checked ? new Map(rows.map((u) => [u.id, u])) : new Map())}
                   />
                 </Table.Header>
-                <SortHeader label={t`Name`} column="name" sort={search.sort} onSort={(sort) => onSearchChange({ ...search, sort, page: undefined })} />
+                <SortHeader label={t`Name`} column="name" sort={search.sort} onSort={(sort) => onSearchChange({ ...search, sort, page: undefined, cursor: undefined })} />
                 <Table.Header>
                   <Trans>Status</Trans>
                 </Table.Header>
@@ -199,7 +225,7 @@ export function UserManagement({ search, onSearchChange, canFilterByRole = true 
                 <Table.Header>
                   <Trans>Language</Trans>
                 </Table.Header>
-                <SortHeader label={t`Created`} column="created_at" sort={search.sort} onSort={(sort) => onSearchChange({ ...search, sort, page: undefined })} />
+                <SortHeader label={t`Created`} column="created_at" sort={search.sort} onSort={(sort) => onSearchChange({ ...search, sort, page: undefined, cursor: undefined })} />
                 <Table.Header className={css({ textAlign: 'end' })}>
                   <Trans>Actions</Trans>
                 </Table.Header>
@@ -288,10 +314,12 @@ export function UserManagement({ search, onSearchChange, canFilterByRole = true 
         {users.data && total > 0 ? (
           <DataPagination
             total={total}
+            totalIsLowerBound={totalIsLowerBound}
+            hasNext={Boolean(users.data.meta.next_cursor)}
             page={users.data.meta.page}
             pageSize={users.data.meta.size}
-            onPageChange={(page) => onSearchChange({ ...search, page: page === 1 ? undefined : page })}
-            onPageSizeChange={(size) => onSearchChange({ ...search, size, page: undefined })}
+            onPageChange={goToPage}
+            onPageSizeChange={(size) => onSearchChange({ ...search, size, page: undefined, cursor: undefined })}
           />
         ) : null}
       </Card>
