@@ -20,6 +20,7 @@ import maintenance from './plugins/app/maintenance';
 import spa from './plugins/app/spa';
 import canonicalOrigin from './plugins/app/canonical-origin';
 import metrics, { requestIdOf } from './plugins/app/metrics';
+import admission from './plugins/app/admission';
 import { randomUUID } from 'node:crypto';
 import { negotiateLanguage, translate } from './i18n/index';
 import { errorResponses } from './lib/openapi';
@@ -109,6 +110,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(services);
   await app.register(i18n);
   await app.register(metrics);
+  await app.register(admission);
   await app.register(errors);
   await app.register(auth);
   await app.register(inputGuard);

@@ -82,7 +82,10 @@ export interface AppConfig {
     ipWindowMinutes: number;
     ipLockMinutes: number;
   };
-  /** Concurrent password hashes and hashes waiting (IAM_HASH_CONCURRENCY, default 2 per core; IAM_HASH_QUEUE, default 16 per core). */
+  /**
+   * Concurrent password hashes and hashes waiting (IAM_HASH_CONCURRENCY, default 2 per core; IAM_HASH_QUEUE, default 4 per
+   * core: a short queue, a wait of about two hashes). They also size the sign-in admission gates (server/lib/admission.ts).
+   */
   hashGate: { concurrency: number; queue: number };
   /**
    * Error log (`error_logs`, admin dashboard; server/services/error-log.ts). Every 5xx is recorded; client errors (4xx)
@@ -114,10 +117,10 @@ export class ConfigError extends Error {
 
 type Env = Record<string, string | undefined>;
 
-/** Password hashing limits when IAM_HASH_CONCURRENCY / IAM_HASH_QUEUE are not set: 2 hashes per core, 16 waiting per core. */
+/** Password hashing limits when IAM_HASH_CONCURRENCY / IAM_HASH_QUEUE are not set: 2 hashes per core, 4 waiting per core. */
 export function defaultHashGateLimits(): AppConfig['hashGate'] {
   const cores = Math.max(1, os.availableParallelism?.() ?? os.cpus().length);
-  return { concurrency: cores * 2, queue: cores * 16 };
+  return { concurrency: cores * 2, queue: cores * 4 };
 }
 
 function int(env: Env, name: string, fallback: number, min: number, max: number): number {

@@ -3,6 +3,7 @@ import type { Db } from './db/index';
 import type { Mailer } from './services/mail';
 import type { Language } from './i18n/index';
 import type { AuthContext, BearerVerifier } from './plugins/app/auth';
+import type { Admission } from './lib/admission';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -17,6 +18,8 @@ declare module 'fastify' {
     bearerVerifiers: BearerVerifier[];
     /** `draining` is set when shutdown starts: readiness answers 503, background jobs stop and release their leases. */
     lifecycle: { draining: boolean };
+    /** Admission control of the sign-in flow (server/plugins/app/admission.ts). */
+    admission: Admission;
   }
   interface FastifyRequest {
     lang: Language;

@@ -134,3 +134,18 @@ export function deniedPage(lang: Language, appName: string, continueUrl: string,
 <div class="actions"><a class="button primary" id="denied-continue" href="${esc(continueUrl)}">${esc(t('oidc.denied_continue'))}</a><a class="button" id="denied-home" href="${esc(homeUrl)}">${esc(t('oidc.denied_home'))}</a></div>`,
   );
 }
+
+/**
+ * The server is at its sign-in admission limit (server/lib/admission.ts): a 503 the browser shows in the product's
+ * look, with a button that tries the same request again (the answer also carries Retry-After).
+ */
+export function busyPage(lang: Language, retryUrl: string, retryAfterSeconds: number): string {
+  const t = (c: string) => translate(lang, c, { seconds: retryAfterSeconds });
+  return layout(
+    lang,
+    t('oidc.busy_title'),
+    `<h1>${esc(t('oidc.busy_heading'))}</h1>
+<p>${esc(t('oidc.busy_text'))}</p>
+<div class="actions"><a class="button primary" id="busy-retry" href="${esc(retryUrl)}">${esc(t('oidc.busy_retry'))}</a></div>`,
+  );
+}

@@ -10,6 +10,7 @@ import { userinfoClaims } from '../oidc/claims';
 import { authenticateClient, introspect } from '../oidc/introspection';
 import { recordProviderErrors } from '../oidc/error-log';
 import { recordError } from '../plugins/app/errors';
+import { admit } from '../plugins/app/admission';
 
 export const prefix = '/oidc';
 
@@ -38,6 +39,22 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   // the provider parses its own bodies
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (_req, _payload, done) => done(null, undefined));
+
+  /**
+   * Admission control (server/lib/admission.ts) before the provider does any work: a new authorization request
+   * (/auth), the resume of an admitted one (/auth/<uid>) and the token endpoint each pass their gate or get 503 +
+   * Retry-After at once (the authorization step as the product's page for a browser, else an OAuth error body).
+   */
+  const admitAuthorize = admit('authorize', 'page');
+  const admitResume = admit('resume', 'page');
+  const admitToken = admit('token', 'oauth');
+  app.addHook('onRequest', async (request, reply) => {
+    const path = (request.url.split('?')[0] ?? '').replace(/\/+$/, '');
+    if (path === '/oidc/auth') return admitAuthorize.call(app, request, reply);
+    if (path.startsWith('/oidc/auth/')) return admitResume.call(app, request, reply);
+    if (path === '/oidc/token') return admitToken.call(app, request, reply);
+    return undefined;
+  });
 
   const handoff = async (request: FastifyRequest, reply: FastifyReply) => {
     const callback = callbackOf(await getProvider(app));

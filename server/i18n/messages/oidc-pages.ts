@@ -2,6 +2,10 @@ import type { DomainMessages } from '../index';
 
 const messages: DomainMessages = {
   en: {
+    'oidc.busy_title': 'Busy',
+    'oidc.busy_heading': 'Too many sign-ins right now',
+    'oidc.busy_text': 'The server is handling as many sign-ins as it can. Please try again in a few seconds.',
+    'oidc.busy_retry': 'Try again',
     'oidc.denied_title': 'No access',
     'oidc.denied_heading': 'You have no access to {app}',
     'oidc.denied_text': 'You are signed in, but your account has no role that {app} accepts. Ask your administrator for access.',
@@ -31,6 +35,10 @@ const messages: DomainMessages = {
     'oidc.signed_out_text': 'You can close this window or sign in again.',
   },
   de: {
+    'oidc.busy_title': 'Ausgelastet',
+    'oidc.busy_heading': 'Gerade zu viele Anmeldungen',
+    'oidc.busy_text': 'Der Server verarbeitet so viele Anmeldungen, wie er kann. Bitte versuchen Sie es in ein paar Sekunden erneut.',
+    'oidc.busy_retry': 'Erneut versuchen',
     'oidc.denied_title': 'Kein Zugriff',
     'oidc.denied_heading': 'Sie haben keinen Zugriff auf {app}',
     'oidc.denied_text': 'Sie sind angemeldet, aber Ihr Konto hat keine Rolle, die {app} akzeptiert. Bitten Sie Ihre Administration um Zugriff.',
@@ -60,6 +68,10 @@ const messages: DomainMessages = {
     'oidc.signed_out_text': 'Sie können dieses Fenster schließen oder sich erneut anmelden.',
   },
   fr: {
+    'oidc.busy_title': 'Occupé',
+    'oidc.busy_heading': 'Trop de connexions en ce moment',
+    'oidc.busy_text': 'Le serveur traite autant de connexions qu’il le peut. Réessayez dans quelques secondes.',
+    'oidc.busy_retry': 'Réessayer',
     'oidc.denied_title': 'Accès refusé',
     'oidc.denied_heading': 'Vous n’avez pas accès à {app}',
     'oidc.denied_text': 'Vous êtes connecté, mais votre compte n’a aucun rôle accepté par {app}. Demandez l’accès à votre administrateur.',
@@ -89,6 +101,10 @@ const messages: DomainMessages = {
     'oidc.signed_out_text': 'Vous pouvez fermer cette fenêtre ou vous reconnecter.',
   },
   it: {
+    'oidc.busy_title': 'Occupato',
+    'oidc.busy_heading': 'Troppi accessi in questo momento',
+    'oidc.busy_text': 'Il server sta gestendo tutti gli accessi che può. Riprova tra qualche secondo.',
+    'oidc.busy_retry': 'Riprova',
     'oidc.denied_title': 'Nessun accesso',
     'oidc.denied_heading': 'Non hai accesso a {app}',
     'oidc.denied_text': 'Hai effettuato l’accesso, ma il tuo account non ha alcun ruolo accettato da {app}. Chiedi l’accesso al tuo amministratore.',

@@ -4,6 +4,7 @@ import { AppError } from '../../errors';
 import { clientInfoOf } from '../../lib/client-info';
 import { routeOf } from '../../lib/route';
 import { resolveAuth } from '../../plugins/app/auth';
+import { admit } from '../../plugins/app/admission';
 
 /**
  * Sign-in endpoints of the OIDC interaction (docs/DESIGN.md §6): password, then the second factor when enabled.
@@ -12,8 +13,11 @@ import { resolveAuth } from '../../plugins/app/auth';
 const routes: FastifyPluginAsyncZod = async (app) => {
   const signIn = app.services.signIn;
 
-  app.route({ ...routeOf(auth.login), handler: async (req) => ({ data: await signIn.signIn('user', req.body, clientInfoOf(req)) }) });
-  app.route({ ...routeOf(auth.adminLogin), handler: async (req) => ({ data: await signIn.signIn('admin', req.body, clientInfoOf(req)) }) });
+  // the password step is the expensive one (argon2id): admitted within the login gate, else 503 at once — before
+  // the body is read, the interaction loaded or a lockout slot reserved (server/lib/admission.ts)
+  const login = admit('login', 'api');
+  app.route({ ...routeOf(auth.login), onRequest: login, handler: async (req) => ({ data: await signIn.signIn('user', req.body, clientInfoOf(req)) }) });
+  app.route({ ...routeOf(auth.adminLogin), onRequest: login, handler: async (req) => ({ data: await signIn.signIn('admin', req.body, clientInfoOf(req)) }) });
 
   app.route({
     ...routeOf(auth.validateOtp),

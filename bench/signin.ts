@@ -1,0 +1,381 @@
+/**
+ * Sign-in throughput, overload and memory: `npm run bench:signin`.
+ *
+ * Runs the real server as its own process (`node --import tsx server/main.ts`, NODE_ENV=production, SQLite in a
+ * temporary directory) and drives it over HTTP like a relying party with PKCE: GET /oidc/auth → POST /api/login →
+ * follow redirect_to (the provider's resume) → the code at the redirect URI → POST /oidc/token. Prints:
+ *  - the raw argon2id verify rate of this machine (same parameters as the server, as many verifies at once as the
+ *    server's libuv threadpool has threads), measured before and after the load phases, in this process;
+ *  - capacity: completed sign-ins/s with BENCH_SIGNIN_USERS (default 8 × cores: enough to saturate the server; refused ones retry after 50 ms) closed-loop clients, and the ratio
+ *    to the raw verify rate;
+ *  - overload: sign-ins started open-loop at BENCH_OVERLOAD (default 4) × capacity for BENCH_SIGNIN_SECONDS: goodput
+ *    (completed sign-ins/s, and as a share of capacity), refusals (429/503) per step with p50/p99 latency and whether
+ *    each carried Retry-After, other 5xx, and the server's log lines (error-level lines, stack traces, counter lines);
+ *  - RSS of the server process: idle (after start, and after the load and a pause) and peak (sampled every 50 ms).
+ * The shared machine's CPU drifts, so windows alternate (capacity, raw rate, overload; BENCH_SIGNIN_ROUNDS, default 3) and
+ * each ratio compares a window with its neighbours.
+ * Env: BENCH_SIGNIN_SECONDS (window length, default 8), BENCH_SIGNIN_PORT (default 3261), BENCH_OVERLOAD (4), BENCH_SIGNIN_ACCOUNTS (50),
+ * BENCH_NODE_OPTIONS (extra node flags for the server), and any server variable (IAM_HASH_CONCURRENCY…) passes through.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
+import argon2 from 'argon2';
+import { createDb, migrateToLatest } from '../server/db/index';
+import { accountRow } from '../server/services/accounts';
+import { ARGON2_OPTIONS } from '../server/services/passwords';
+
+const SECONDS = Number(process.env.BENCH_SIGNIN_SECONDS || 8);
+const ROUNDS = Number(process.env.BENCH_SIGNIN_ROUNDS || 3);
+const RAW_MS = 4000;
+const PORT = Number(process.env.BENCH_SIGNIN_PORT || 3261);
+const OVERLOAD = Number(process.env.BENCH_OVERLOAD || 4);
+const ACCOUNTS = Number(process.env.BENCH_SIGNIN_ACCOUNTS || 50);
+const CORES = os.availableParallelism();
+const CLIENTS = Number(process.env.BENCH_SIGNIN_USERS || CORES * 8);
+const PASSWORD = 'Bench-Passw0rd!42';
+const APP_URL = `http://localhost:${PORT}`;
+const REDIRECT_URI = `${APP_URL}/login`;
+
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))] ?? 0;
+};
+const f1 = (n: number) => n.toFixed(1);
+
+/** argon2id verifies per second with `parallel` verifies in flight for `ms` (this process's threadpool). */
+async function argonRate(parallel: number, ms: number): Promise<number> {
+  const hash = await argon2.hash(PASSWORD, ARGON2_OPTIONS);
+  let done = 0;
+  const end = performance.now() + ms;
+  const t0 = performance.now();
+  await Promise.all(
+    Array.from({ length: parallel }, async () => {
+      while (performance.now() < end) {
+        if (!(await argon2.verify(hash, PASSWORD))) throw new Error('verify failed');
+        done++;
+      }
+    }),
+  );
+  return done / ((performance.now() - t0) / 1000);
+}
+
+/** Resident set size of a process in MB (/proc). */
+function rssMb(pid: number): number {
+  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Number(m[1]) / 1024 : 0;
+}
+const loadavg = () => os.loadavg().map((x) => x.toFixed(2)).join(' / ');
+
+type Step = 'authorize' | 'login' | 'resume' | 'token';
+interface Outcome {
+  ok: boolean;
+  step?: Step;
+  status?: number;
+  refusedMs?: number;
+  retryAfter?: boolean;
+  error?: string;
+}
+
+class Jar {
+  private readonly cookies = new Map<string, string>();
+  store(res: Response): void {
+    for (const c of res.headers.getSetCookie()) {
+      const pair = c.split(';')[0] ?? '';
+      const i = pair.indexOf('=');
+      if (i <= 0) continue;
+      const value = pair.slice(i + 1).trim();
+      if (!value || /expires=Thu, 01 Jan 1970/i.test(c)) this.cookies.delete(pair.slice(0, i).trim());
+      else this.cookies.set(pair.slice(0, i).trim(), value);
+    }
+  }
+  header(): string {
+    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+  }
+}
+
+const refused = (status: number) => status === 429 || status === 503;
+
+/** One full sign-in as a browser + relying party do it; stops at the first step that is not answered as expected. */
+async function signIn(email: string): Promise<Outcome> {
+  const jar = new Jar();
+  const verifier = randomBytes(48).toString('base64url');
+  const state = randomBytes(24).toString('base64url');
+  const q = new URLSearchParams({
+    client_id: 'portal',
+    redirect_uri: REDIRECT_URI,
+    response_type: 'code',
+    scope: 'openid profile email offline_access',
+    state,
+    code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+    code_challenge_method: 'S256',
+  });
+  const step = async (name: Step, url: string, init: RequestInit, expect: (status: number) => boolean): Promise<Response | Outcome> => {
+    const t0 = performance.now();
+    let res: Response;
+    try {
+      res = await fetch(url, { redirect: 'manual', ...init, headers: { cookie: jar.header(), 'accept-language': 'en', ...(init.headers as Record<string, string>) } });
+    } catch (err) {
+      return { ok: false, step: name, error: err instanceof Error ? `${err.name}: ${(err.cause as Error | undefined)?.message ?? err.message}` : String(err) };
+    }
+    const ms = performance.now() - t0;
+    jar.store(res);
+    if (expect(res.status)) return res;
+    const body = await res.text().catch(() => '');
+    if (refused(res.status)) return { ok: false, step: name, status: res.status, refusedMs: ms, retryAfter: res.headers.has('retry-after') };
+    return { ok: false, step: name, status: res.status, error: body.slice(0, 200) };
+  };
+  const isRedirect = (s: number) => s === 302 || s === 303;
+
+  const auth = await step('authorize', `${APP_URL}/oidc/auth?${q.toString()}`, {}, isRedirect);
+  if (!(auth instanceof Response)) return auth;
+  await auth.arrayBuffer();
+  const interaction = new URL(auth.headers.get('location') ?? '', APP_URL).searchParams.get('interaction');
+  if (!interaction) return { ok: false, step: 'authorize', error: `no interaction in ${auth.headers.get('location')}` };
+
+  const login = await step('login', `${APP_URL}/api/login`, { method: 'POST', headers: { 'content-type': 'application/json', origin: APP_URL }, body: JSON.stringify({ email, password: PASSWORD, interaction }) }, (s) => s === 200);
+  if (!(login instanceof Response)) return login;
+  const data = ((await login.json()) as { data: { status: string; redirect_to?: string } }).data;
+  if (data.status !== 'complete' || !data.redirect_to) return { ok: false, step: 'login', error: JSON.stringify(data) };
+
+  let url = data.redirect_to;
+  for (let i = 0; !url.startsWith(REDIRECT_URI); i++) {
+    if (i > 4) return { ok: false, step: 'resume', error: 'too many redirects' };
+    const res = await step('resume', new URL(url, APP_URL).href, {}, isRedirect);
+    if (!(res instanceof Response)) return res;
+    await res.arrayBuffer();
+    url = new URL(res.headers.get('location') ?? '', APP_URL).href;
+  }
+  const back = new URL(url);
+  const code = back.searchParams.get('code');
+  if (!code || back.searchParams.get('state') !== state) return { ok: false, step: 'resume', error: `no code: ${url}` };
+
+  const token = await step(
+    'token',
+    `${APP_URL}/oidc/token`,
+    { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI, client_id: 'portal', code_verifier: verifier }).toString() },
+    (s) => s === 200,
+  );
+  if (!(token instanceof Response)) return token;
+  const tokens = (await token.json()) as { access_token?: string; id_token?: string };
+  if (!tokens.access_token || !tokens.id_token) return { ok: false, step: 'token', error: 'no tokens' };
+  return { ok: true };
+}
+
+interface PhaseResult {
+  started: number;
+  completed: number;
+  seconds: number;
+  outcomes: Outcome[];
+}
+
+const emailOf = (i: number) => `bench${i % ACCOUNTS}@signin.example.com`;
+
+/** `clients` loops of back-to-back sign-ins for `ms`. */
+async function closedLoop(clients: number, ms: number): Promise<PhaseResult> {
+  const outcomes: Outcome[] = [];
+  let n = 0;
+  const end = performance.now() + ms;
+  const t0 = performance.now();
+  await Promise.all(
+    Array.from({ length: clients }, async () => {
+      while (performance.now() < end) {
+        const o = await signIn(emailOf(n++));
+        outcomes.push(o);
+        if (!o.ok && o.refusedMs !== undefined) await sleep(50);
+      }
+    }),
+  );
+  const seconds = (performance.now() - t0) / 1000;
+  return { started: outcomes.length, completed: outcomes.filter((o) => o.ok).length, seconds, outcomes };
+}
+
+/** Sign-ins started at `rate`/s for `ms` whatever the answers (open loop), then waits for them all. */
+async function openLoop(rate: number, ms: number): Promise<PhaseResult> {
+  const running: Promise<void>[] = [];
+  const outcomes: Outcome[] = [];
+  const t0 = performance.now();
+  let n = 0;
+  while (performance.now() - t0 < ms) {
+    const due = Math.floor(((performance.now() - t0) / 1000) * rate);
+    while (n < due) running.push(signIn(emailOf(n++)).then((o) => void outcomes.push(o)));
+    await sleep(5);
+  }
+  const seconds = (performance.now() - t0) / 1000;
+  await Promise.all(running);
+  return { started: n, completed: outcomes.filter((o) => o.ok).length, seconds, outcomes };
+}
+
+async function main() {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'iam-bench-signin-'));
+  const threadpool = Number(process.env.UV_THREADPOOL_SIZE || 4);
+  // the raw rate: as many verifies at once as the server's gate admits by default and its threadpool can run
+  console.error(`load average ${loadavg()}; measuring the raw argon2id verify rate…`);
+  const startLoad = loadavg();
+  const rawBefore = await argonRate(Math.max(CORES, Math.min(threadpool, CORES * 2)), RAW_MS);
+
+  console.error(`seeding ${ACCOUNTS} accounts…`);
+  const db = createDb({ sqliteFile: path.join(dataDir, 'iam.sqlite') });
+  await migrateToLatest(db);
+  const hash = await argon2.hash(PASSWORD, ARGON2_OPTIONS);
+  const now = new Date().toISOString();
+  for (let i = 0; i < ACCOUNTS; i++) {
+    await db.kysely
+      .insertInto('accounts')
+      .values(accountRow({ type: 'user', email: emailOf(i), first_name: 'Bench', last_name: `User${i}`, locale: 'en', status: 'ACTIVE', auth_type: 'CREDENTIALS', technical: 0, password_hash: hash, password_changed_at: now, email_verified_at: now }))
+      .execute();
+  }
+  await db.close();
+
+  const logLines: string[] = [];
+  const env = {
+    ...process.env,
+    NODE_ENV: 'production',
+    PORT: String(PORT),
+    HOST: '127.0.0.1',
+    APP_URL,
+    IAM_DATA_DIR: dataDir,
+    LOG_LEVEL: process.env.LOG_LEVEL || 'info',
+    // one client address drives the whole load: the per-IP limits would measure themselves, not the server
+    IAM_RATE_LIMIT_PER_MINUTE: '100000000',
+    IAM_IP_MAX_FAILURES: '100000000',
+  };
+  const nodeArgs = [...(process.env.BENCH_NODE_OPTIONS ?? '').split(' ').filter(Boolean), '--import', 'tsx', 'server/main.ts'];
+  const server: ChildProcess = spawn(process.execPath, nodeArgs, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let buffer = '';
+  const collect = (chunk: Buffer) => {
+    buffer += chunk.toString('utf8');
+    const lines = buffer.split('\n');
+    buffer = lines.pop() ?? '';
+    logLines.push(...lines.filter(Boolean));
+  };
+  server.stdout?.on('data', collect);
+  server.stderr?.on('data', collect);
+  const pid = server.pid ?? 0;
+  try {
+    for (let i = 0; ; i++) {
+      if (server.exitCode !== null) throw new Error(`server exited ${server.exitCode}:\n${logLines.join('\n')}`);
+      const ok = await fetch(`${APP_URL}/api/health`).then((r) => r.ok, () => false);
+      if (ok) break;
+      if (i > 600) throw new Error('server did not start');
+      await sleep(100);
+    }
+    await sleep(2000);
+    const rssIdleStart = rssMb(pid);
+
+    let peak = rssIdleStart;
+    const sampler = setInterval(() => {
+      try {
+        peak = Math.max(peak, rssMb(pid));
+      } catch {
+        /* exited */
+      }
+    }, 50);
+
+    // warm-up (JIT, first provider build, statement caches), not counted
+    const warm = await closedLoop(CLIENTS, 3000);
+    const warmFail = warm.outcomes.find((o) => !o.ok && o.refusedMs === undefined);
+    if (warmFail) throw new Error(`warm-up sign-in failed: ${JSON.stringify(warmFail)}\n${logLines.slice(-20).join('\n')}`);
+    const logStart = logLines.length;
+
+    // The machine is shared and the CPU this run gets drifts: raw-rate, capacity and overload windows alternate,
+    // and every ratio compares a window with its neighbours (raw r0 C1 r1 O1 C2 r2 O2 C3 …).
+    const raws: number[] = [];
+    const caps: PhaseResult[] = [];
+    const overs: PhaseResult[] = [];
+    const rawWindow = async () => {
+      raws.push(await argonRate(Math.max(CORES, Math.min(threadpool, CORES * 2)), RAW_MS));
+      console.error(`  raw argon2id ${f1(raws.at(-1) ?? 0)}/s (load ${loadavg()})`);
+    };
+    raws.length = 0;
+    raws.push(rawBefore);
+    for (let round = 0; round < ROUNDS; round++) {
+      const cap = await closedLoop(CLIENTS, SECONDS * 1000);
+      caps.push(cap);
+      console.error(`round ${round + 1}: capacity ${f1(cap.completed / cap.seconds)} sign-ins/s (load ${loadavg()})`);
+      await rawWindow();
+      const rate = (cap.completed / cap.seconds) * OVERLOAD;
+      const over = await openLoop(rate, SECONDS * 1000);
+      overs.push(over);
+      console.error(`round ${round + 1}: overload ${f1(over.started / over.seconds)}/s offered, goodput ${f1(over.completed / over.seconds)}/s, ${over.outcomes.filter((o) => o.refusedMs !== undefined).length} refused`);
+    }
+    const lastCap = await closedLoop(CLIENTS, SECONDS * 1000);
+    caps.push(lastCap);
+    const overLoad = loadavg();
+    clearInterval(sampler);
+    const logOver = logLines.slice(logStart);
+    await sleep(5000);
+    const rssIdleAfter = rssMb(pid);
+    await rawWindow();
+    const rateOf = (p: PhaseResult) => p.completed / p.seconds;
+    const median = (xs: number[]) => pct(xs, 50);
+    // sign-ins ÷ raw: capacity window i against the raw windows around it (raws[i], raws[i+1])
+    const ratios = caps.map((c, i) => rateOf(c) / (((raws[i] ?? raws.at(-1) ?? 1) + (raws[i + 1] ?? raws.at(-1) ?? 1)) / 2));
+    // goodput: overload window i against the capacity windows around it
+    const goodShares = overs.map((o, i) => rateOf(o) / ((rateOf(caps[i] as PhaseResult) + rateOf(caps[i + 1] as PhaseResult)) / 2));
+    const capacity = median(caps.map(rateOf));
+    const raw = median(raws);
+    const capLoad = overLoad;
+    const capPeak = peak;
+    const cap: PhaseResult = { started: 0, completed: 0, seconds: 0, outcomes: caps.flatMap((c) => c.outcomes) };
+    cap.completed = caps.reduce((a, c) => a + c.completed, 0);
+    const over: PhaseResult = { started: overs.reduce((a, o) => a + o.started, 0), completed: overs.reduce((a, o) => a + o.completed, 0), seconds: overs.reduce((a, o) => a + o.seconds, 0), outcomes: overs.flatMap((o) => o.outcomes) };
+    const capRefused = cap.outcomes.filter((o) => o.refusedMs !== undefined).length;
+    const capFailed = cap.outcomes.filter((o) => !o.ok && o.refusedMs === undefined);
+    const rawBeforeShown = raws[0] ?? 0;
+    const rawAfter = raws.at(-1) ?? 0;
+
+    const goodput = over.completed / over.seconds;
+    const refusals = over.outcomes.filter((o) => o.refusedMs !== undefined);
+    const noRetryAfter = refusals.filter((o) => !o.retryAfter).length;
+    const fivexx = over.outcomes.filter((o) => o.status !== undefined && o.status >= 500 && !(o.status === 503 && o.retryAfter)).length + capFailed.filter((o) => (o.status ?? 0) >= 500).length;
+    const otherFailures = [...cap.outcomes, ...over.outcomes].filter((o) => !o.ok && o.refusedMs === undefined);
+    const parsed = logOver.map((l) => {
+      try {
+        return JSON.parse(l) as { level?: number; msg?: string; err?: { stack?: string } };
+      } catch {
+        return { level: 0, msg: l };
+      }
+    });
+    const errorLines = parsed.filter((l) => (l.level ?? 0) >= 50).length;
+    const stackLines = parsed.filter((l) => typeof l.err?.stack === 'string' || /\n\s+at /.test(String(l.msg))).length;
+    const overloadLines = parsed.filter((l) => /overload|admission|refus/i.test(String(l.msg)));
+    const ratio = median(ratios);
+
+    const steps: Step[] = ['authorize', 'login', 'resume', 'token'];
+    console.log(`\n### Sign-in throughput and overload (${CORES} cores, ${os.cpus()[0]?.model ?? ''}, Node ${process.version}, UV_THREADPOOL_SIZE of the server ${process.env.UV_THREADPOOL_SIZE ?? 'default'})\n`);
+    console.log(`Load average (1/5/15 min): ${startLoad} at the start, ${capLoad} at the end. ${ROUNDS} rounds of ${SECONDS} s windows: capacity, raw argon2id, overload (then a last capacity window).\n`);
+    console.log('| measure | value |\n|---|---:|');
+    console.log(`| raw argon2id verify rate (m=19456, t=2, p=1) per window; median | ${raws.map(f1).join(', ')}; **${f1(raw)}**/s (first ${f1(rawBeforeShown)}, last ${f1(rawAfter)}) |`);
+    console.log(`| capacity: full sign-ins/s per window (${CLIENTS} closed-loop clients); median | ${caps.map((c) => f1(rateOf(c))).join(', ')}; **${f1(capacity)}** (${cap.completed} sign-ins, ${capRefused} refused) |`);
+    console.log(`| sign-ins ÷ raw verify rate (each capacity window ÷ the raw windows around it); median | ${ratios.map((r) => r.toFixed(2)).join(', ')}; **${ratio.toFixed(2)}** |`);
+    console.log(`| overload: offered (open loop, ${OVERLOAD}× the capacity window before) | ${overs.map((o) => f1(o.started / o.seconds)).join(', ')} sign-ins/s started (${over.started}) |`);
+    console.log(`| goodput under overload per window (÷ the capacity windows around it); median | ${overs.map((o, i) => `${f1(rateOf(o))}/s = ${((goodShares[i] ?? 0) * 100).toFixed(0)} %`).join(', ')}; **${((median(goodShares)) * 100).toFixed(0)} %** (${over.completed} completed, ${f1(goodput)}/s overall) |`);
+    console.log(`| refusals (429/503), p50 / p99 / max ms | ${refusals.length}: **${f1(pct(refusals.map((o) => o.refusedMs ?? 0), 50))} / ${f1(pct(refusals.map((o) => o.refusedMs ?? 0), 99))}** / ${f1(Math.max(0, ...refusals.map((o) => o.refusedMs ?? 0)))} |`);
+    for (const s of steps) {
+      const r = refusals.filter((o) => o.step === s);
+      if (r.length) console.log(`| … at ${s}: count, statuses, p50 / p99 ms | ${r.length}, ${[...new Set(r.map((o) => o.status))].join('/')}, ${f1(pct(r.map((o) => o.refusedMs ?? 0), 50))} / ${f1(pct(r.map((o) => o.refusedMs ?? 0), 99))} |`);
+    }
+    console.log(`| refusals without Retry-After | ${noRetryAfter} |`);
+    console.log(`| other 5xx | **${fivexx}** |`);
+    console.log(`| other failures (timeouts, unexpected answers) | ${otherFailures.length}${otherFailures.length ? `: ${[...new Set(otherFailures.map((o) => `${o.step} ${o.status ?? ''} ${o.error ?? ''}`.slice(0, 120)))].slice(0, 3).join('; ')}` : ''} |`);
+    console.log(`| server log lines during the load: total / error-level / with a stack trace | ${logOver.length} / ${errorLines} / ${stackLines} |`);
+    console.log(`| refusal counter lines | ${overloadLines.length}${overloadLines[0] ? ` (e.g. \`${JSON.stringify(overloadLines[0]).slice(0, 160)}\`)` : ''} |`);
+    console.log(`| server RSS idle (after start) / idle (5 s after the load) | **${f1(rssIdleStart)}** / ${f1(rssIdleAfter)} MB |`);
+    console.log(`| server RSS peak: capacity phase / overall | ${f1(capPeak)} / **${f1(peak)}** MB |`);
+  } finally {
+    server.kill('SIGTERM');
+    await new Promise((r) => setTimeout(r, 1000));
+    if (server.exitCode === null) server.kill('SIGKILL');
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});
