@@ -6,12 +6,11 @@ import { createApiKeyActors, type ApiKeyContext } from './apiKey.machine';
 import { apiKeyModel, NEW_KEY, USER_ID } from './apiKey.model';
 import { apiKeyQa } from './apiKey.qa';
 import { modelPaths, reachableStates, stateKey, walkPath, type AnyPath } from './testing/graph';
-import { screenTags, stepKey } from './testing/qa';
-import { transitionPaths } from './testing/transitions';
+import { screenTags, stepKey, transitionPaths } from './testing/qa';
 import { itWalksInBatches } from './testing/batches';
 
 const shortest = modelPaths(apiKeyModel);
-const paths = [...shortest, ...transitionPaths(apiKeyModel, shortest)];
+const paths = [...shortest, ...transitionPaths(apiKeyModel)];
 const ctx = (s: AnyMachineSnapshot) => s.context as ApiKeyContext;
 
 const screenOf: Record<string, string[]> = {

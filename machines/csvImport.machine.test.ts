@@ -6,14 +6,13 @@ import { createCsvImportActors, jobOutput, type CsvImportContext, type Upload } 
 import { CHECKED, IMPORT_FILE, NOTHING_TO_IMPORT, csvImportModel } from './csvImport.model';
 import { modelPaths, reachableStates, stateKey, walkPath, type AnyPath } from './testing/graph';
 import { csvImportQa } from './csvImport.qa';
-import { screenTags, stepKey } from './testing/qa';
-import { transitionPaths } from './testing/transitions';
+import { screenTags, stepKey, transitionPaths } from './testing/qa';
 import { itWalksInBatches } from './testing/batches';
 
 const shortest = modelPaths(csvImportModel);
 const ctx = (s: AnyMachineSnapshot) => s.context as CsvImportContext;
 
-const paths = [...shortest, ...transitionPaths(csvImportModel, shortest)];
+const paths = [...shortest, ...transitionPaths(csvImportModel)];
 
 const screenOf: Record<string, string[]> = {
   pick: ['screen:import.pick'],

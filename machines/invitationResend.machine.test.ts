@@ -6,8 +6,7 @@ import { createInvitationResendActors, type InvitationResendContext } from './in
 import { INVITEE_ID, invitationResendModel } from './invitationResend.model';
 import { invitationResendQa } from './invitationResend.qa';
 import { modelPaths, pathTitle, reachableStates, stateKey, walkPath, type AnyPath } from './testing/graph';
-import { screenTags, stepKey } from './testing/qa';
-import { transitionPaths } from './testing/transitions';
+import { screenTags, stepKey, transitionPaths } from './testing/qa';
 
 const simple = modelPaths(invitationResendModel);
 const paths = [...simple, ...transitionPaths(invitationResendModel)];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createActor, fromPromise, getNextSnapshot, waitFor, type AnyMachineSnapshot, type EventObject } from 'xstate';
+import { createActor, fromPromise, waitFor, type AnyMachineSnapshot, type EventObject } from 'xstate';
 import { accountLocale, createSessionActors, endSessionUrl, readStoredSession, sessionMachine, type RefreshInput, type SessionContext, type SessionEvent } from './session.machine';
 import {
   ORIGIN,
@@ -14,8 +14,8 @@ import {
   userTokens,
 } from './session.model';
 import { sessionContextQa, sessionQa } from './session.qa';
-import { screenTags, stepKey } from './testing/qa';
-import { pathTitle, modelPaths, reachableStates, stateKey, walkPath, type AnyPath, type Recorded } from './testing/graph';
+import { screenTags, stepKey, transitionPaths } from './testing/qa';
+import { pathTitle, modelPaths, reachableStates, stateKey, walkPath, type Recorded } from './testing/graph';
 import type { Tokens } from './shared';
 
 
@@ -82,30 +82,20 @@ function expectedEffects(prev: AnyMachineSnapshot, event: EventObject, next: Any
 }
 
 /**
- * Every transition: each shortest path of the context model (one per context variant, both scenarios) extended by
- * each event its last state handles. Simple and shortest paths never revisit a state, so they miss the transitions
- * back into one already seen (every sign-out's outcome returns to `unauthenticated`).
+ * Every transition of the context model (every serialized state × every event it handles, both scenarios) at least
+ * once, chained (`transitionPaths`, the browser walk's coverage too): simple and shortest paths never revisit a state,
+ * so they miss the transitions back into one already seen (every sign-out's outcome returns to `unauthenticated`).
  */
-function transitionPaths(): AnyPath[] {
-  const out: AnyPath[] = [];
-  for (const path of modelPaths(sessionContextModel)) {
-    const last = path.state;
-    for (const event of sessionContextModel.events(last)) {
-      if (last.status !== 'active' || !last.can(event)) continue;
-      const next = getNextSnapshot(sessionContextModel.machine, last as never, event as never) as AnyMachineSnapshot;
-      out.push({ ...path, state: next, steps: [...path.steps, { event, state: next }], weight: path.steps.length });
-    }
-  }
-  return out;
-}
+const everyTransition = transitionPaths(sessionContextModel);
 
-describe(`session machine (every transition: ${transitionPaths().length} paths)`, () => {
+describe(`session machine (every transition: ${everyTransition.length} chained paths)`, () => {
   it('walks every transition with the effects the spec requires', () => {
-    for (const path of transitionPaths()) {
+    for (const [index, path] of everyTransition.entries()) {
       const result = walkPath(sessionContextModel, path);
-      const i = path.steps.length - 1;
-      const step = path.steps[i]!;
-      expect(result.stepLogs[i], `${pathTitle(path, 0)} ${step.event.type}`).toEqual(expectedEffects(result.snapshots[i - 1]!, step.event, result.snapshots[i]!));
+      for (let i = 1; i < path.steps.length; i++) {
+        const step = path.steps[i]!;
+        expect(result.stepLogs[i], `${pathTitle(path, index)} step ${i} ${step.event.type}`).toEqual(expectedEffects(result.snapshots[i - 1]!, step.event, result.snapshots[i]!));
+      }
     }
   });
 });
@@ -319,6 +309,28 @@ describe('cross-tab (issue 13)', () => {
     expect(log.filter((line) => line.startsWith('A '))).toEqual(['A clear cache', 'A revoke at-user (token stored: false)', 'A navigate /login']);
   });
 
+  it('Logout while a refresh is in flight does not wait for it: revoke, clear, end-session; the late answer writes nothing back', async () => {
+    let answer: (tokens: Tokens) => void = () => {};
+    const { a, b, store, log } = twoTabs({
+      stored: { token: JSON.stringify(userTokens), admin_session: 'false', locale: 'en' },
+      refresh: () => new Promise<Tokens>((resolve) => (answer = resolve)),
+    });
+    a.send({ type: 'REQUEST_UNAUTHORIZED', accessToken: userTokens.access_token });
+    expect(a.getSnapshot().value).toBe('refreshing');
+    a.send({ type: 'LOGOUT' });
+    await settle(a);
+    expect(a.getSnapshot().hasTag('screen:session.signed-out')).toBe(true);
+    expect(log.filter((line) => line.startsWith('A '))).toEqual(['A clear cache', 'A revoke at-user (token stored: true)', 'A remove token', 'A remove admin_session', 'A redirect /op/session/end']);
+    answer(refreshedTokens); // the refresh answers after the sign-out
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    await settle(b);
+    expect(a.getSnapshot().value).toBe('unauthenticated');
+    expect(a.getSnapshot().context.tokens).toBeNull();
+    expect(store.has('token')).toBe(false);
+    expect(log.filter((line) => line === 'A write token')).toEqual([]);
+    expect(b.getSnapshot().hasTag('session:guest')).toBe(true);
+  });
+
   it('a reset/verify link (PUBLIC_LINK_OPENED): revoke, clear the tokens, no reload, no redirect, no navigation; the other tab follows', async () => {
     const { a, b, store, log } = twoTabs({ stored: adminStored });
     a.send({ type: 'PUBLIC_LINK_OPENED' });
@@ -368,7 +380,7 @@ describe('QA words (machines/session.qa.ts)', () => {
   it('name every step key and every screen tag the session graph can take, and nothing else', () => {
     const keys = new Set<string>(['start']);
     const screens = new Set<string>();
-    for (const path of [...modelPaths(sessionModel), ...transitionPaths()]) {
+    for (const path of [...modelPaths(sessionModel), ...everyTransition]) {
       path.steps.forEach((step, i) => {
         screenTags(step.state).forEach((tag) => screens.add(tag));
         if (i === 0) return;

@@ -82,36 +82,6 @@ export function reachableStates(paths: AnyPath[]): Set<string> {
   return states;
 }
 
-export function describeEvent(event: EventObject): string {
-  const { type, ...rest } = event as EventObject & Record<string, unknown>;
-  const done = /^xstate\.done\.actor\.(.+)$/.exec(type);
-  if (done) return `\`${done[1]}\` succeeds${summarize(rest.output)}`;
-  const error = /^xstate\.error\.actor\.(.+)$/.exec(type);
-  if (error) return `\`${error[1]}\` fails${summarize(rest.error)}`;
-  const after = /^xstate\.after\.([^.]+)\./.exec(type);
-  if (after) return `wait \`${after[1]}\``;
-  if (type === 'xstate.init') return 'start';
-  const keys = Object.keys(rest);
-  return keys.length ? `send \`${type}\`${summarize(rest)}` : `send \`${type}\``;
-}
-
-function summarize(value: unknown): string {
-  if (value === undefined) return '';
-  if (value instanceof Error) {
-    const info = value as Error & { status?: number; kind?: string; code?: string };
-    return ` (${[info.kind, info.status, info.code].filter((v) => v !== undefined).join(' ') || info.message})`;
-  }
-  const text = JSON.stringify(value);
-  return ` ${text.length > 140 ? text.slice(0, 137) + '...' : text}`;
-}
-
-export function describePath(path: AnyPath): string[] {
-  return path.steps.map((step) => {
-    const tags = [...step.state.tags].sort();
-    return `${describeEvent(step.event)} → **${stateKey(step.state.value)}**${tags.length ? ` _[${tags.join(', ')}]_` : ''}`;
-  });
-}
-
 export interface Recorded {
   kind: 'action' | 'actor';
   name: string;
