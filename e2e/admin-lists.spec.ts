@@ -236,4 +236,20 @@ test.describe('admin user list: sorting, saved filters, bulk actions', () => {
     const left = withDb((db) => db.prepare('SELECT COUNT(*) AS n FROM accounts WHERE id IN (?, ?)').get(one.id, two.id) as { n: number });
     expect(left.n).toBe(0);
   });
+  test('an error of the OIDC provider (invalid_grant at /oidc/token) shows in the admin logs with its code, never the code sent', async () => {
+    const secretCode = `SECRETcode${RUN}0123456789abcdefghij`;
+    const res = await page.request.post('/oidc/token', {
+      form: { grant_type: 'authorization_code', code: secretCode, redirect_uri: new URL('/login', page.url()).href, client_id: 'portal', code_verifier: 'v'.repeat(43) },
+    });
+    expect(res.status()).toBe(400);
+    expect((await res.json()).error).toBe('invalid_grant');
+    await page.goto('/admin/dashboard?e_code=invalid_grant');
+    await expect(page.getByRole('combobox', { name: 'Error code', exact: true })).toHaveText(/invalid_grant/);
+    const logs = page.locator('[role="region"][aria-label="Admin logs"]');
+    const row = logs.getByRole('row').filter({ hasText: 'POST /oidc/token' }).first();
+    await expect(row).toBeVisible();
+    await expect(row.getByText('400 · invalid_grant')).toBeVisible();
+    await expect(row).toContainText('grant request is invalid');
+    await expect(logs).not.toContainText(secretCode);
+  });
 });
