@@ -16,7 +16,7 @@ afterEach(async () => {
 const oidcError = { id: 'e1', error_code: 'invalid_grant', status: 400, method: 'POST', url: '/oidc/token', message: 'grant request is invalid (authorization code not found)', user_email: null, created_at: '2026-01-02T10:00:00.000Z' };
 
 describe('admin logs: errors of the OIDC provider', () => {
-  it('shows an /oidc error with its code and filters by an OAuth code', async () => {
+  it('shows an /oidc error with its code and filters by an OAuth code', { timeout: 60_000 }, async () => {
     server = await startAdminServer((req) => {
       if (req.path === '/api/admin/logs/activities') return { body: { data: [], meta: { page: 1, size: 10, total: 0 } } };
       if (req.path === '/api/admin/logs/activities/daily') return { body: { data: [] } };
