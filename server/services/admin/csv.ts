@@ -1,10 +1,11 @@
 import { Readable } from 'node:stream';
 import { parse } from 'csv-parse';
-import { stringify } from 'csv-stringify';
+import { setImmediate as tick } from 'node:timers/promises';
+import { sql, type SqlBool } from 'kysely';
 import type { Db } from '../../db/index';
 import type { CsvEncoding } from '../../../contract/admin/import';
-import { ACCOUNT_VIEW_COLUMNS, accountState } from './schemas';
-import { accountWhere, type UserFilters } from './users';
+import { accountStateOf } from '../../../contract/common';
+import { accountWhere, type SearchVia, type UserFilters } from './users';
 
 /**
  * CSV/formula injection (OWASP "CSV Injection", ASVS 5.0 V1.2.10): a spreadsheet runs a cell that starts with
@@ -32,39 +33,85 @@ export function unescapeCell(value: string): string {
 
 const EXPORT_COLUMNS = ['id', 'email', 'first_name', 'last_name', 'locale', 'auth_type', 'provider', 'technical', 'phone', 'status', 'created_at', 'updated_at'] as const;
 
+/** Rows per export query: one statement, one csv-stringify call and one stream chunk each. */
+export const EXPORT_BATCH = 2000;
+
+// a cell without a separator (the common case: ids, dates, names) needs the full check only when it starts with a
+// trigger (after spaces, quotes or apostrophes); a superset of what NEEDS_QUOTE matches
+// eslint-disable-next-line no-control-regex
+const MAY_NEED_QUOTE = /^[ "']*[=+\-@\t\r\u0000]|[,;\t|\r\n]/;
+
+/** One RFC 4180 line, every cell quoted (embedded quotes doubled), as csv-stringify's `quoted: true` writes it. */
+const csvLine = (cells: readonly string[]) => `"${cells.map((c) => (c.includes('"') ? c.replace(/"/g, '""') : c)).join('","')}"\n`;
+
+const escapeFast = (value: string) => (MAY_NEED_QUOTE.test(value) ? escapeCell(value) : value);
+
 /**
- * Streams the filtered users as CSV, newest first, paging by keyset (created_at, id) over the same indexes as
- * the list, 1000 rows per query, so memory stays flat and other requests interleave.
+ * Streams the filtered users as CSV, newest first: keyset batches of EXPORT_BATCH rows over the same indexes as the
+ * list ((created_at, id) after the previous batch's last row, so every batch costs its own size), each stringified
+ * on its own (csv-stringify, every cell quoted, formula cells escaped) and handed on as one chunk. The generator
+ * runs only when the reader wants more (Readable.from pulls; a slow client holds the next query back), so memory
+ * stays at about one batch whatever the size of the export, and it gives the event loop a turn between batches
+ * (better-sqlite3 is synchronous: a long export must not stall other requests).
  */
 export function exportUsersCsv(handle: Db, filters: UserFilters): Readable {
   const db = handle.kysely;
-  const where = accountWhere(handle.dialect, 'user', filters);
-  async function* rows() {
+  async function* chunks(): AsyncGenerator<string> {
+    const via = await exportSearchVia(handle, filters);
+    const where = accountWhere(handle.dialect, 'user', filters, via);
     let cursor: { created_at: string; id: string } | undefined;
+    let first = true;
     for (;;) {
-      let q = db.selectFrom('accounts').select([...ACCOUNT_VIEW_COLUMNS]).where(where);
+      let q = db
+        .selectFrom('accounts')
+        .select([...EXPORT_COLUMNS.filter((c) => c !== 'status'), 'accounts.status', sql<number>`accounts.password_hash is not null`.as('has_password'), 'accounts.email_verified_at'])
+        .where(where);
       if (cursor) {
         const c = cursor;
         q = q.where((eb) => eb.or([eb('accounts.created_at', '<', c.created_at), eb.and([eb('accounts.created_at', '=', c.created_at), eb('accounts.id', '<', c.id)])]));
       }
-      const page = await q.orderBy('accounts.created_at', 'desc').orderBy('accounts.id', 'desc').limit(1000).execute();
-      for (const r of page) {
-        yield EXPORT_COLUMNS.map((k) => {
-          // status: the state the list shows (INVITED, ACTIVE, INACTIVE)
-          const v = k === 'technical' ? (Number(r.technical) === 1 ? 'true' : 'false') : k === 'status' ? accountState(r) : (r[k] ?? '');
-          return escapeCell(String(v));
-        });
-      }
+      const page = await q.orderBy('accounts.created_at', 'desc').orderBy('accounts.id', 'desc').limit(EXPORT_BATCH).execute();
+      const records = page.map((r) => [
+        escapeFast(r.id),
+        escapeFast(r.email),
+        escapeFast(r.first_name),
+        escapeFast(r.last_name),
+        escapeFast(r.locale),
+        escapeFast(r.auth_type),
+        escapeFast(r.provider ?? ''),
+        Number(r.technical) === 1 ? 'true' : 'false',
+        escapeFast(r.phone ?? ''),
+        // status: the state the list shows (INVITED, ACTIVE, INACTIVE)
+        accountStateOf({ status: r.status, auth_type: r.auth_type, has_password: Boolean(Number(r.has_password)), email_verified: Boolean(r.email_verified_at) }),
+        escapeFast(r.created_at),
+        escapeFast(r.updated_at),
+      ]);
+      // every cell quoted (OWASP): a quoted cell is text to every reader that honours RFC 4180 quoting
+      yield (first ? `\ufeff${csvLine(EXPORT_COLUMNS)}` : '') + records.map(csvLine).join('');
+      first = false;
       const last = page[page.length - 1];
-      if (!last || page.length < 1000) return;
+      if (!last || page.length < EXPORT_BATCH) return;
       cursor = { created_at: last.created_at, id: last.id };
+      await tick();
     }
   }
-  // every cell quoted (OWASP): a quoted cell is text to every reader that honours RFC 4180 quoting
-  const out = stringify({ header: true, columns: [...EXPORT_COLUMNS], bom: true, quoted: true, quoted_empty: true });
-  const src = Readable.from(rows());
-  src.on('error', (err) => out.destroy(err));
-  return src.pipe(out);
+  return Readable.from(chunks(), { objectMode: false, highWaterMark: 64 * 1024 });
+}
+
+/**
+ * SQLite: a search term common enough to fill a batch quickly walks the created_at index with LIKE (the FTS5 route
+ * would fetch and sort every match again for each batch); a rare one goes through FTS5.
+ */
+async function exportSearchVia(handle: Db, filters: UserFilters): Promise<SearchVia> {
+  const term = filters.search?.trim().toLowerCase();
+  if (handle.dialect !== 'sqlite' || !term || [...term].length < 3) return 'index';
+  const fts = handle.kysely
+    .selectFrom(sql<{ rowid: number }>`accounts_fts`.as('accounts_fts'))
+    .select(sql`1`.as('one'))
+    .where(sql<SqlBool>`accounts_fts match ${`"${term.replace(/"/g, '""')}"`}`)
+    .limit(EXPORT_BATCH + 1);
+  const n = Number((await handle.kysely.selectFrom(fts.as('t')).select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow()).n);
+  return n > EXPORT_BATCH ? 'scan' : 'index';
 }
 
 /** windows-1252 0x80–0x9F (undefined positions stay the C1 control, as the WHATWG Encoding Standard maps them). */
