@@ -15,7 +15,7 @@
  * The shared machine's CPU drifts, so windows alternate (capacity, raw rate, overload; BENCH_SIGNIN_ROUNDS, default 3) and
  * each ratio compares a window with its neighbours.
  * Env: BENCH_SIGNIN_SECONDS (window length, default 8), BENCH_SIGNIN_PORT (default 3261), BENCH_OVERLOAD (4), BENCH_SIGNIN_ACCOUNTS (50),
- * BENCH_NODE_OPTIONS (extra node flags for the server), and any server variable (IAM_HASH_CONCURRENCY…) passes through.
+ * BENCH_NODE_OPTIONS (extra node flags for the server), BENCH_PLAIN=1 (start the server without scripts/server-runtime.mjs), and any server variable (IAM_HASH_CONCURRENCY…) passes through.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
@@ -24,10 +24,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import argon2 from 'argon2';
 import { createDb, migrateToLatest } from '../server/db/index';
 import { accountRow } from '../server/services/accounts';
 import { ARGON2_OPTIONS } from '../server/services/passwords';
+// @ts-expect-error -- a plain .mjs script without types (the settings npm start uses)
+import { serverEnv, serverNodeArgs } from '../scripts/server-runtime.mjs';
 
 const SECONDS = Number(process.env.BENCH_SIGNIN_SECONDS || 8);
 const ROUNDS = Number(process.env.BENCH_SIGNIN_ROUNDS || 3);
@@ -40,6 +43,24 @@ const CLIENTS = Number(process.env.BENCH_SIGNIN_USERS || CORES * 8);
 const PASSWORD = 'Bench-Passw0rd!42';
 const APP_URL = `http://localhost:${PORT}`;
 const REDIRECT_URI = `${APP_URL}/login`;
+
+const METRICS_TOKEN = 'bench-signin-metrics-token';
+
+/** Server-side durations of the 503 answers (iam_http_request_duration_seconds): answers within 50 ms / all, per route. */
+async function serverRefusalTimes(): Promise<string> {
+  const text = await fetch(`${APP_URL}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } }).then((r) => r.text());
+  const rows = new Map<string, { fast: number; all: number }>();
+  for (const m of text.matchAll(/^iam_http_request_duration_seconds_bucket\{([^}]*)\} (\d+)/gm)) {
+    const labels = Object.fromEntries([...(m[1] ?? '').matchAll(/(\w+)="([^"]*)"/g)].map((l) => [l[1], l[2]]));
+    if (labels.status !== '503') continue;
+    const key = `${labels.method} ${labels.route}`;
+    const row = rows.get(key) ?? { fast: 0, all: 0 };
+    if (labels.le === '0.05') row.fast = Number(m[2]);
+    if (labels.le === '+Inf') row.all = Number(m[2]);
+    rows.set(key, row);
+  }
+  return [...rows].map(([k, r]) => `${k}: ${r.fast}/${r.all}`).join('; ') || 'none';
+}
 
 const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -232,8 +253,10 @@ async function main() {
   await db.close();
 
   const logLines: string[] = [];
-  const env = {
-    ...process.env,
+  // as `npm start` runs it (scripts/server-runtime.mjs), unless BENCH_PLAIN=1: plain `node --import tsx`
+  const plain = process.env.BENCH_PLAIN === '1';
+  const env: NodeJS.ProcessEnv = {
+    ...(plain ? process.env : (serverEnv(process.env) as NodeJS.ProcessEnv)),
     NODE_ENV: 'production',
     PORT: String(PORT),
     HOST: '127.0.0.1',
@@ -243,8 +266,9 @@ async function main() {
     // one client address drives the whole load: the per-IP limits would measure themselves, not the server
     IAM_RATE_LIMIT_PER_MINUTE: '100000000',
     IAM_IP_MAX_FAILURES: '100000000',
+    IAM_METRICS_TOKEN: METRICS_TOKEN,
   };
-  const nodeArgs = [...(process.env.BENCH_NODE_OPTIONS ?? '').split(' ').filter(Boolean), '--import', 'tsx', 'server/main.ts'];
+  const nodeArgs = [...(plain ? [] : (serverNodeArgs() as string[])), ...(process.env.BENCH_NODE_OPTIONS ?? '').split(' ').filter(Boolean), '--import', 'tsx', 'server/main.ts'];
   const server: ChildProcess = spawn(process.execPath, nodeArgs, { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let buffer = '';
   const collect = (chunk: Buffer) => {
@@ -287,6 +311,8 @@ async function main() {
     const raws: number[] = [];
     const caps: PhaseResult[] = [];
     const overs: PhaseResult[] = [];
+    // the load generator shares the machine: its own event-loop delay is part of every latency it measures
+    const lag = monitorEventLoopDelay({ resolution: 10 });
     const rawWindow = async () => {
       raws.push(await argonRate(Math.max(CORES, Math.min(threadpool, CORES * 2)), RAW_MS));
       console.error(`  raw argon2id ${f1(raws.at(-1) ?? 0)}/s (load ${loadavg()})`);
@@ -299,7 +325,9 @@ async function main() {
       console.error(`round ${round + 1}: capacity ${f1(cap.completed / cap.seconds)} sign-ins/s (load ${loadavg()})`);
       await rawWindow();
       const rate = (cap.completed / cap.seconds) * OVERLOAD;
+      lag.enable();
       const over = await openLoop(rate, SECONDS * 1000);
+      lag.disable();
       overs.push(over);
       console.error(`round ${round + 1}: overload ${f1(over.started / over.seconds)}/s offered, goodput ${f1(over.completed / over.seconds)}/s, ${over.outcomes.filter((o) => o.refusedMs !== undefined).length} refused`);
     }
@@ -347,7 +375,7 @@ async function main() {
     const ratio = median(ratios);
 
     const steps: Step[] = ['authorize', 'login', 'resume', 'token'];
-    console.log(`\n### Sign-in throughput and overload (${CORES} cores, ${os.cpus()[0]?.model ?? ''}, Node ${process.version}, UV_THREADPOOL_SIZE of the server ${process.env.UV_THREADPOOL_SIZE ?? 'default'})\n`);
+    console.log(`\n### Sign-in throughput and overload (${CORES} cores, ${os.cpus()[0]?.model ?? ''}, Node ${process.version}, server started ${plain ? 'plainly (BENCH_PLAIN=1)' : `as npm start does: ${nodeArgs.slice(0, -3).join(' ')} UV_THREADPOOL_SIZE=${env.UV_THREADPOOL_SIZE} MALLOC_ARENA_MAX=${env.MALLOC_ARENA_MAX} MALLOC_MMAP_THRESHOLD_=${env.MALLOC_MMAP_THRESHOLD_}`})\n`);
     console.log(`Load average (1/5/15 min): ${startLoad} at the start, ${capLoad} at the end. ${ROUNDS} rounds of ${SECONDS} s windows: capacity, raw argon2id, overload (then a last capacity window).\n`);
     console.log('| measure | value |\n|---|---:|');
     console.log(`| raw argon2id verify rate (m=19456, t=2, p=1) per window; median | ${raws.map(f1).join(', ')}; **${f1(raw)}**/s (first ${f1(rawBeforeShown)}, last ${f1(rawAfter)}) |`);
@@ -360,6 +388,8 @@ async function main() {
       const r = refusals.filter((o) => o.step === s);
       if (r.length) console.log(`| … at ${s}: count, statuses, p50 / p99 ms | ${r.length}, ${[...new Set(r.map((o) => o.status))].join('/')}, ${f1(pct(r.map((o) => o.refusedMs ?? 0), 50))} / ${f1(pct(r.map((o) => o.refusedMs ?? 0), 99))} |`);
     }
+    console.log(`| … answered within 50 ms server-side (request start → answer, iam_http_request_duration_seconds) / all 503 | ${await serverRefusalTimes()} |`);
+    console.log(`| event-loop delay of the load generator during overload, p50 / p99 / max ms | ${f1(lag.percentile(50) / 1e6)} / ${f1(lag.percentile(99) / 1e6)} / ${f1(lag.max / 1e6)} |`);
     console.log(`| refusals without Retry-After | ${noRetryAfter} |`);
     console.log(`| other 5xx | **${fivexx}** |`);
     console.log(`| other failures (timeouts, unexpected answers) | ${otherFailures.length}${otherFailures.length ? `: ${[...new Set(otherFailures.map((o) => `${o.step} ${o.status ?? ''} ${o.error ?? ''}`.slice(0, 120)))].slice(0, 3).join('; ')}` : ''} |`);

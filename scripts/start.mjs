@@ -2,6 +2,7 @@
 import { existsSync, statSync, readdirSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
+import { serverEnv, serverNodeArgs } from './server-runtime.mjs';
 
 function newest(dir) {
   let t = 0;
@@ -17,5 +18,6 @@ if (stale) {
   const r = spawnSync('npm', ['run', 'build'], { stdio: 'inherit' });
   if (r.status !== 0) process.exit(r.status ?? 1);
 }
-const r = spawnSync(process.execPath, ['--import', 'tsx', 'server/main.ts'], { stdio: 'inherit', env: { NODE_ENV: 'production', ...process.env } });
+// memory and thread settings of the server process: scripts/server-runtime.mjs
+const r = spawnSync(process.execPath, [...serverNodeArgs(), '--import', 'tsx', 'server/main.ts'], { stdio: 'inherit', env: serverEnv({ NODE_ENV: 'production', ...process.env }) });
 process.exit(r.status ?? 1);

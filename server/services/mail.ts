@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppConfig } from '../config';
 import { FALLBACK_LANGUAGE, isLanguage } from '../i18n/index';
@@ -30,11 +30,28 @@ interface Channel {
   close(): void;
 }
 
+/**
+ * nodemailer and its transport are loaded with the first mail, not at start (a few MB of resident memory an
+ * idle server does not need); `close()` before that has nothing to close.
+ */
+function lazyTransport(create: (nodemailer: typeof import('nodemailer')) => Transporter): { get(): Promise<Transporter>; close(): void } {
+  let transport: Promise<Transporter> | undefined;
+  let closed = false;
+  return {
+    get: () => (transport ??= import('nodemailer').then((m) => create(m.default))),
+    close() {
+      if (closed) return;
+      closed = true;
+      void transport?.then((t) => t.close());
+    },
+  };
+}
+
 function smtpChannel(url: string, log: FastifyBaseLogger): Channel {
-  const transport = nodemailer.createTransport(url);
+  const transport = lazyTransport((nodemailer) => nodemailer.createTransport(url));
   return {
     async deliver(mail, m) {
-      await transport.sendMail(mail);
+      await (await transport.get()).sendMail(mail);
       log.info({ template: m.template, to: m.to }, 'mail sent');
     },
     close: () => transport.close(),
@@ -42,10 +59,10 @@ function smtpChannel(url: string, log: FastifyBaseLogger): Channel {
 }
 
 function outboxChannel(outbox: string, log: FastifyBaseLogger): Channel {
-  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  const transport = lazyTransport((nodemailer) => nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' }));
   return {
     async deliver(mail, m) {
-      const info = await transport.sendMail(mail);
+      const info = await (await transport.get()).sendMail(mail);
       mkdirSync(outbox, { recursive: true });
       const file = path.join(outbox, `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID().slice(0, 8)}.eml`);
       writeFileSync(file, info.message as Buffer, { mode: 0o600 });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, rename, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import sharp, { type Metadata } from 'sharp';
+import type { Metadata } from 'sharp';
 import { nowIso } from '../../db/index';
 import { AppError } from '../../errors';
 import type { Deps } from '../deps';
@@ -83,6 +83,8 @@ function strictContainer(buf: Buffer, format: string): boolean {
  * without metadata (EXIF, ICC comments, text chunks are dropped), saved as `<uuid>.png`.
  */
 export async function storeAvatar(deps: Pick<Deps, 'config'>, buf: Buffer): Promise<string> {
+  // loaded on the first upload, not at start: libvips is ~10 MB of resident memory an idle server does not need
+  const { default: sharp } = await import('sharp');
   let meta: Metadata;
   try {
     meta = await sharp(buf, { failOn: 'error', limitInputPixels: 4096 * 4096 }).metadata();

@@ -1,0 +1,13 @@
+import { loadConfig } from './server/config';
+import { buildApp } from './server/app';
+const config = loadConfig({ ...process.env, IAM_DATA_DIR: '/tmp/ovl-mem', PORT: '3263', LOG_LEVEL: 'warn' });
+const app = await buildApp({ config });
+await app.listen({ port: 3263, host: '127.0.0.1' });
+await new Promise((r) => setTimeout(r, 3000));
+globalThis.gc?.();
+const m = process.memoryUsage();
+const mb = (n: number) => (n / 1048576).toFixed(1);
+const h = (await import('node:v8')).getHeapSpaceStatistics().map((s) => `${s.space_name.replace('_space', '')}=${mb(s.space_size)}/${mb(s.space_used_size)}`).join(' ');
+console.log('rss', mb(m.rss), 'heapUsed', mb(m.heapUsed), 'heapTotal', mb(m.heapTotal), 'ext', mb(m.external), 'ab', mb(m.arrayBuffers));
+console.log(h);
+await app.close();
