@@ -8,15 +8,21 @@
  * keep-alive, no pipelining) runs here. A user and an admin sign in through the real OIDC flow over HTTP
  * (authorize with PKCE → POST /api/login → code → token), then GET /api/user and GET /api/admin are driven with
  * their bearers, so every check runs on every request (signature, issuer, audience, grant alive, account active).
- * Order: hello, user, admin, hello; the baseline is the mean of the two hello runs. Every answer must be a 200.
+ * BENCH_ROUNDS rounds of hello, user, admin (the order rotates each round), each compared with its round's hello
+ * run; the table shows every run and the medians. The machine may be shared: besides req/s it shows the server
+ * process's CPU time per request (from /proc, user + system), which other load on the machine changes much less,
+ * and the 1-minute load average during each run. Every answer must be a 200.
  *
- * Env: BENCH_SECONDS (per run, default 10), BENCH_CONNECTIONS (50), BENCH_PORT (first of two ports, default 3251),
+ * BENCH_COMPARE_DIR=<another checkout> runs that checkout's server too (port BENCH_PORT + 2, same database) and
+ * measures it in the same rounds, labelled BENCH_COMPARE_LABEL (default "compare"): before/after in one run.
+ *
+ * Env: BENCH_SECONDS (per run, default 10), BENCH_ROUNDS (default 3), BENCH_CONNECTIONS (50), BENCH_PORT (first of two ports, default 3251),
  * BENCH_REDIS_URL (REDIS_URL of the server, optional), BENCH_CPU_PROF (a directory: the server runs with
  * `node --cpu-prof` and writes its profile there on exit).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -29,6 +35,7 @@ import { hashPassword } from '../server/services/passwords';
 const here = fileURLToPath(import.meta.url);
 const SECONDS = Number(process.env.BENCH_SECONDS || 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS || 50);
+const ROUNDS = Number(process.env.BENCH_ROUNDS || 3);
 const PORT = Number(process.env.BENCH_PORT || 3251);
 const pgUrl = process.env.BENCH_DATABASE_URL || undefined;
 const PASSWORD = 'Bench-Passw0rd!x';
@@ -143,7 +150,10 @@ async function ensureDatabase(url: string): Promise<void> {
 
 interface Run {
   name: string;
+  round: number;
   rps: number;
+  /** server CPU µs per request */
+  cpuUs: number;
   p50: number;
   p99: number;
   non2xx: number;
@@ -151,20 +161,34 @@ interface Run {
   load: number[];
 }
 
-async function measure(name: string, url: string, headers: Record<string, string> = {}): Promise<Run> {
-  await autocannon({ url, connections: CONNECTIONS, duration: 2, headers }); // warm-up (JIT, caches, connections)
+/** CPU time (user + system) of a process so far, in µs (Linux /proc; clock ticks of 10 ms). */
+function cpuUsOf(pid: number | undefined): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10_000; // utime, stime (fields 14 and 15)
+}
+
+async function measure(name: string, round: number, pid: number | undefined, url: string, headers: Record<string, string> = {}): Promise<Run> {
+  if (round === 1) await autocannon({ url, connections: CONNECTIONS, duration: 2, headers }); // warm-up (JIT, caches, connections)
   const load: number[] = [];
   const sampler = setInterval(() => load.push(os.loadavg()[0] ?? 0), 1000);
+  const cpu0 = cpuUsOf(pid);
   const r = await autocannon({ url, connections: CONNECTIONS, duration: SECONDS, headers });
+  const cpu = cpuUsOf(pid) - cpu0;
   clearInterval(sampler);
-  const run = { name, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx, errors: r.errors + r.timeouts, load };
-  console.error(`${name}: ${Math.round(run.rps)} req/s, p50 ${run.p50} ms, p99 ${run.p99} ms, non-2xx ${run.non2xx}, errors ${run.errors}`);
+  const run = { name, round, rps: r.requests.average, cpuUs: cpu / Math.max(1, r.requests.total), p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx, errors: r.errors + r.timeouts, load };
+  console.error(`round ${round} ${name}: ${Math.round(run.rps)} req/s, ${run.cpuUs.toFixed(0)} µs CPU/req, p50 ${run.p50} ms, p99 ${run.p99} ms, non-2xx ${run.non2xx}, errors ${run.errors}`);
   return run;
 }
 
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? (s[m] ?? 0) : ((s[m - 1] ?? 0) + (s[m] ?? 0)) / 2;
+};
+
 async function main(): Promise<void> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'iam-bench-api-read-'));
-  const base = `http://localhost:${PORT}`;
   const children: ChildProcess[] = [];
   try {
     if (pgUrl) await ensureDatabase(pgUrl);
@@ -198,49 +222,78 @@ async function main(): Promise<void> {
     await db.close();
 
     const prof = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROF)}`] : [];
-    const server = spawn(process.execPath, [...prof, '--import', 'tsx', path.join(path.dirname(here), '..', 'server', 'main.ts')], {
-      stdio: ['ignore', 'ignore', 'inherit'],
-      env: {
-        ...process.env,
-        NODE_ENV: 'production',
-        PORT: String(PORT),
-        HOST: '127.0.0.1',
-        APP_URL: base,
-        IAM_DATA_DIR: dataDir,
-        IAM_DIST_DIR: path.join(dataDir, 'no-dist'),
-        LOG_LEVEL: 'warn',
-        IAM_RATE_LIMIT_PER_MINUTE: '100000000',
-        DATABASE_URL: pgUrl ?? '',
-        REDIS_URL: process.env.BENCH_REDIS_URL ?? '',
-        IAM_REDIS_PREFIX: `bench-api-read-${run}:`,
-      },
-    });
-    children.push(server);
+    const startServer = (dir: string, port: number, profile: boolean): ChildProcess => {
+      const child = spawn(process.execPath, [...(profile ? prof : []), '--import', 'tsx', path.join(dir, 'server', 'main.ts')], {
+        cwd: dir,
+        stdio: ['ignore', 'ignore', 'inherit'],
+        env: {
+          ...process.env,
+          NODE_ENV: 'production',
+          PORT: String(port),
+          HOST: '127.0.0.1',
+          APP_URL: `http://localhost:${port}`,
+          IAM_DATA_DIR: dataDir,
+          IAM_DIST_DIR: path.join(dataDir, 'no-dist'),
+          LOG_LEVEL: 'warn',
+          IAM_RATE_LIMIT_PER_MINUTE: '100000000',
+          DATABASE_URL: pgUrl ?? '',
+          REDIS_URL: process.env.BENCH_REDIS_URL ?? '',
+          IAM_REDIS_PREFIX: `bench-api-read-${run}:`,
+        },
+      });
+      children.push(child);
+      return child;
+    };
+    // the real server of this checkout, and (BENCH_COMPARE_DIR) the one of another checkout on the same database
+    const servers = [{ label: '', dir: path.join(path.dirname(here), '..'), port: PORT }];
+    if (process.env.BENCH_COMPARE_DIR) servers.push({ label: `${process.env.BENCH_COMPARE_LABEL || 'compare'}: `, dir: path.resolve(process.env.BENCH_COMPARE_DIR), port: PORT + 2 });
     const bare = spawn(process.execPath, ['--import', 'tsx', here, 'hello', String(PORT + 1)], { stdio: ['ignore', 'ignore', 'inherit'] });
     children.push(bare);
-    await waitFor(`${base}/api/health`, server);
     await waitFor(`http://127.0.0.1:${PORT + 1}/`, bare);
-
-    const userToken = await signIn(base, 'portal', emails.user);
-    const adminToken = await signIn(base, 'admin-console', emails.admin);
-    for (const [p, token] of [['/api/user', userToken], ['/api/admin', adminToken]] as const) {
-      const res = await fetch(`${base}${p}`, { headers: { authorization: `Bearer ${token}` } });
-      if (res.status !== 200) throw new Error(`${p}: ${res.status} ${await res.text()}`);
+    const targets: { name: string; pid: number | undefined; url: string; headers: Record<string, string> }[] = [
+      { name: 'bare Fastify hello-world', pid: bare.pid, url: `http://127.0.0.1:${PORT + 1}/`, headers: {} },
+    ];
+    for (const s of servers) {
+      // one at a time: a server migrating or creating the first signing key while another starts
+      const child = startServer(s.dir, s.port, s.label === '');
+      const origin = `http://localhost:${s.port}`;
+      await waitFor(`${origin}/api/health`, child);
+      const userToken = await signIn(origin, 'portal', emails.user);
+      const adminToken = await signIn(origin, 'admin-console', emails.admin);
+      for (const [p, token] of [['/api/user', userToken], ['/api/admin', adminToken]] as const) {
+        const res = await fetch(`${origin}${p}`, { headers: { authorization: `Bearer ${token}` } });
+        if (res.status !== 200) throw new Error(`${p}: ${res.status} ${await res.text()}`);
+      }
+      targets.push(
+        { name: `${s.label}GET /api/user (bearer)`, pid: child.pid, url: `http://127.0.0.1:${s.port}/api/user`, headers: { authorization: `Bearer ${userToken}` } },
+        { name: `${s.label}GET /api/admin (bearer)`, pid: child.pid, url: `http://127.0.0.1:${s.port}/api/admin`, headers: { authorization: `Bearer ${adminToken}` } },
+      );
     }
-
     const runs: Run[] = [];
-    runs.push(await measure('bare Fastify hello-world (before)', `http://127.0.0.1:${PORT + 1}/`));
-    runs.push(await measure('GET /api/user (bearer)', `http://127.0.0.1:${PORT}/api/user`, { authorization: `Bearer ${userToken}` }));
-    runs.push(await measure('GET /api/admin (bearer)', `http://127.0.0.1:${PORT}/api/admin`, { authorization: `Bearer ${adminToken}` }));
-    runs.push(await measure('bare Fastify hello-world (after)', `http://127.0.0.1:${PORT + 1}/`));
-
-    const baseline = ((runs[0]?.rps ?? 0) + (runs[3]?.rps ?? 0)) / 2;
-    const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
-    console.log(`\n### ${pgUrl ? 'PostgreSQL' : 'SQLite'}${process.env.BENCH_REDIS_URL ? ' + Redis' : ''}, ${CONNECTIONS} connections, ${SECONDS} s per run (${os.cpus().length} cores, Node ${process.version})\n`);
-    console.log('| run | req/s | % of bare | p50 ms | p99 ms | non-2xx | errors | load avg (1 min) mean / max |\n|---|---:|---:|---:|---:|---:|---:|---|');
-    for (const r of runs) {
-      console.log(`| ${r.name} | ${Math.round(r.rps)} | ${((100 * r.rps) / baseline).toFixed(1)} % | ${r.p50} | ${r.p99} | ${r.non2xx} | ${r.errors} | ${mean(r.load).toFixed(2)} / ${Math.max(0, ...r.load).toFixed(2)} |`);
+    for (let round = 1; round <= ROUNDS; round++) {
+      for (let i = 0; i < targets.length; i++) {
+        const t = targets[(i + round - 1) % targets.length];
+        if (t) runs.push(await measure(t.name, round, t.pid, t.url, t.headers));
+      }
     }
+
+    const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
+    const bareOf = (round: number) => runs.find((r) => r.round === round && r.name === targets[0]?.name);
+    console.log(`\n### ${pgUrl ? 'PostgreSQL' : 'SQLite'}${process.env.BENCH_REDIS_URL ? ' + Redis' : ''}, ${CONNECTIONS} connections, ${ROUNDS} rounds of ${SECONDS} s per run (${os.cpus().length} cores, Node ${process.version})\n`);
+    console.log('| round | run | req/s | % of bare (same round) | server CPU µs/req | p50 ms | p99 ms | load avg (1 min) mean / max |\n|---|---|---:|---:|---:|---:|---:|---|');
+    for (const r of runs) {
+      const b = bareOf(r.round);
+      console.log(`| ${r.round} | ${r.name} | ${Math.round(r.rps)} | ${b ? ((100 * r.rps) / b.rps).toFixed(1) : '?'} % | ${r.cpuUs.toFixed(0)} | ${r.p50} | ${r.p99} | ${mean(r.load).toFixed(1)} / ${Math.max(0, ...r.load).toFixed(1)} |`);
+    }
+    console.log('\n| medians | req/s | % of bare | server CPU µs/req | CPU per request vs bare | p50 ms | p99 ms |\n|---|---:|---:|---:|---:|---:|---:|');
+    const bareCpu = median(runs.filter((r) => r.name === targets[0]?.name).map((r) => r.cpuUs));
+    for (const t of targets) {
+      const mine = runs.filter((r) => r.name === t.name);
+      const pcts = mine.map((r) => (100 * r.rps) / (bareOf(r.round)?.rps ?? Infinity));
+      const cpu = median(mine.map((r) => r.cpuUs));
+      console.log(`| ${t.name} | ${Math.round(median(mine.map((r) => r.rps)))} | ${median(pcts).toFixed(1)} % | ${cpu.toFixed(0)} | ${((100 * bareCpu) / cpu).toFixed(1)} % | ${median(mine.map((r) => r.p50))} | ${median(mine.map((r) => r.p99))} |`);
+    }
+    console.log(`\nnon-2xx answers: ${runs.reduce((a, r) => a + r.non2xx, 0)}, errors: ${runs.reduce((a, r) => a + r.errors, 0)}`);
     const bad = runs.find((r) => r.non2xx > 0 || r.errors > 0);
     if (bad) throw new Error(`${bad.name}: ${bad.non2xx} non-2xx answers, ${bad.errors} errors`);
   } finally {

@@ -41,7 +41,14 @@ export interface AppConfig {
   ssoProviders: SsoProviderConfig[];
   logLevel: (typeof logLevels)[number];
   /** Sign-in and token lifetimes (IAM_REFRESH_IDLE_SECONDS, IAM_REFRESH_ABSOLUTE_SECONDS, IAM_ACCESS_TOKEN_TTL_SECONDS, IAM_PASSWORD_MAX_AGE_DAYS). */
-  auth: { refreshIdleSeconds: number; refreshAbsoluteSeconds: number; accessTokenTtlSeconds: number; passwordMaxAgeDays: number };
+  auth: {
+    refreshIdleSeconds: number;
+    refreshAbsoluteSeconds: number;
+    accessTokenTtlSeconds: number;
+    passwordMaxAgeDays: number;
+    /** IAM_AUTH_CACHE_MS (default 1000, at most 5000, 0 = off): how long an instance reuses a checked access token for reads, the bound for a sign-out, deactivation or password change to reach every instance (server/oidc/auth-cache.ts). */
+    cacheMs: number;
+  };
   /**
    * Signing-key rollover (IAM_KEYS_POLL_SECONDS, IAM_JWKS_MAX_AGE_SECONDS, IAM_KEYS_PREPUBLISH_SECONDS): every instance
    * re-reads `signing_keys` each `pollSeconds`; /oidc/jwks may be cached `jwksMaxAgeSeconds`; `keys:rotate` publishes the
@@ -249,6 +256,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       refreshIdleSeconds: int(env, 'IAM_REFRESH_IDLE_SECONDS', 14 * 86400, 60, 365 * 86400),
       refreshAbsoluteSeconds: int(env, 'IAM_REFRESH_ABSOLUTE_SECONDS', 30 * 86400, 60, 3 * 365 * 86400),
       accessTokenTtlSeconds: int(env, 'IAM_ACCESS_TOKEN_TTL_SECONDS', 600, 30, 86400),
+      cacheMs: int(env, 'IAM_AUTH_CACHE_MS', 1000, 0, 5000),
       passwordMaxAgeDays: int(env, 'IAM_PASSWORD_MAX_AGE_DAYS', 0, 0, 3650),
     },
     keys: { pollSeconds, jwksMaxAgeSeconds, prepublishSeconds },

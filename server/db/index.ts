@@ -2,7 +2,20 @@ import { mkdirSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Migration, type MigrationProvider, type PostgresPool, type PostgresPoolClient } from 'kysely';
+import {
+  Kysely,
+  Migrator,
+  PostgresDialect,
+  SqliteDialect,
+  sql,
+  type KyselyPlugin,
+  type Migration,
+  type MigrationProvider,
+  type OperationNode,
+  type PostgresPool,
+  type PostgresPoolClient,
+  type SqliteDatabase,
+} from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema';
 import { DependencyUnavailableError, databaseFailureOf } from '../errors';
@@ -16,7 +29,97 @@ export interface Db {
   schema?: string;
   /** PostgreSQL: false while the database is known unreachable (requests fail fast, a probe watches for its return). */
   available(): boolean;
+  /**
+   * Calls `listener` around every statement through `kysely` that may change a row of a watched table: UPDATE,
+   * DELETE and INSERT … ON CONFLICT of `accounts`; DELETE of `oidc_models` (ending grants). Once before the
+   * statement runs and once after it ran (in a transaction, before the commit). For in-process caches of those
+   * rows (server/oidc/auth-cache.ts). Returns the unsubscribe function.
+   */
+  onWrite(listener: (table: WatchedTable) => void): () => void;
   close(): Promise<void>;
+}
+
+export type WatchedTable = 'accounts' | 'oidc_models';
+
+const tableName = (node: OperationNode | undefined): string | undefined => {
+  if (!node) return undefined;
+  if (node.kind === 'TableNode') return (node as unknown as { table: { identifier: { name: string } } }).table.identifier.name;
+  if (node.kind === 'AliasNode') return tableName((node as unknown as { node: OperationNode }).node);
+  return undefined;
+};
+
+/** The watched table a statement may change, if any (see Db.onWrite). */
+function writtenTable(node: OperationNode): WatchedTable | undefined {
+  if (node.kind === 'UpdateQueryNode') {
+    const t = tableName((node as unknown as { table?: OperationNode }).table);
+    return t === 'accounts' ? t : undefined;
+  }
+  if (node.kind === 'DeleteQueryNode') {
+    for (const f of (node as unknown as { from: { froms: readonly OperationNode[] } }).from.froms) {
+      const t = tableName(f);
+      if (t === 'accounts' || t === 'oidc_models') return t;
+    }
+    return undefined;
+  }
+  if (node.kind === 'InsertQueryNode') {
+    const n = node as unknown as { into?: OperationNode; onConflict?: unknown };
+    return n.onConflict && tableName(n.into) === 'accounts' ? 'accounts' : undefined;
+  }
+  return undefined;
+}
+
+/** The kysely plugin behind Db.onWrite. */
+function writeWatch(): { plugin: KyselyPlugin; onWrite: Db['onWrite'] } {
+  const listeners = new Set<(table: WatchedTable) => void>();
+  const pending = new WeakMap<object, WatchedTable>();
+  const tell = (table: WatchedTable) => {
+    for (const l of listeners) l(table);
+  };
+  return {
+    plugin: {
+      transformQuery({ node, queryId }) {
+        if (listeners.size) {
+          const table = writtenTable(node);
+          if (table) {
+            pending.set(queryId, table);
+            tell(table);
+          }
+        }
+        return node;
+      },
+      async transformResult({ result, queryId }) {
+        const table = pending.get(queryId);
+        if (table) tell(table);
+        return result;
+      },
+    },
+    onWrite(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+}
+
+/**
+ * better-sqlite3 behind kysely with its prepared statements kept (kysely prepares every query anew): one statement
+ * per distinct SQL text, up to `max` (then the cache starts over). A statement still iterating (a streamed query)
+ * is busy: a second use of the same SQL meanwhile gets a statement of its own.
+ */
+function cachedStatements(db: SQLite.Database, max = 500): SqliteDatabase {
+  const cache = new Map<string, SQLite.Statement>();
+  return {
+    close: () => db.close(),
+    prepare(text: string) {
+      const hit = cache.get(text);
+      if (hit && !hit.busy) return hit;
+      const stmt = db.prepare(text);
+      if (!hit) {
+        if (cache.size >= max) cache.clear();
+        cache.set(text, stmt);
+      }
+      return stmt;
+    },
+  };
 }
 
 // int8 (bigint) columns hold epoch values well inside Number's safe range
@@ -186,12 +289,14 @@ export function createDb(opts: DbOptions): Db {
   if (opts.databaseUrl) {
     const schema = opts.pgSchema;
     const guarded = guardedPool({ ...opts, databaseUrl: opts.databaseUrl });
-    const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool: guarded.pool }) });
+    const watch = writeWatch();
+    const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool: guarded.pool }), plugins: [watch.plugin] });
     return {
       kysely,
       dialect: 'postgres',
       schema,
       available: guarded.available,
+      onWrite: watch.onWrite,
       close: async () => {
         await guarded.end();
         await kysely.destroy();
@@ -206,8 +311,9 @@ export function createDb(opts: DbOptions): Db {
   sqlite.pragma(`busy_timeout = ${opts.queryTimeoutMs ?? 5000}`);
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('cache_size = -65536'); // 64 MiB page cache: list, search and import stay in memory
-  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
-  return { kysely, dialect: 'sqlite', available: () => true, close: () => kysely.destroy() };
+  const watch = writeWatch();
+  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: cachedStatements(sqlite) }), plugins: [watch.plugin] });
+  return { kysely, dialect: 'sqlite', available: () => true, onWrite: watch.onWrite, close: () => kysely.destroy() };
 }
 
 export const migrationFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');

@@ -5,6 +5,7 @@ import type { AuthContext } from '../plugins/app/auth';
 import { AppError } from '../errors';
 import { createProvider } from './provider';
 import { cleanupExpired, grantAlive, serviceAppClient } from './adapter';
+import { createAuthCache, type AuthCache, type AuthEntry } from './auth-cache';
 import { KeyRing, keyPolicy, SIGNING_ALG } from './keys';
 import { FIRST_PARTY_CLIENTS } from './access';
 import { setKeysInUse } from '../lib/metrics';
@@ -19,6 +20,14 @@ export interface OidcRuntime extends OidcHandle {
   /** This instance's key ring (tests drive its clock and refresh). */
   ring(): Promise<KeyRing>;
   verifyAccessToken(token: string, audience?: TokenAudience): Promise<{ claims: AccessTokenClaims } | null>;
+  /**
+   * The REST API's check of a bearer (audience `api`): verifyAccessToken, then its grant and account in one query.
+   * Null when the bearer is not a JWT; 401 invalid_token / account_inactive. `cacheable` (reads): an answer from the
+   * auth cache (server/oidc/auth-cache.ts) when the same token was checked within IAM_AUTH_CACHE_MS.
+   */
+  checkApiToken(token: string, cacheable: boolean): Promise<AuthEntry | null>;
+  /** This instance's auth cache (tests drive its clock). */
+  authCache: AuthCache;
   /** Stops the key poll and the cleanup. */
   close(): Promise<void>;
 }
@@ -39,12 +48,16 @@ declare module 'fastify' {
   }
 }
 
+/** Clock difference allowed on a token's exp and nbf. */
+const CLOCK_TOLERANCE_SECONDS = 5;
+
 export function createOidcRuntime(deps: ServiceHost): OidcRuntime {
   let loading: Promise<KeyRing> | undefined;
   let current: { version: string; provider: Promise<Provider> } | undefined;
   let cleanup: NodeJS.Timeout | undefined;
   let started: KeyRing | undefined;
   let closed = false;
+  const auth = createAuthCache(deps);
 
   const ring = (): Promise<KeyRing> => {
     if (!loading) {
@@ -52,6 +65,7 @@ export function createOidcRuntime(deps: ServiceHost): OidcRuntime {
         const r = new KeyRing(deps.db, keyPolicy(deps.config), {
           // build the new provider right away, so the first request after a rotation step does not wait for it
           change: (changed) => {
+            auth.cache.flush();
             setKeysInUse(changed.keys.map((k) => k.kid));
             void provider().catch((err: unknown) => deps.log.warn({ err }, 'oidc provider rebuild failed'));
           },
@@ -126,12 +140,14 @@ export function createOidcRuntime(deps: ServiceHost): OidcRuntime {
    * for `audience` (see TokenAudience), then that its grant still exists (logout / revocation / disabling take effect
    * at once). Returns null when the bearer is not a JWT (e.g. an API key) so other verifiers can try it.
    */
-  const verifyAccessToken = async (token: string, audience: TokenAudience = 'api'): Promise<{ claims: AccessTokenClaims } | null> => {
+  /** Signature, issuer, typ, expiry, then audience = a client allowed for `audience`; null when not a JWT. */
+  const verifiedClaims = async (token: string, audience: TokenAudience): Promise<{ claims: AccessTokenClaims; kid: string | undefined } | null> => {
     if (token.split('.').length !== 3) return null;
     const r = await freshRing();
     let payload: JWTPayload;
+    let kid: string | undefined;
     try {
-      ({ payload } = await r.verify(token, { issuer: deps.config.issuer, algorithms: [SIGNING_ALG], typ: 'at+jwt', clockTolerance: 5 }));
+      ({ payload, protectedHeader: { kid } } = await r.verify(token, { issuer: deps.config.issuer, algorithms: [SIGNING_ALG], typ: 'at+jwt', clockTolerance: CLOCK_TOLERANCE_SECONDS }));
     } catch {
       throw new AppError(401, 'invalid_token');
     }
@@ -139,8 +155,53 @@ export function createOidcRuntime(deps: ServiceHost): OidcRuntime {
     if (typeof clientId !== 'string' || typeof gid !== 'string' || typeof sub !== 'string') throw new AppError(401, 'invalid_token');
     if (aud !== clientId && !(Array.isArray(aud) && aud.length === 1 && aud[0] === clientId)) throw new AppError(401, 'invalid_token');
     if (!(await knownClient(clientId, audience))) throw new AppError(401, 'invalid_token');
-    if (!(await grantAlive(deps.db.kysely, gid))) throw new AppError(401, 'invalid_token');
-    return { claims: payload as AccessTokenClaims };
+    return { claims: payload as AccessTokenClaims, kid };
+  };
+
+  const verifyAccessToken = async (token: string, audience: TokenAudience = 'api'): Promise<{ claims: AccessTokenClaims } | null> => {
+    const verified = await verifiedClaims(token, audience);
+    if (!verified) return null;
+    if (!(await grantAlive(deps.db.kysely, verified.claims.gid))) throw new AppError(401, 'invalid_token');
+    return { claims: verified.claims };
+  };
+
+  /** Whether a cached check still holds now: the token's time claims, its key's publication, the grant's expiry. */
+  const stillValid = async (hit: AuthEntry): Promise<boolean> => {
+    const now = Math.floor(Date.now() / 1000);
+    const { exp, nbf } = hit.claims;
+    if (typeof exp === 'number' && exp <= now - CLOCK_TOLERANCE_SECONDS) return false;
+    if (typeof nbf === 'number' && nbf > now + CLOCK_TOLERANCE_SECONDS) return false;
+    if (hit.grantExpiresAt !== null && hit.grantExpiresAt <= now) return false;
+    const r = await freshRing();
+    return r.isPublished(hit.kid);
+  };
+
+  const checkApiToken = async (token: string, cacheable: boolean): Promise<AuthEntry | null> => {
+    if (cacheable) {
+      const hit = auth.cache.get(token);
+      if (hit && (await stillValid(hit))) return hit;
+    }
+    const generation = auth.cache.generation;
+    const verified = await verifiedClaims(token, 'api');
+    if (!verified) return null;
+    const { claims, kid } = verified;
+    // the grant and the account in one statement (both by primary key)
+    const row = await deps.db.kysely
+      .selectFrom(['oidc_models as g', 'accounts as a'])
+      .selectAll('a')
+      .select('g.expires_at as grant_expires_at')
+      .where('g.model', '=', 'Grant')
+      .where('g.id', '=', claims.gid)
+      .where('a.id', '=', claims.sub)
+      .executeTakeFirst();
+    if (!row) throw new AppError(401, 'invalid_token');
+    const { grant_expires_at: grantExpires, ...account } = row;
+    const grantExpiresAt = grantExpires === null ? null : Number(grantExpires);
+    if (grantExpiresAt !== null && grantExpiresAt <= Math.floor(Date.now() / 1000)) throw new AppError(401, 'invalid_token');
+    if (account.status !== 'ACTIVE') throw new AppError(401, 'account_inactive');
+    const entry: AuthEntry = { claims, account, grantExpiresAt, kid };
+    if (cacheable) auth.cache.set(token, entry, generation);
+    return entry;
   };
 
   return {
@@ -148,10 +209,13 @@ export function createOidcRuntime(deps: ServiceHost): OidcRuntime {
     provider,
     signedAccessTokenPayload,
     verifyAccessToken,
+    checkApiToken,
+    authCache: auth.cache,
     async close() {
       closed = true;
       started?.stop();
       clearInterval(cleanup);
+      await auth.close();
     },
   };
 }
@@ -199,15 +263,15 @@ export async function signedAccessTokenPayload(app: FastifyInstance, token: stri
   return app.oidc.signedAccessTokenPayload(token);
 }
 
-/** BearerVerifier for access tokens: sets `request.auth` for ACTIVE accounts. */
+/**
+ * BearerVerifier for access tokens: sets `request.auth` for ACTIVE accounts. Reads (GET, HEAD) may be answered from
+ * the auth cache (server/oidc/auth-cache.ts); every other method checks grant and account in the database.
+ */
 export function accessTokenVerifier(app: FastifyInstance) {
-  return async (token: string, _request: FastifyRequest): Promise<AuthContext | null> => {
-    const verified = await verifyAccessToken(app, token);
-    if (!verified) return null;
-    const { claims } = verified;
-    const account = await app.db.kysely.selectFrom('accounts').selectAll().where('id', '=', claims.sub).executeTakeFirst();
-    if (!account) throw new AppError(401, 'invalid_token');
-    if (account.status !== 'ACTIVE') throw new AppError(401, 'account_inactive');
-    return { account, via: 'access_token', clientId: claims.client_id, grantId: claims.gid };
+  return async (token: string, request: FastifyRequest): Promise<AuthContext | null> => {
+    const entry = await app.oidc.checkApiToken(token, request.method === 'GET' || request.method === 'HEAD');
+    if (!entry) return null;
+    // a copy: a handler may not change what the next request is served from
+    return { account: { ...entry.account }, via: 'access_token', clientId: entry.claims.client_id, grantId: entry.claims.gid };
   };
 }

@@ -1,13 +1,33 @@
 import fp from 'fastify-plugin';
-import helmet from '@fastify/helmet';
+import helmet, { type HelmetOptions } from 'helmet';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import cookie from '@fastify/cookie';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import { closeRedis, createRedis } from '../../lib/redis';
 
+/**
+ * The headers helmet sets for `options`, computed once. (@fastify/helmet built helmet's middlewares, CSP parsing
+ * included, anew on every request.) Our options depend on the configuration only, never on the request.
+ */
+export function helmetHeaders(options: HelmetOptions): [string, string | number | readonly string[]][] {
+  const headers: [string, string | number | readonly string[]][] = [];
+  const res = {
+    setHeader(name: string, value: string | number | readonly string[]) {
+      headers.push([name, value]);
+      return res;
+    },
+    removeHeader() {},
+  };
+  helmet(options)({} as IncomingMessage, res as unknown as ServerResponse, (err?: unknown) => {
+    if (err) throw err instanceof Error ? err : new Error(String(err));
+  });
+  return headers;
+}
+
 /** External tier: secure headers with a strict CSP, cookies, a global per-IP rate limit, multipart. */
 export default fp(async (app) => {
-  await app.register(helmet, {
+  const secureHeaders = helmetHeaders({
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {
@@ -27,6 +47,12 @@ export default fp(async (app) => {
     crossOriginEmbedderPolicy: false,
     referrerPolicy: { policy: 'no-referrer' },
     strictTransportSecurity: app.config.appUrl.startsWith('https:') ? { maxAge: 31536000, includeSubDomains: true } : false,
+  });
+  // on the raw response, as helmet does: answers the OIDC provider writes itself (hijacked) carry them too
+  app.addHook('onRequest', (_request, reply, done) => {
+    const raw = reply.raw;
+    for (const [name, value] of secureHeaders) raw.setHeader(name, value);
+    done();
   });
   await app.register(cookie);
   await app.register(multipart, { limits: { fileSize: 5 * 1024 * 1024, files: 1, fields: 20, fieldSize: 64 * 1024 } });
