@@ -182,18 +182,33 @@ export interface NewUser {
   last: string;
   password: string;
   phone?: string;
+  /** The account's saved language (default en). */
+  locale?: 'en' | 'de' | 'fr' | 'it';
 }
 
 /** Creates a user through the admin API and sets the password through the invitation link (API, no UI). */
 export async function createUserWithPassword(request: APIRequestContext, adminToken: string, user: NewUser): Promise<void> {
   const created = await request.post('/api/admin/users', {
     headers: { Authorization: `Bearer ${adminToken}` },
-    data: { email: user.email, first_name: user.first, last_name: user.last, locale: 'en', auth_type: 'CREDENTIALS', ...(user.phone ? { phone: user.phone } : {}) },
+    data: { email: user.email, first_name: user.first, last_name: user.last, locale: user.locale ?? 'en', auth_type: 'CREDENTIALS', ...(user.phone ? { phone: user.phone } : {}) },
   });
   expect(created.ok(), await created.text()).toBeTruthy();
   const invitation = await linkFromOutbox(user.email, /https?:\/\/[^\s"<>]+\/verify\/user\?url=[^\s"<>]+/);
   const url = new URL(invitation).searchParams.get('url');
   const verified = await request.post('/api/user/verify', { data: { url, password: user.password, password_confirmation: user.password } });
+  expect(verified.ok(), await verified.text()).toBeTruthy();
+}
+
+/** Creates a super_admin through the admin API and sets its password through the invitation link (API, no UI). */
+export async function createAdminWithPassword(request: APIRequestContext, adminToken: string, admin: NewUser): Promise<void> {
+  const created = await request.post('/api/admin/admins', {
+    headers: { Authorization: `Bearer ${adminToken}` },
+    data: { email: admin.email, first_name: admin.first, last_name: admin.last, role: 'super_admin', locale: admin.locale ?? 'en' },
+  });
+  expect(created.ok(), await created.text()).toBeTruthy();
+  const invitation = await linkFromOutbox(admin.email, /https?:\/\/[^\s"<>]+\/verify\/admin\?url=[^\s"<>]+/);
+  const url = new URL(invitation).searchParams.get('url');
+  const verified = await request.post('/api/admin/verify', { data: { url, password: admin.password, password_confirmation: admin.password } });
   expect(verified.ok(), await verified.text()).toBeTruthy();
 }
 

@@ -7,7 +7,8 @@
  *   not end in an ellipsis with the full text in a title (on it or an ancestor);
  * - hiddenControls: a button, link or field inside a sideways-scrolling frame but outside its visible part
  *   (actions that need sideways scrolling to reach);
- * - texts: the visible texts and the names/placeholders of visible elements (for the untranslated-text check).
+ * - texts: the visible texts and the names/placeholders of visible elements (for the untranslated-text check),
+ *   except inside translate="no" (stored data such as a logged server message).
  */
 export interface AuditResult {
   overflow: string[];
@@ -70,11 +71,15 @@ export function auditPage(): AuditResult {
     const rect = el.getBoundingClientRect();
     if (rect.width === 0 && rect.height === 0) continue;
     const style = getComputedStyle(el);
-    const text = ownText(el);
-    if (text) result.texts.push(text);
-    for (const attr of ['placeholder', 'aria-label', 'title', 'alt']) {
-      const value = el.getAttribute(attr)?.trim();
-      if (value) result.texts.push(value);
+    // stored and user-entered values (names, e-mails, logged server messages) are marked translate="no": data, not
+    // product strings, so they are left out of the untranslated-text check (still measured for overflow and clipping)
+    if (!el.closest('[translate="no"]')) {
+      const text = ownText(el);
+      if (text) result.texts.push(text);
+      for (const attr of ['placeholder', 'aria-label', 'title', 'alt']) {
+        const value = el.getAttribute(attr)?.trim();
+        if (value) result.texts.push(value);
+      }
     }
     const fixed = style.position === 'fixed';
     if (rect.right > width + 1 && !scrollFrame(el) && !(fixed && rect.left >= width)) {

@@ -207,7 +207,10 @@ function ErrorLogCard({ search, onSearchChange, titleId }: CardProps) {
                   <Table.Cell className={css({ fontFamily: 'mono', fontSize: 'xs', wordBreak: 'break-all', minWidth: '48' })}>
                     {e.method} {e.url}
                   </Table.Cell>
-                  <Table.Cell className={css({ minWidth: '48' })}>{e.message}</Table.Cell>
+                  {/* the server logs its English message whatever the admin's language: stored data, marked as English */}
+                  <Table.Cell className={css({ minWidth: '48' })} lang="en" translate="no">
+                    {e.message}
+                  </Table.Cell>
                   <Table.Cell className={css({ whiteSpace: 'nowrap' })}>{fmt.dateTime(e.created_at)}</Table.Cell>
                   <Table.Cell>{e.user_email ?? '—'}</Table.Cell>
                 </Table.Row>
