@@ -68,9 +68,10 @@ const BROWSER_PENDING: Readonly<Record<string, string>> = {
  * not hidden. Issue 13 stays open until this list is empty.
  */
 const CASE_FIXME: Readonly<Record<string, string>> = {
-  'session-01': 'Logout while the driver still holds a refresh request: the page stays on / after revokeTokens succeeds (the driver must release the held refresh first)',
-  'session-context-01': 'same driver fault as session-01 (Logout while a refresh request is held)',
-  'twoFactorSetup-01': 'a 21-step chart case: step 10 (turn off with a one-time password) ran past the 180 s case limit on a loaded machine; the driver was tuned for transition coverage (6 cases in 78 s)',
+  'session-01':
+    'walks 32 of its 33 steps since the driver fixes (each hold answers only its own request, a dead hold is dropped, the other tab is closed after its step, failing routes fail once, sign-in clears the provider cookies) and the user-area fix (the layout shows during a refresh); not yet passed end-to-end: on a machine at load 20-27 the case runs past the 180 s limit',
+  'session-context-01': 'same case as session-01 on the context model; same status',
+  'twoFactorSetup-01': 'a 28-step chart case; it stopped at "turn off with a one-time password" after a turn-off with the password (the driver did not switch the radio back: fixed); not yet passed 3x in a row on a loaded machine',
 };
 
 /** `data-screen` values of the visible elements. */

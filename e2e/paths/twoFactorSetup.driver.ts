@@ -142,6 +142,8 @@ const disable: (how: 'right' | 'wrong' | 'held') => DriverFn = (how) => async (c
     await section(page).getByRole('button', { name: 'Turn off two-factor authentication' }).click();
     return;
   }
+  // the section keeps the last choice: an earlier turn-off may have chosen "Password"
+  await section(page).getByRole('radio', { name: 'One time password', exact: true }).check();
   let code = wrongCode(w);
   if (how === 'right' && w.method === 'GOOGLE') code = freshTotp(w);
   if (how === 'right' && w.method === 'SMS') {

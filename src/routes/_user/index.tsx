@@ -5,6 +5,11 @@ import { HomeScreen } from '../../features/account/home/home-screen';
 
 export const Route = createFileRoute('/_user/')({
   staticData: { title: msg`Home` },
-  loader: ({ context }) => context.queryClient.ensureQueryData(currentUserQueryOptions()).catch(() => undefined),
+  // Not awaited (as the admin dashboard): the layout and its account menu show at once, the screen shows its loading
+  // bar until the data comes. Awaited, the page stayed blank while a refresh was in flight (up to the request
+  // time-out), with no way to sign out meanwhile.
+  loader: ({ context }) => {
+    void context.queryClient.ensureQueryData(currentUserQueryOptions()).catch(() => undefined);
+  },
   component: HomeScreen,
 });
