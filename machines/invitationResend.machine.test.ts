@@ -43,6 +43,10 @@ function checkPath(path: AnyPath): void {
     for (const rec of result.stepLogs[i]!) if (rec.kind === 'actor') expect([rec.name, rec.data, value]).toEqual(['sendInvitation', { userId: INVITEE_ID }, 'sending']);
     const stale = step.event.type === 'xstate.error.actor.sendInvitation' && ctx(step.state).error?.code === 'already_verified';
     expect(result.stepLogs[i]!.filter((r) => r.name === 'userChanged')).toHaveLength(stale ? 1 : 0);
+    // the outcome is announced once, where it happens (the row icon's toast)
+    expect(result.stepLogs[i]!.filter((r) => r.name === 'announceSent')).toHaveLength(step.event.type === 'xstate.done.actor.sendInvitation' ? 1 : 0);
+    const failure = step.event.type === 'xstate.error.actor.sendInvitation' ? (step.event as { error?: unknown }).error : undefined;
+    expect(result.stepLogs[i]!.filter((r) => r.name === 'announceFailed').map((r) => r.data)).toEqual(failure ? [{ error: failure }] : []);
   });
 }
 

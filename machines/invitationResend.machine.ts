@@ -4,7 +4,8 @@
  * again can help. A refusal that says the page is stale (already verified, an SSO account, the user gone) reloads it.
  *
  * Injected: actor sendInvitation (`createInvitationResendActors({ call })`, contract/admin/users.ts inviteUser);
- * action `userChanged` (the user's page is stale).
+ * actions `userChanged` (the user's page is stale), `announceSent` / `announceFailed` (where the outcome is not shown
+ * beside the button: the user list's row icon announces it in a toast; the user page shows it inline and leaves them out).
  */
 import { assign, fromPromise, setup } from 'xstate';
 import * as users from '../contract/admin/users';
@@ -46,6 +47,8 @@ export const invitationResendMachine = setup({
   },
   actions: {
     userChanged: () => {},
+    announceSent: () => {},
+    announceFailed: (_, _params: { error: unknown }) => {},
     setError: assign((_, params: { error: unknown }) => ({ error: toAdminError(params.error) })),
     clearError: assign({ error: null }),
   },
@@ -69,10 +72,14 @@ export const invitationResendMachine = setup({
         id: 'sendInvitation',
         src: 'sendInvitation',
         input: ({ context }) => ({ userId: context.userId }),
-        onDone: 'sent',
+        onDone: { target: 'sent', actions: 'announceSent' },
         onError: [
-          { guard: { type: 'isStale', params: ({ event }) => ({ error: event.error }) }, target: 'failed', actions: [{ type: 'setError', params: ({ event }) => ({ error: event.error }) }, 'userChanged'] },
-          { target: 'failed', actions: { type: 'setError', params: ({ event }) => ({ error: event.error }) } },
+          {
+            guard: { type: 'isStale', params: ({ event }) => ({ error: event.error }) },
+            target: 'failed',
+            actions: [{ type: 'setError', params: ({ event }) => ({ error: event.error }) }, 'userChanged', { type: 'announceFailed', params: ({ event }) => ({ error: event.error }) }],
+          },
+          { target: 'failed', actions: [{ type: 'setError', params: ({ event }) => ({ error: event.error }) }, { type: 'announceFailed', params: ({ event }) => ({ error: event.error }) }] },
         ],
       },
     },

@@ -1,4 +1,4 @@
-/** Graph model of the invitation-resend machine (user page, "Send invitation"). */
+/** Graph model of the invitation-resend machine (user page "Send invitation", and the user list's row icon). */
 import type { AnyMachineSnapshot, EventObject } from 'xstate';
 import { invitationResendMachine, type InvitationResendContext, type InvitationResendEvent } from './invitationResend.machine';
 import { CallFailureError } from './testing/failure';
@@ -24,7 +24,7 @@ export const invitationResendModel: MachineModel<typeof invitationResendMachine>
   scenarios: [{ name: 'user page of a user who has not verified yet', input: { userId: INVITEE_ID } }],
   events,
   strategy: 'simple',
-  injectedActions: ['userChanged'],
+  injectedActions: ['userChanged', 'announceSent', 'announceFailed'],
   expectedStates: ['ready', 'sending', 'sent', 'failed'],
   finalStates: ['sent', 'failed'],
   serializeState: (snapshot) => JSON.stringify([stateKey(snapshot.value), (snapshot.context as InvitationResendContext).error?.code ?? null]),

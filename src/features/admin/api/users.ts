@@ -96,12 +96,6 @@ export function useBulkUsers() {
   });
 }
 
-export function useInviteUser() {
-  return useMutation({
-    mutationFn: (id: string) => call(users.inviteUser, { params: { id } }).then((r) => r.data),
-  });
-}
-
 export function useVerifyUser() {
   const qc = useQueryClient();
   return useMutation({

@@ -1,7 +1,8 @@
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
-import { useState } from 'react';
+import { useMachine } from '@xstate/react';
+import { useMemo, useRef, useState } from 'react';
 import { css } from 'styled-system/css';
 import { LOCALES } from '../../../../contract/domain/formats';
 import { PageHeading } from '../../../components/page-heading';
@@ -18,10 +19,14 @@ import { SkeletonRows } from '../../../components/ui/skeleton-rows';
 import * as Table from '../../../components/ui/table';
 import { TableFrame } from '../../../components/ui/table-frame';
 import { Toolbar } from '../../../components/ui/toolbar';
+import { createInvitationResendActors, invitationResendMachine } from '../../../../machines/invitationResend.machine';
+import { call } from '../../../api/call';
+import { inspectOptions } from '../../../lib/inspect';
 import { rolesQueryOptions } from '../api/catalog';
+import { adminKeys } from '../api/keys';
 import { useSsoProviderName } from '../api/config';
 import type { Account } from '../api/types';
-import { downloadUsersCsv, useDeleteUser, useInviteUser, usersQueryOptions } from '../api/users';
+import { downloadUsersCsv, useDeleteUser, usersQueryOptions } from '../api/users';
 import { useErrorText, useNotify } from '../components/feedback';
 import { useFormat, useLanguageName } from '../components/format';
 import { StateBadge } from '../components/state-badge';
@@ -60,7 +65,6 @@ export function UserManagement({ search, onSearchChange, canFilterByRole = true 
   // selected users by id (kept across pages and sorts until cleared or acted on)
   const [selected, setSelected] = useState<Map<string, Account>>(new Map());
   const deleteUser = useDeleteUser();
-  const invite = useInviteUser();
 
   // filters start over: first page, no cursor, bounded count
   const setFilter = (patch: Partial<UserSearch>) => onSearchChange({ ...search, ...patch, page: undefined, cursor: undefined, count: undefined });
@@ -284,22 +288,7 @@ export function UserManagement({ search, onSearchChange, canFilterByRole = true 
                         >
                           <EyeIcon />
                         </Link>
-                        {user.auth_type === 'CREDENTIALS' && !user.email_verified ? (
-                          <Button
-                            variant="ghost"
-                            size="sm"
-                            aria-label={t`Send invitation to ${user.email}`}
-                            title={t`Send invitation`}
-                            onClick={() =>
-                              invite.mutate(user.id, {
-                                onSuccess: () => notify.success(t`Invitation sent`, user.email),
-                                onError: (error) => notify.error(error),
-                              })
-                            }
-                          >
-                            <MailIcon />
-                          </Button>
-                        ) : null}
+                        {user.auth_type === 'CREDENTIALS' && !user.email_verified ? <InvitationRowButton user={user} /> : null}
                         <Button variant="ghost" size="sm" aria-label={t`Delete ${user.email}`} title={t`Delete`} onClick={() => setToDelete(user)} className={css({ color: 'danger.700' })}>
                           <TrashIcon />
                         </Button>
@@ -348,5 +337,47 @@ export function UserManagement({ search, onSearchChange, canFilterByRole = true 
         }}
       />
     </>
+  );
+}
+
+/**
+ * The row's "Send invitation" icon: the invitation-resend machine (machines/invitationResend.machine.ts) as on the user
+ * page; the outcome is announced in a toast (announceSent / announceFailed), "Try again" is the same icon while the
+ * machine offers it, and a refusal that says the row is stale (already verified…) reloads the list.
+ */
+function InvitationRowButton({ user }: { user: Account }) {
+  const { t } = useLingui();
+  const qc = useQueryClient();
+  const notify = useNotify();
+  // the toasts of the latest render (language), without a new machine per render
+  const announce = useRef({ notify, sent: t`Invitation sent` });
+  announce.current = { notify, sent: t`Invitation sent` };
+  const machine = useMemo(
+    () =>
+      invitationResendMachine.provide({
+        actors: createInvitationResendActors({ call }),
+        actions: {
+          userChanged: () => void qc.invalidateQueries({ queryKey: adminKeys.users() }),
+          announceSent: () => void announce.current.notify.success(announce.current.sent, user.email),
+          announceFailed: (_, params: { error: unknown }) => void announce.current.notify.error(params.error),
+        },
+      }),
+    [qc, user.email],
+  );
+  const [snapshot, send] = useMachine(machine, { ...inspectOptions(), input: { userId: user.id } });
+  const retry = snapshot.can({ type: 'RETRY' });
+  const busy = snapshot.hasTag('busy');
+  return (
+    <Button
+      variant="ghost"
+      size="sm"
+      aria-label={t`Send invitation to ${user.email}`}
+      title={t`Send invitation`}
+      disabled={!retry && !snapshot.can({ type: 'SEND' })}
+      aria-busy={busy || undefined}
+      onClick={() => send({ type: retry ? 'RETRY' : 'SEND' })}
+    >
+      <MailIcon />
+    </Button>
   );
 }
