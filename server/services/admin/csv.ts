@@ -68,7 +68,8 @@ export function exportUsersCsv(handle: Db, filters: UserFilters): Readable {
         .where(where);
       if (cursor) {
         const c = cursor;
-        q = q.where((eb) => eb.or([eb('accounts.created_at', '<', c.created_at), eb.and([eb('accounts.created_at', '=', c.created_at), eb('accounts.id', '<', c.id)])]));
+        // a row value seeks the index (SQLite scans the whole index for the equivalent OR of bound parameters)
+        q = q.where((eb) => eb(eb.refTuple('accounts.created_at', 'accounts.id'), '<', eb.tuple(c.created_at, c.id)));
       }
       const page = await q.orderBy('accounts.created_at', 'desc').orderBy('accounts.id', 'desc').limit(EXPORT_BATCH).execute();
       const records = page.map((r) => [

@@ -250,9 +250,9 @@ export async function listAccounts(handle: Db, type: 'user' | 'admin', f: UserFi
     const c = cursor;
     // rows beyond the cursor in the walk's direction; (created_at, id) is unique, so no row is seen twice or skipped
     const op = walkDir === 'desc' ? '<' : '>';
-    ids = ids.where((eb) =>
-      eb.or([eb('accounts.created_at', op, c.created_at), eb.and([eb('accounts.created_at', '=', c.created_at), eb('accounts.id', op, c.id)])]),
-    );
+    // a row value: both databases seek the (type[, filter], created_at, id) index to it (SQLite plans the
+    // equivalent OR of bound parameters as a scan of the whole index)
+    ids = ids.where((eb) => eb(eb.refTuple('accounts.created_at', 'accounts.id'), op, eb.tuple(c.created_at, c.id)));
   }
   ids = ids.orderBy('accounts.created_at', walkDir).orderBy('accounts.id', walkDir).limit(limit).offset(off);
   const found = await handle.kysely
