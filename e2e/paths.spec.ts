@@ -71,7 +71,6 @@ const CASE_FIXME: Readonly<Record<string, string>> = {
   'session-01':
     'walks 32 of its 33 steps since the driver fixes (each hold answers only its own request, a dead hold is dropped, the other tab is closed after its step, failing routes fail once, sign-in clears the provider cookies) and the user-area fix (the layout shows during a refresh); not yet passed end-to-end: on a machine at load 20-27 the case runs past the 180 s limit',
   'session-context-01': 'same case as session-01 on the context model; same status',
-  'twoFactorSetup-01': 'a 28-step chart case; it stopped at "turn off with a one-time password" after a turn-off with the password (the driver did not switch the radio back: fixed); not yet passed 3x in a row on a loaded machine',
 };
 
 /** `data-screen` values of the visible elements. */
