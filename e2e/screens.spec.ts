@@ -15,7 +15,7 @@ import { expect, test, type Browser, type BrowserContext, type Page } from '@pla
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { createAdminWithPassword, createUserWithPassword, dataDir, superAdminToken, withDb, type NewUser } from './helpers';
+import { apiToken, createAdminWithPassword, createUserWithPassword, dataDir, superAdminToken, withDb, type NewUser } from './helpers';
 import { auditPage } from './screens/audit';
 import { isEnglishMessage, LANGS, tr, untranslatedMessage, type ScreenLang } from './screens/catalog';
 
@@ -499,6 +499,67 @@ test.describe('issue 14 findings', () => {
     const ticks = await chart.locator('g[aria-hidden=true] text').allTextContents();
     expect(ticks.length).toBeGreaterThan(1);
     for (const tick of ticks) expect(tick).toMatch(/^\d+$/);
+  });
+
+  test('a toast covers none of the page\'s controls ("Generate API key" on a technical user\'s page)', async () => {
+    const email = `screens.robot.${RUN}@example.com`;
+    const auth = { Authorization: `Bearer ${await apiToken(page)}` };
+    const found = await page.request.get(`/api/admin/users?search=${encodeURIComponent(email)}`, { headers: auth });
+    let id = ((await found.json()) as { data: Array<{ id: string }> }).data[0]?.id;
+    if (!id) {
+      const created = await page.request.post('/api/admin/users', { headers: auth, data: { email, first_name: 'Robo', last_name: 'Tron', locale: 'fr', auth_type: 'CREDENTIALS', technical: true } });
+      expect(created.ok(), await created.text()).toBeTruthy();
+      id = ((await created.json()) as { data: { id: string } }).data.id;
+    }
+    for (const [width, height] of [
+      [1280, 800],
+      [768, 1024],
+      [390, 844],
+    ] as const) {
+      await page.setViewportSize({ width, height });
+      await go(page, `/admin/user-information/${id}`);
+      const generate = page.getByRole('button', { name: tr('fr', 'Generate API key') });
+      const save = page.getByRole('button', { name: tr('fr', 'Save roles') });
+      // the worst place for a bottom toast: the button at the bottom of the screen; then save without scrolling
+      const combobox = page.getByRole('combobox', { name: SUBSCRIPTION });
+      await combobox.click();
+      await page.getByRole('option', { name: ROLE }).click();
+      await page.keyboard.press('Escape');
+      await generate.evaluate((el) => el.scrollIntoView({ block: 'end' }));
+      await save.evaluate((el) => (el as HTMLElement).focus({ preventScroll: true }));
+      await page.keyboard.press('Enter');
+      const toastRoot = page.locator('[data-scope="toast"][data-part="root"]').filter({ hasText: tr('fr', 'Roles saved') });
+      await expect(toastRoot).toBeVisible();
+      // settled: the toast slides in
+      let last = '';
+      await expect
+        .poll(
+          async () => {
+            const now = JSON.stringify(await toastRoot.boundingBox());
+            const same = now === last;
+            last = now;
+            return same;
+          },
+          { intervals: [150] },
+        )
+        .toBe(true);
+      const toastBox = (await toastRoot.boundingBox())!;
+      const covered = await page.locator('main').evaluate((main, t) => {
+        const hits: string[] = [];
+        // what the page shows: below the sticky header, above the bottom of the viewport
+        const top = document.querySelector('header')?.getBoundingClientRect().bottom ?? 0;
+        for (const el of Array.from(main.querySelectorAll('a[href], button, input, select, textarea, [role=button], [role=combobox]'))) {
+          const r = el.getBoundingClientRect();
+          if (r.width === 0 || r.height === 0 || r.bottom <= top || r.top >= window.innerHeight) continue;
+          if (r.left < t.x + t.width && r.right > t.x && r.top < t.y + t.height && r.bottom > t.y) hits.push((el.textContent ?? el.getAttribute('aria-label') ?? el.tagName).trim());
+        }
+        return hits;
+      }, toastBox);
+      expect(covered, `${width}px: controls under the toast`).toEqual([]);
+      // nothing on top of it: a trial click fails fast while another element would receive the click
+      await generate.click({ trial: true, timeout: 1_500 });
+      await toastRoot.getByRole('button', { name: tr('fr', 'Dismiss notification') }).click();
+    }
   });
 
   test('the two-factor challenge has no blank gap under its heading', async ({ browser }) => {
