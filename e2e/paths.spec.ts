@@ -68,9 +68,8 @@ const BROWSER_PENDING: Readonly<Record<string, string>> = {
  * not hidden. Issue 13 stays open until this list is empty.
  */
 const CASE_FIXME: Readonly<Record<string, string>> = {
-  'session-01':
-    'walks 32 of its 33 steps since the driver fixes (each hold answers only its own request, a dead hold is dropped, the other tab is closed after its step, failing routes fail once, sign-in clears the provider cookies) and the user-area fix (the layout shows during a refresh); not yet passed end-to-end: on a machine at load 20-27 the case runs past the 180 s limit',
-  'session-context-01': 'same case as session-01 on the context model; same status',
+  'session-context-01':
+    'the session-01 case on the context model: with the driver fixes it walks past Logout-during-refresh (session-01 passed 3 runs in a row), but one run stopped at a language step whose profile save never came (release waited 10 s) — likely the page was German already, so picking Deutsch sent no save; not yet fixed',
 };
 
 /** `data-screen` values of the visible elements. */
