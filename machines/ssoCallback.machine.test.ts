@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { createActor, type AnyMachineSnapshot } from 'xstate';
-import { afterSignInPath, createSsoActors, parseStoredAuthorization, SSO_SCREENS, startAuthorization, type SsoCallbackContext } from './ssoCallback.machine';
-import { STORED_STATE, STORED_VERIFIER, SSO_ORIGIN, adminTokens, exchangedTokens, pkceRequest, ssoCallbackModel, ssoConfig } from './ssoCallback.model';
+import { createActor, fromPromise, waitFor, type AnyMachineSnapshot } from 'xstate';
+import { afterSignInPath, createSsoActors, parseStoredAuthorization, SSO_SCREENS, ssoCallbackMachine, startAuthorization, type AuthorizationRequestInput, type ExchangeCodeInput, type SsoCallbackContext } from './ssoCallback.machine';
+import type { PkceAuthorizationRequest } from './pkce';
+import { STORED_STATE, STORED_VERIFIER, SSO_ORIGIN, adminTokens, exchangedTokens, pkceRequest, ssoCallbackModel, ssoConfig, storedAuthorizationWithReturn } from './ssoCallback.model';
 import { screenTags } from './testing/qa';
 import { pathTitle, modelPaths, reachableStates, stateKey, walkPath } from './testing/graph';
 import type { Tokens } from './shared';
@@ -35,8 +36,9 @@ describe('ssoCallback machine (model-based, every simple path per scenario)', ()
         });
       }
       if (types.includes('xstate.done.actor.createAuthorizationRequest')) {
-        // the new authorization keeps where the visitor wanted to go (the page's ?origin=), nothing else
-        const returnTo = input.query.origin ?? undefined;
+        // the new authorization keeps where the visitor wanted to go (the page's ?origin=, else the one of the sign-in
+        // that came back, e.g. a retry after a failed exchange), nothing else
+        const returnTo = input.query.origin ?? parseStoredAuthorization(input.storedAuthorization)?.returnTo;
         expect(result.actions('writeStorage')).toEqual([
           { key: 'code_verifier', value: JSON.stringify({ code_verifier: pkceRequest.codeVerifier, state: pkceRequest.state, ...(returnTo ? { returnTo } : {}) }) },
         ]);
@@ -115,6 +117,35 @@ describe('afterSignInPath and the stored authorization', () => {
   it('reads returnTo back only when it is a same-site path', () => {
     expect(parseStoredAuthorization(JSON.stringify({ code_verifier: 'v', state: 's', returnTo: '/x' }))).toEqual({ code_verifier: 'v', state: 's', returnTo: '/x' });
     expect(parseStoredAuthorization(JSON.stringify({ code_verifier: 'v', state: 's', returnTo: '//evil' }))).toEqual({ code_verifier: 'v', state: 's' });
+  });
+});
+
+describe('a new sign-in after a failed exchange', () => {
+  it('keeps the page the visitor wanted (found by the browser walk: /login?code=… carries no origin)', async () => {
+    const writes: Array<{ key: string; value: string }> = [];
+    const machine = ssoCallbackMachine.provide({
+      actors: {
+        createAuthorizationRequest: fromPromise<PkceAuthorizationRequest, AuthorizationRequestInput>(async () => pkceRequest),
+        exchangeCode: fromPromise<Tokens, ExchangeCodeInput>(async () => {
+          throw new Error('invalid_grant');
+        }),
+      },
+      actions: {
+        writeStorage: (_, params: { key: string; value: string }) => writes.push(params),
+        removeStorage: () => {},
+        redirect: () => {},
+        navigate: () => {},
+        tokensReceived: () => {},
+      },
+    });
+    const actor = createActor(machine, {
+      input: { admin: false, origin: SSO_ORIGIN, config: ssoConfig, query: { code: 'the-code', state: STORED_STATE }, storedAuthorization: storedAuthorizationWithReturn },
+    }).start();
+    await waitFor(actor, (s) => s.hasTag(SSO_SCREENS.error));
+    actor.send({ type: 'RETRY' });
+    await waitFor(actor, (s) => s.status === 'done');
+    expect(writes).toHaveLength(1);
+    expect(parseStoredAuthorization(writes[0]!.value)?.returnTo).toBe('/profile');
   });
 });
 

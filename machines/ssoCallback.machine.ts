@@ -139,6 +139,14 @@ function storedAuthorizationJson(request: { codeVerifier: string; state: string 
   return JSON.stringify({ code_verifier: request.codeVerifier, state: request.state, ...(safe ? { returnTo: safe } : {}) } satisfies StoredAuthorization);
 }
 
+/**
+ * Where the new sign-in should land: the page's `?origin=`, else the wanted page of the sign-in that came back
+ * (a retry after a failed exchange: /login?code=…&state=… carries no origin, the stored authorization did).
+ */
+function wantedPage(context: Pick<SsoCallbackInput, 'query' | 'storedAuthorization'>): string | undefined {
+  return safeReturnTo(context.query.origin) ?? parseStoredAuthorization(context.storedAuthorization)?.returnTo;
+}
+
 export function clientFor(context: Pick<SsoCallbackInput, 'admin' | 'config'>): string {
   return context.admin ? context.config.clients.admin : context.config.clients.portal;
 }
@@ -263,7 +271,7 @@ export const ssoCallbackMachine = setup({
           actions: [
             {
               type: 'writeStorage',
-              params: ({ context, event }) => ({ key: STORAGE_KEYS.codeVerifier, value: storedAuthorizationJson(event.output, context.query.origin) }),
+              params: ({ context, event }) => ({ key: STORAGE_KEYS.codeVerifier, value: storedAuthorizationJson(event.output, wantedPage(context)) }),
             },
             { type: 'redirect', params: ({ event }) => ({ url: event.output.url }) },
           ],
