@@ -39,6 +39,8 @@ const loginErrors = {
   422: ['validation_failed', 'phone_required'],
   429: ['too_many_requests', 'account_locked'],
   502: ['sms_send_failed'],
+  // the sign-in admission gate: too many sign-ins at once, refused before any work (Retry-After; docs/OPERATIONS.md)
+  503: ['service_unavailable'],
 } as const;
 
 export const login = defineEndpoint({

@@ -20,7 +20,7 @@ const steps: Array<[LoginStep, 'credentials' | 'code' | 'recovery' | 'page', Err
   ['newPassword', 'page', [account.resetUserPassword.errors, account.resetAdminPassword.errors]],
 ];
 /** Codes after which trying the same again can help (a pause, the network, the SMS gateway, the server). */
-const RETRY_HELPS = new Set(['too_many_requests', 'account_locked', 'sms_send_failed']);
+const RETRY_HELPS = new Set(['too_many_requests', 'account_locked', 'sms_send_failed', 'service_unavailable']);
 /** Codes that end this sign-in: their screen says so and starts a new one. */
 const SIGN_IN_GONE = new Set(['interaction_expired', 'interaction_invalid', 'two_factor_method_mismatch', 'invalid_link']);
 
@@ -47,7 +47,7 @@ describe.each(['en', 'de', 'fr', 'it'])('sign-in error messages (%s)', (locale) 
     await activateLocale(locale);
     const text = (status: number, code: string, step: LoginStep = 'credentials') =>
       loginErrorMessage(i18n, loginError(new CallFailureError({ kind: 'http', status, code, message: code, retryAfter: 60 }), step), 'credentials')!.text;
-    const texts = [text(401, 'invalid_credentials'), text(422, 'phone_required'), text(429, 'too_many_requests'), text(429, 'account_locked'), text(502, 'sms_send_failed'), text(400, 'interaction_expired'), text(403, 'account_inactive', 'otp')];
+    const texts = [text(401, 'invalid_credentials'), text(422, 'phone_required'), text(429, 'too_many_requests'), text(429, 'account_locked'), text(502, 'sms_send_failed'), text(503, 'service_unavailable'), text(400, 'interaction_expired'), text(403, 'account_inactive', 'otp')];
     expect(new Set(texts).size).toBe(texts.length);
     await activateLocale('en');
   });

@@ -69,6 +69,8 @@ export function loginErrorMessage(i18n: I18n, error: ErrorInfo | null, where: 'c
     case 'link_invalid':
       return form(i18n._(msg`This link is invalid or has expired`));
     default:
+      // the sign-in admission gate refused at once (503 service_unavailable + Retry-After): busy, not broken
+      if (error.serverCode === 'service_unavailable') return form(i18n._(msg`Many people are signing in right now. Please try again in a few seconds.`));
       return form(i18n._(msg`Error ocurred, please try again`));
   }
 }
