@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ADMIN, adminSignIn, axe, restoreAdminLanguage, shot as sharedShot, toast, withDb } from './helpers';
+import { ADMIN, adminSignIn, axe, restoreAdminLanguage, shot as sharedShot, toast } from './helpers';
 
 const RUN = Date.now().toString(36).toUpperCase();
 const ROLE = `E2E_ROLE_${RUN}`;
