@@ -68,6 +68,8 @@ const BROWSER_PENDING: Readonly<Record<string, string>> = {
  * not hidden. Issue 13 stays open until this list is empty.
  */
 const CASE_FIXME: Readonly<Record<string, string>> = {
+  'session-01':
+    'Logout while a refresh is held: a driver rewrite passed it 3x alone but broke e2e/session.spec.ts (session-refresh-failure: the held logout never came) and failed this case twice in the clean CI run; the driver is back at its earlier version until both pass together',
   'session-context-01':
     'the session-01 case on the context model: with the driver fixes it walks past Logout-during-refresh (session-01 passed 3 runs in a row), but one run stopped at a language step whose profile save never came (release waited 10 s) — likely the page was German already, so picking Deutsch sent no save; not yet fixed',
 };

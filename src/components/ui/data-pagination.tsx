@@ -68,7 +68,8 @@ export function DataPagination({ total, totalIsLowerBound = false, hasNext = fal
           </Trans>
         )}
       </Summary>
-      <div style={{ display: 'flex', alignItems: 'center', gap: '0.25rem' }}>
+      {/* the page buttons wrap on a phone (with 1 2 3 4 5 … 9 they are wider than a 360 px screen's list) */}
+      <div style={{ display: 'flex', alignItems: 'center', flexWrap: 'wrap', gap: '0.25rem', minWidth: 0 }}>
         <PrevTrigger>
           <ChevronLeftIcon width={16} height={16} />
         </PrevTrigger>
