@@ -66,8 +66,18 @@ async function spoilAccessToken(page: Page): Promise<StoredTokens> {
   return tokens;
 }
 
-function deleteGrant(gid: string): void {
+/**
+ * A grant ended behind the server's back (as another instance would): written straight into the database, so this
+ * instance learns of it only when its auth cache entry expires. Waits out that bound (IAM_AUTH_CACHE_MS, default
+ * 1 000 ms; docs/AUTH.md) so the next request meets the ended grant.
+ */
+const AUTH_CACHE_BOUND_MS = 1_000;
+function endGrant(gid: string): void {
   withDb((db) => db.prepare(`DELETE FROM oidc_models WHERE grant_id = ? OR (model = 'Grant' AND id = ?)`).run(gid, gid));
+}
+async function deleteGrant(gid: string): Promise<void> {
+  endGrant(gid);
+  await new Promise((resolve) => setTimeout(resolve, AUTH_CACHE_BOUND_MS + 250));
 }
 
 async function adminToken(ctx: DriverContext): Promise<string> {
@@ -180,7 +190,8 @@ function revokeAnswer(ctx: DriverContext, key: string): 'continue' | 'abort' {
   if (key.endsWith('network')) return 'abort';
   if (!key.endsWith('succeeds')) {
     const gid = world(ctx).gid;
-    if (gid) deleteGrant(gid);
+    // the revoke is a POST: writes never use the auth cache, so no wait
+    if (gid) endGrant(gid);
   }
   return 'continue';
 }
@@ -206,7 +217,7 @@ async function performFolded(ctx: DriverContext, key: string): Promise<void> {
   const first = ctx.events[0]?.type;
   const w = world(ctx);
   if (first === 'LOGOUT') {
-    if (key.endsWith('invalid_token')) deleteGrant(grantOf((await storedTokens(ctx.page))!.access_token));
+    if (key.endsWith('invalid_token')) await deleteGrant(grantOf((await storedTokens(ctx.page))!.access_token));
     await openMenuAndLogout(ctx.page);
   } else if (first === 'REQUEST_UNAUTHORIZED') {
     // no refresh token stored: a refused access token ends the session
@@ -287,7 +298,7 @@ const steps: Record<string, DriverFn> = {
   'refreshTokens fails invalid_grant': async (ctx) => {
     const tokens = await storedTokens(ctx.page);
     if (!tokens) throw new Error('not signed in');
-    deleteGrant(grantOf(tokens.access_token));
+    await deleteGrant(grantOf(tokens.access_token));
     // the sign-out's revoke is the next step: hold it
     await hold(ctx, '**/api/logout');
     await ctx.page.reload();

@@ -263,7 +263,8 @@ export function UserManagement({ search, onSearchChange, canFilterByRole = true 
                       />
                     </Table.Cell>
                     <Table.Cell>
-                      <div className={css({ display: 'flex', flexDirection: 'column', minWidth: '0' })}>
+                      {/* a person's name and address are data: never translated (browser translators, the screens audit) */}
+                      <div translate="no" className={css({ display: 'flex', flexDirection: 'column', minWidth: '0' })}>
                         <Link to="/admin/user-information/$id" params={{ id: user.id }} className={css({ fontWeight: 'medium', color: 'fg.default', _hover: { color: 'accent.text', textDecoration: 'underline' } })}>
                           {name(user)}
                         </Link>
