@@ -3,15 +3,10 @@ import { describeEachDb } from '../../helpers/app';
 import { actors, type Actors } from './fixtures';
 import { LOGGED_ERROR_CODES, OIDC_ERROR_CODES } from '../../../contract/admin/logs';
 import { ERROR_CODES } from '../../../contract/errors';
+import type { ErrorLogsTable } from '../../../server/db/schema';
 
-interface Row {
-  error_code: string;
-  status: number;
-  method: string;
-  url: string;
-  message: string;
-  user_email: string | null;
-}
+/** An error-log row as the tests read it: the table's columns without id and time. */
+type Row = Omit<ErrorLogsTable, 'id' | 'created_at'>;
 
 describeEachDb('error log: client errors are recorded', (get) => {
   let who: Actors;

@@ -4,20 +4,15 @@ import { createAccount, startAuthorize } from '../../helpers/auth';
 import { seedServiceApp } from '../../helpers/service-app';
 import { redactSecrets } from '../../../server/oidc/error-log';
 import { LOGGED_ERROR_CODES } from '../../../contract/admin/logs';
+import type { ErrorLogsTable } from '../../../server/db/schema';
 
 /**
  * Issue 14 (admin logs stay empty in normal use): the errors of the OIDC provider at /oidc — a refused authorization
  * request, invalid_grant and invalid_client at the token endpoint, an invalid token at userinfo — are recorded in the
  * admin error log with their OAuth code, like the API's client errors (same limits), and never with a secret.
  */
-interface Row {
-  error_code: string;
-  status: number;
-  method: string;
-  url: string;
-  message: string;
-  user_email: string | null;
-}
+/** An error-log row as the tests read it: the table's columns without id and time. */
+type Row = Omit<ErrorLogsTable, 'id' | 'created_at'>;
 
 const rowsOf = async (t: TestApp, code: string): Promise<Row[]> =>
   (await t.db.kysely.selectFrom('error_logs').select(['error_code', 'status', 'method', 'url', 'message', 'user_email']).where('error_code', '=', code).execute()) as Row[];
