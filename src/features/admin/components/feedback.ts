@@ -99,6 +99,18 @@ export function errorCodeMessage(i18n: I18n, code: string, seconds?: number): st
   return render(i18n, descriptor, { seconds: seconds ?? 60 });
 }
 
+/** The admin-log text of a recorded error code (without values), or null for a code the product has no words for (e.g. the provider's OAuth codes). */
+export function loggedErrorText(i18n: I18n, code: string): string | null {
+  const descriptor = loggedMessages[code] ?? (isContractCode(code) ? codeMessages[code] : otherMessages[code]);
+  return descriptor ? render(i18n, descriptor) : null;
+}
+
+/** Codes whose message to the person counts down (`{seconds}`): in a log, what happened without the wait. */
+const loggedMessages: Record<string, MessageDescriptor> = {
+  account_locked: msg`Too many failed attempts: the account was locked`,
+  too_many_requests: msg`Too many requests: the rate limit refused the request`,
+};
+
 /** "email: must be a valid email" / "Locale is invalid": a field's code, its name said once. */
 export function fieldProblem(i18n: I18n, field: string, code: string): string {
   const marker = '\u0000';

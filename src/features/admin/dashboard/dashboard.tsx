@@ -2,7 +2,7 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState } from 'react';
 import { css } from 'styled-system/css';
-import { useErrorText } from '../components/feedback';
+import { loggedErrorText, useErrorText } from '../components/feedback';
 import { PageHeading } from '../../../components/page-heading';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
@@ -207,9 +207,8 @@ function ErrorLogCard({ search, onSearchChange, titleId }: CardProps) {
                   <Table.Cell className={css({ fontFamily: 'mono', fontSize: 'xs', wordBreak: 'break-all', minWidth: '48' })}>
                     {e.method} {e.url}
                   </Table.Cell>
-                  {/* the server logs its English message whatever the admin's language: stored data, marked as English */}
-                  <Table.Cell className={css({ minWidth: '48' })} lang="en" translate="no">
-                    {e.message}
+                  <Table.Cell className={css({ minWidth: '48' })}>
+                    <LoggedMessage code={e.error_code} message={e.message} />
                   </Table.Cell>
                   <Table.Cell className={css({ whiteSpace: 'nowrap' })}>{fmt.dateTime(e.created_at)}</Table.Cell>
                   <Table.Cell>{e.user_email ?? '—'}</Table.Cell>
@@ -229,5 +228,32 @@ function ErrorLogCard({ search, onSearchChange, titleId }: CardProps) {
         />
       ) : null}
     </Card>
+  );
+}
+
+/**
+ * A logged error's message: its code in the admin's words when the product knows the code, and under it, when it
+ * says more or in other words, the message the server recorded (English, stored data: details such as the field
+ * that failed). OAuth codes of the provider (/oidc) have no translation: their recorded message is shown alone.
+ */
+function LoggedMessage({ code, message }: { code: string; message: string }) {
+  const { i18n } = useLingui();
+  const localized = loggedErrorText(i18n, code);
+  if (localized === null) {
+    return (
+      <span lang="en" translate="no">
+        {message}
+      </span>
+    );
+  }
+  return (
+    <>
+      <span>{localized}</span>
+      {message && message !== localized ? (
+        <span className={css({ display: 'block', fontSize: 'xs', color: 'fg.muted', mt: '0.5' })} lang="en" translate="no">
+          {message}
+        </span>
+      ) : null}
+    </>
   );
 }

@@ -1,0 +1,61 @@
+import { screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Dashboard } from '../../src/features/admin/dashboard/dashboard';
+import { activateLocale } from '../../src/lib/i18n';
+import { startAdminServer } from './admin-server';
+import { renderWithRouter } from './render';
+
+/**
+ * Issue 14 (every error in its own words): the admin logs show a recorded error in the admin's language when the
+ * product knows its code, with the server's recorded (English) message under it when that says more; codes without
+ * words (the provider's OAuth codes) keep their recorded message, marked as English.
+ */
+let server: Awaited<ReturnType<typeof startAdminServer>> | null = null;
+afterEach(async () => {
+  await server?.close();
+  server = null;
+  await activateLocale('en');
+});
+
+const at = '2026-01-02T10:00:00.000Z';
+const logged = [
+  { id: 'e1', error_code: 'invalid_link', status: 403, method: 'GET', url: '/api/setup/:token', message: 'This link is invalid or has expired', user_email: null, created_at: at },
+  { id: 'e2', error_code: 'validation_failed', status: 422, method: 'POST', url: '/api/admin/roles', message: 'Some fields are invalid (name: invalid)', user_email: 'admin@example.com', created_at: at },
+  { id: 'e3', error_code: 'invalid_grant', status: 400, method: 'POST', url: '/oidc/token', message: 'grant request is invalid', user_email: null, created_at: at },
+  { id: 'e4', error_code: 'too_many_requests', status: 429, method: 'POST', url: '/api/login', message: 'Too many requests', user_email: null, created_at: at },
+];
+
+async function renderLogs() {
+  server = await startAdminServer((req) => {
+    if (req.path === '/api/admin/logs/activities') return { body: { data: [], meta: { page: 1, size: 10, total: 0 } } };
+    if (req.path === '/api/admin/logs/activities/daily') return { body: { data: [] } };
+    if (req.path === '/api/admin/logs/errors') return { body: { data: logged, meta: { page: 1, size: 10, total: logged.length } } };
+    return undefined;
+  });
+  await renderWithRouter(() => <Dashboard search={{}} onSearchChange={() => undefined} />, '/admin/dashboard');
+  const body = (await screen.findByText('403 · invalid_link')).closest('tbody');
+  if (!body) throw new Error('no table body');
+  const rows = within(body).getAllByRole('row');
+  return rows.map((row) => within(row).getAllByRole('cell')[2]!);
+}
+
+describe('admin logs: messages in the admin language', () => {
+  it('French: known codes in French, the recorded detail kept under it, OAuth codes as recorded', { timeout: 60_000 }, async () => {
+    await activateLocale('fr');
+    const [link, validation, oauth, rate] = await renderLogs();
+    expect(link!.textContent).toContain('Ce lien');
+    expect(link!.querySelector('[lang="en"]')?.textContent).toBe('This link is invalid or has expired');
+    expect(validation!.textContent).not.toMatch(/^Some fields/);
+    expect(validation!.querySelector('[lang="en"]')?.textContent).toBe('Some fields are invalid (name: invalid)');
+    expect(oauth!.textContent).toBe('grant request is invalid');
+    expect(oauth!.querySelector('[lang="en"]')).not.toBeNull();
+    expect(rate!.textContent).not.toContain('{seconds}');
+    expect(rate!.textContent).not.toMatch(/^Too many requests/);
+  });
+
+  it('English: a message identical to the recorded one is shown once', { timeout: 60_000 }, async () => {
+    const [link, validation] = await renderLogs();
+    expect(link!.textContent).toBe('This link is invalid or has expired');
+    expect(validation!.textContent).toBe('Some fields are invalidSome fields are invalid (name: invalid)');
+  });
+});
