@@ -8,17 +8,20 @@
  * - hiddenControls: a button, link or field inside a sideways-scrolling frame but outside its visible part
  *   (actions that need sideways scrolling to reach);
  * - texts: the visible texts and the names/placeholders of visible elements (for the untranslated-text check),
- *   except inside translate="no" (stored data such as a logged server message).
+ *   except inside translate="no" (stored data such as a logged server message);
+ * - cardLabels: in a list shown as cards (phones), a cell whose label (`td[data-label]::before`) is set in another
+ *   font than the other labels of its table (a monospace cell must not turn its label monospace).
  */
 export interface AuditResult {
   overflow: string[];
   clipped: string[];
   hiddenControls: string[];
   texts: string[];
+  cardLabels: string[];
 }
 
 export function auditPage(): AuditResult {
-  const result: AuditResult = { overflow: [], clipped: [], hiddenControls: [], texts: [] };
+  const result: AuditResult = { overflow: [], clipped: [], hiddenControls: [], texts: [], cardLabels: [] };
   const width = window.innerWidth;
   const describe = (el: Element): string => {
     const tag = el.tagName.toLowerCase();
@@ -108,5 +111,19 @@ export function auditPage(): AuditResult {
     result.clipped.push(`${describe(el)} (${el.scrollWidth}px of text in ${el.clientWidth}px${ellipsis ? ', ellipsis without title' : ''})`);
   }
   result.texts = Array.from(new Set(result.texts));
+  for (const table of Array.from(document.querySelectorAll('table'))) {
+    const fonts = new Map<string, Element[]>();
+    for (const cell of Array.from(table.querySelectorAll('tbody td[data-label]'))) {
+      if (isHidden(cell)) continue;
+      const before = getComputedStyle(cell, '::before');
+      if (before.content === 'none' || before.display === 'none') continue;
+      const font = before.fontFamily;
+      fonts.set(font, [...(fonts.get(font) ?? []), cell]);
+    }
+    if (fonts.size > 1) {
+      const [common] = [...fonts.entries()].sort((a, b) => b[1].length - a[1].length)[0]!;
+      for (const [font, cells] of fonts) if (font !== common) result.cardLabels.push(`${describe(cells[0]!)} label in ${font.slice(0, 40)}`);
+    }
+  }
   return result;
 }
