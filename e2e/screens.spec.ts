@@ -210,7 +210,7 @@ async function check(page: Page, visit: Visit & { axe: boolean }, english: Recor
   for (const o of audit.overflow) problems.push(`${label}: horizontal overflow: ${o}`);
   for (const c of audit.clipped) problems.push(`${label}: clipped text: ${c}`);
   for (const h of audit.hiddenControls) problems.push(`${label}: control needs sideways scrolling: ${h}`);
-  for (const l of audit.cardLabels) problems.push(`${label}: card label in another font than its neighbours: ${l}`);
+  for (const l of audit.cardLabels) problems.push(`${label}: card label in another font or alignment than its neighbours: ${l}`);
   if (visit.lang === 'en') {
     const set = (collected[visit.screen] ??= new Set());
     for (const text of audit.texts) set.add(text);

@@ -10,7 +10,7 @@
  * - texts: the visible texts and the names/placeholders of visible elements (for the untranslated-text check),
  *   except inside translate="no" (stored data such as a logged server message);
  * - cardLabels: in a list shown as cards (phones), a cell whose label (`td[data-label]::before`) is set in another
- *   font than the other labels of its table (a monospace cell must not turn its label monospace).
+ *   font or alignment than the other labels of its table (a monospace or end-aligned cell must not change its label).
  */
 export interface AuditResult {
   overflow: string[];
@@ -117,12 +117,12 @@ export function auditPage(): AuditResult {
       if (isHidden(cell)) continue;
       const before = getComputedStyle(cell, '::before');
       if (before.content === 'none' || before.display === 'none') continue;
-      const font = before.fontFamily;
+      const font = `${before.fontFamily}; text-align ${before.textAlign}`;
       fonts.set(font, [...(fonts.get(font) ?? []), cell]);
     }
     if (fonts.size > 1) {
       const [common] = [...fonts.entries()].sort((a, b) => b[1].length - a[1].length)[0]!;
-      for (const [font, cells] of fonts) if (font !== common) result.cardLabels.push(`${describe(cells[0]!)} label in ${font.slice(0, 40)}`);
+      for (const [font, cells] of fonts) if (font !== common) result.cardLabels.push(`${describe(cells[0]!)} label in ${font.slice(0, 40)}…${font.slice(font.indexOf('; text-align'))}`);
     }
   }
   return result;

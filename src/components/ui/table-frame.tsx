@@ -77,8 +77,9 @@ export function TableFrame({ label, children, busy }: TableFrameProps) {
           '& tbody > tr > td': { display: 'flex', alignItems: 'baseline', flexWrap: 'wrap', columnGap: '3', rowGap: '1', p: '0', minWidth: '0', overflowWrap: 'anywhere' },
           '& tbody > tr > td:first-child': { fontSize: 'md', mb: '1' },
           // the label wraps between words only ("Type d'authentification" over two lines, never "authentificatio-n"), in
-          // the body font whatever the cell's own (a monospace URL or client id keeps its label like the others)
-          '& tbody > tr > td[data-label]::before': { content: 'attr(data-label)', flex: '0 0 9rem', maxWidth: '45%', color: 'fg.muted', fontFamily: 'body', fontSize: 'xs', fontWeight: 'medium', letterSpacing: 'normal', textTransform: 'none', overflowWrap: 'normal', wordBreak: 'normal' },
+          // the body font and at the start whatever the cell's own (a monospace URL or an end-aligned actions cell keeps its label
+          // like the others)
+          '& tbody > tr > td[data-label]::before': { content: 'attr(data-label)', flex: '0 0 9rem', maxWidth: '45%', color: 'fg.muted', fontFamily: 'body', fontSize: 'xs', fontWeight: 'medium', letterSpacing: 'normal', textTransform: 'none', textAlign: 'start', overflowWrap: 'normal', wordBreak: 'normal' },
           '& tbody > tr > td > *': { minWidth: '0' },
           '&[data-actions] tr > :is(th, td):last-child': { position: 'static', boxShadow: 'none' },
         },
