@@ -79,6 +79,30 @@ test.describe('admin user list: sorting, saved filters, bulk actions', () => {
     await page.context().close();
   });
 
+  test('the filter bar at 1440 px: the search on its own row, the five filters together on the next', async () => {
+    await page.setViewportSize({ width: 1440, height: 900 });
+    try {
+      await page.goto('/admin/user-management');
+      const search = page.getByRole('searchbox', { name: 'Search users' });
+      await expect(search).toBeVisible();
+      const filters = ['Status', 'Technical', 'Auth type', 'Role', 'Language'];
+      const boxes = [];
+      for (const name of filters) {
+        const box = await page.getByRole('main').getByRole('combobox', { name, exact: true }).boundingBox();
+        expect(box, name).not.toBeNull();
+        boxes.push(box!);
+      }
+      const searchBox = (await search.boundingBox())!;
+      for (const [i, box] of boxes.entries()) {
+        expect(Math.abs(box.y - boxes[0]!.y), `${filters[i]} on the first filters' row`).toBeLessThan(2);
+        expect(box.y, `${filters[i]} below the search`).toBeGreaterThan(searchBox.y + searchBox.height);
+        expect(box.width, `${filters[i]} not stretched over the row`).toBeLessThan(400);
+      }
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 800 });
+    }
+  });
+
   test('sorting: headers announce aria-sort, the server orders the rows, the sort is in the URL and survives reload', async () => {
     // two rows a page: a client-side sort of one page could not put the right rows on page 1
     await page.goto(`/admin/user-management?search=srt${RUN}&size=2`);

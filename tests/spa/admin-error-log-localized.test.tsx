@@ -39,6 +39,14 @@ async function renderLogs() {
   return rows.map((row) => within(row).getAllByRole('cell')[2]!);
 }
 
+/** The URL cells of the admin logs. */
+function urlCells(): HTMLElement[] {
+  const body = screen.getByText('403 · invalid_link').closest('tbody')!;
+  return within(body)
+    .getAllByRole('row')
+    .map((row) => within(row).getAllByRole('cell')[1]!);
+}
+
 describe('admin logs: messages in the admin language', () => {
   it('French: known codes in French, the recorded detail kept under it, OAuth codes as recorded', { timeout: 60_000 }, async () => {
     await activateLocale('fr');
@@ -57,5 +65,14 @@ describe('admin logs: messages in the admin language', () => {
     const [link, validation] = await renderLogs();
     expect(link!.textContent).toBe('This link is invalid or has expired');
     expect(validation!.textContent).toBe('Some fields are invalidSome fields are invalid (name: invalid)');
+  });
+
+  it('a URL stays on one line, cut with an ellipsis, the whole of it in the title', { timeout: 60_000 }, async () => {
+    await renderLogs();
+    const [first] = urlCells();
+    const line = first!.querySelector('[title]');
+    expect(line?.getAttribute('title')).toBe('GET /api/setup/:token');
+    expect(line?.textContent).toBe('GET /api/setup/:token');
+    expect(line?.className).toMatch(/white-space_nowrap|text-overflow_ellipsis|tov_ellipsis|white-s_nowrap|ws_nowrap/);
   });
 });

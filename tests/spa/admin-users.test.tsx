@@ -62,6 +62,10 @@ describe('admin user management', () => {
 
     expect(await screen.findByText('10,000+ users match')).toBeInTheDocument();
     expect(screen.getByText('1 - 10 of 10,000+ items')).toBeInTheDocument();
+    // the page count is a lower bound too: no page is announced as the last one, and a marker follows the last button
+    expect(screen.getByRole('button', { name: 'Page 1,000 of 1,000+' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /of 1,000$/ })).not.toBeInTheDocument();
+    expect(screen.getByTestId('pagination-more')).toBeInTheDocument();
 
     await user.click(screen.getByRole('button', { name: /next page/i }));
     await waitFor(() => expect(listCalls().at(-1)?.query.get('cursor')).toBe('next-of-1'));
@@ -75,7 +79,9 @@ describe('admin user management', () => {
     await user.click(screen.getByRole('button', { name: 'Count exactly' }));
     await waitFor(() => expect(listCalls().at(-1)?.query.get('count')).toBe('exact'));
     expect(await screen.findByText('123,456 users match')).toBeInTheDocument();
-    expect(screen.getByText('1 - 10 of 123456 items')).toBeInTheDocument();
+    expect(screen.getByText('1 - 10 of 123,456 items')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Page 12,346 of 12,346' })).toBeInTheDocument();
+    expect(screen.queryByTestId('pagination-more')).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Count exactly' })).not.toBeInTheDocument();
 
     // a new filter counts bounded again

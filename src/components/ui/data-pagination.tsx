@@ -14,6 +14,8 @@ const NextTrigger = withContext(ArkPagination.NextTrigger, 'nextTrigger');
 const Item = withContext(ArkPagination.Item, 'item');
 const Ellipsis = withContext(ArkPagination.Ellipsis, 'ellipsis');
 const Summary = withContext('p', 'summary');
+/** After the last page button when the total is a lower bound: more pages exist than the buttons show. */
+const MorePages = withContext('span', 'ellipsis');
 const PageSize = withContext('div', 'pageSize');
 
 const DEFAULT_PAGE_SIZES = [10, 25, 50, 100] as const;
@@ -34,14 +36,16 @@ export interface DataPaginationProps {
 }
 
 /** List pagination: 'from - to of total items', page buttons and an items-per-page select. */
-export function DataPagination({ total, totalIsLowerBound = false, hasNext = false, page, pageSize, onPageChange, onPageSizeChange, pageSizes = DEFAULT_PAGE_SIZES }: DataPaginationProps) {
+export function DataPagination({ total: totalCount, totalIsLowerBound = false, hasNext = false, page, pageSize, onPageChange, onPageSizeChange, pageSizes = DEFAULT_PAGE_SIZES }: DataPaginationProps) {
   const { t, i18n } = useLingui();
   const summaryId = useId();
   // with a lower bound, the pages known to exist: up to the bound, and one past this page while there is a next
-  const count = totalIsLowerBound ? Math.max(total, page * pageSize + (hasNext ? 1 : 0)) : total;
-  const from = count === 0 ? 0 : (page - 1) * pageSize + 1;
-  const to = Math.min(page * pageSize, count);
-  const totalText = i18n.number(total);
+  const count = totalIsLowerBound ? Math.max(totalCount, page * pageSize + (hasNext ? 1 : 0)) : totalCount;
+  // numbers in the reader's language ("1.001 - 1.010 von 123.456"), whether the total is exact or a lower bound
+  const from = i18n.number(count === 0 ? 0 : (page - 1) * pageSize + 1);
+  const to = i18n.number(Math.min(page * pageSize, count));
+  const total = i18n.number(totalCount);
+  const totalText = total;
   return (
     <Root
       count={count}
@@ -54,7 +58,12 @@ export function DataPagination({ total, totalIsLowerBound = false, hasNext = fal
         rootLabel: t`Pagination`,
         prevTriggerLabel: t`Previous page`,
         nextTriggerLabel: t`Next page`,
-        itemLabel: ({ page: p, totalPages }) => t`Page ${p} of ${totalPages}`,
+        // with a lower bound the page count is one too: "Page 3 of 1 000+", never a last page that is not the last
+        itemLabel: ({ page: item, totalPages }) => {
+          const p = i18n.number(item);
+          const pages = i18n.number(totalPages);
+          return totalIsLowerBound ? t`Page ${p} of ${pages}+` : t`Page ${p} of ${pages}`;
+        },
       }}
     >
       <Summary id={summaryId} aria-live="polite">
@@ -88,6 +97,11 @@ export function DataPagination({ total, totalIsLowerBound = false, hasNext = fal
             )
           }
         </ArkPagination.Context>
+        {totalIsLowerBound ? (
+          <MorePages aria-hidden="true" data-testid="pagination-more">
+            &#8230;
+          </MorePages>
+        ) : null}
         <NextTrigger>
           <ChevronRightIcon width={16} height={16} />
         </NextTrigger>

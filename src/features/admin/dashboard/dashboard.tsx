@@ -204,8 +204,11 @@ function ErrorLogCard({ search, onSearchChange, titleId }: CardProps) {
                       {e.status} · {e.error_code}
                     </Badge>
                   </Table.Cell>
-                  <Table.Cell className={css({ fontFamily: 'mono', fontSize: 'xs', wordBreak: 'break-all', minWidth: '48' })}>
-                    {e.method} {e.url}
+                  {/* one line: a URL broken mid-word reads as two paths; the full value in the title (and to screen readers) */}
+                  <Table.Cell className={css({ fontFamily: 'mono', fontSize: 'xs', minWidth: '48', maxWidth: '80' })}>
+                    <span title={`${e.method} ${e.url}`} className={css({ display: 'block', overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' })}>
+                      {e.method} {e.url}
+                    </span>
                   </Table.Cell>
                   <Table.Cell className={css({ minWidth: '48' })}>
                     <LoggedMessage code={e.error_code} message={e.message} />

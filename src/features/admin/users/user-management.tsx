@@ -122,7 +122,8 @@ export function UserManagement({ search, onSearchChange, canFilterByRole = true 
 
       <Card>
         <Toolbar>
-          <div className={css({ gridColumn: { base: 'auto', sm: 'span 2', lg: 'span 2' } })}>
+          {/* the search on a row of its own: beside it the five filters wrapped, leaving Language alone on a full-width row at 1440 */}
+          <div data-full-row>
             <SearchField label={t`Search users`} placeholder={t`Search by name or e-mail`} value={search.search ?? ''} onChange={(value) => setFilter({ search: value || undefined })} />
           </div>
           <SimpleSelect
