@@ -67,6 +67,14 @@ describe('admin logs: messages in the admin language', () => {
     expect(validation!.textContent).toBe('Some fields are invalidSome fields are invalid (name: invalid)');
   });
 
+  it('the date filters of the dashboard follow the admin language (jj/mm/aaaa in French, not the browser mm/dd/yyyy)', { timeout: 60_000 }, async () => {
+    await activateLocale('fr');
+    await renderLogs();
+    const from = screen.getAllByRole('textbox', { name: 'Du' });
+    expect(from.length).toBe(2);
+    for (const field of from) expect((field as HTMLInputElement).placeholder).toBe('jj/mm/aaaa');
+  });
+
   it('a URL stays on one line, cut with an ellipsis, the whole of it in the title', { timeout: 60_000 }, async () => {
     await renderLogs();
     const [first] = urlCells();

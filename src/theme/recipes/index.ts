@@ -2,6 +2,7 @@
 import { button } from './button';
 import { input } from './input';
 import { avatar } from './avatar';
+import { datePicker } from './date-picker';
 import { dialog } from './dialog';
 import { field } from './field';
 import { menu } from './menu';
@@ -17,6 +18,7 @@ export const recipes = { button, input };
 
 export const slotRecipes = {
   avatar,
+  datePicker,
   dialog,
   field,
   menu,

@@ -8,6 +8,7 @@ import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { DataPagination } from '../../../components/ui/data-pagination';
+import { DateField } from '../../../components/ui/date-field';
 import { FilterXIcon } from '../../../components/ui/icons';
 import * as Table from '../../../components/ui/table';
 import { TableFrame } from '../../../components/ui/table-frame';
@@ -85,8 +86,8 @@ function ActivitiesCard({ search, onSearchChange, titleId }: CardProps) {
   return (
     <Card title={t`User authentication activities`} titleId={titleId}>
       <Toolbar>
-        <TextField label={t`From`} type="date" size="sm" value={search.a_from ?? ''} max={search.a_to} onChange={(e) => set({ a_from: e.target.value || undefined })} />
-        <TextField label={t`To`} type="date" size="sm" value={search.a_to ?? ''} min={search.a_from} onChange={(e) => set({ a_to: e.target.value || undefined })} />
+        <DateField label={t`From`} value={search.a_from} max={search.a_to} onChange={(v) => set({ a_from: v })} />
+        <DateField label={t`To`} value={search.a_to} min={search.a_from} onChange={(v) => set({ a_to: v })} />
         <DebouncedField label={t`User e-mail`} value={search.a_user ?? ''} onChange={(v) => set({ a_user: v || undefined })} placeholder="name@example.com" />
         {filtered ? (
           <Button variant="ghost" size="sm" onClick={() => onSearchChange({ ...search, a_from: undefined, a_to: undefined, a_user: undefined, a_page: undefined })}>
@@ -167,8 +168,8 @@ function ErrorLogCard({ search, onSearchChange, titleId }: CardProps) {
   return (
     <Card title={t`Admin logs`} titleId={titleId} description={t`Every server error and a sample of the client errors (4xx) the API and the sign-in provider (/oidc) answered, newest first.`}>
       <Toolbar>
-        <TextField label={t`From`} type="date" size="sm" value={search.e_from ?? ''} max={search.e_to} onChange={(e) => set({ e_from: e.target.value || undefined })} />
-        <TextField label={t`To`} type="date" size="sm" value={search.e_to ?? ''} min={search.e_from} onChange={(e) => set({ e_to: e.target.value || undefined })} />
+        <DateField label={t`From`} value={search.e_from} max={search.e_to} onChange={(v) => set({ e_from: v })} />
+        <DateField label={t`To`} value={search.e_to} min={search.e_from} onChange={(v) => set({ e_to: v })} />
         <SimpleSelect
           label={t`Error code`}
           size="sm"
