@@ -73,5 +73,10 @@ describe('date field in the reader language', () => {
     await user.click(day);
     await waitFor(() => expect(changes.at(-1)).toBe('2026-11-10'));
     expect(input.value).toBe('11/10/2026');
+    // month view: the range text switches to the year's months; picking one shows its days
+    await user.click(screen.getByRole('button', { name: 'Open calendar' }));
+    await user.click(await screen.findByRole('button', { name: 'Choose a month' }));
+    await user.click(await screen.findByText('Jan'));
+    expect(await screen.findByRole('button', { name: /January 15, 2026/ })).toBeInTheDocument();
   });
 });

@@ -106,17 +106,7 @@ export function DateField({ label, value, onChange, min, max }: DateFieldProps) 
               <ArkDatePicker.Context>
                 {(api) => (
                   <>
-                    <ViewControl>
-                      <PrevTrigger>
-                        <ChevronLeftIcon width={16} height={16} />
-                      </PrevTrigger>
-                      <ViewTrigger>
-                        <ArkDatePicker.RangeText />
-                      </ViewTrigger>
-                      <NextTrigger>
-                        <ChevronRightIcon width={16} height={16} />
-                      </NextTrigger>
-                    </ViewControl>
+                    <ViewHeader />
                     <Table>
                       <TableHead>
                         <TableRow>
@@ -144,72 +134,53 @@ export function DateField({ label, value, onChange, min, max }: DateFieldProps) 
               </ArkDatePicker.Context>
             </View>
             <View view="month">
-              <ArkDatePicker.Context>
-                {(api) => (
-                  <>
-                    <ViewControl>
-                      <PrevTrigger>
-                        <ChevronLeftIcon width={16} height={16} />
-                      </PrevTrigger>
-                      <ViewTrigger>
-                        <ArkDatePicker.RangeText />
-                      </ViewTrigger>
-                      <NextTrigger>
-                        <ChevronRightIcon width={16} height={16} />
-                      </NextTrigger>
-                    </ViewControl>
-                    <Table>
-                      <TableBody>
-                        {api.getMonthsGrid({ columns: 4, format: 'short' }).map((months) => (
-                          <TableRow key={months[0]!.value}>
-                            {months.map((month) => (
-                              <TableCell key={month.value} value={month.value}>
-                                <TableCellTrigger>{month.label}</TableCellTrigger>
-                              </TableCell>
-                            ))}
-                          </TableRow>
-                        ))}
-                      </TableBody>
-                    </Table>
-                  </>
-                )}
-              </ArkDatePicker.Context>
+              <ArkDatePicker.Context>{(api) => <CellGrid rows={api.getMonthsGrid({ columns: 4, format: 'short' })} />}</ArkDatePicker.Context>
             </View>
             <View view="year">
-              <ArkDatePicker.Context>
-                {(api) => (
-                  <>
-                    <ViewControl>
-                      <PrevTrigger>
-                        <ChevronLeftIcon width={16} height={16} />
-                      </PrevTrigger>
-                      <ViewTrigger>
-                        <ArkDatePicker.RangeText />
-                      </ViewTrigger>
-                      <NextTrigger>
-                        <ChevronRightIcon width={16} height={16} />
-                      </NextTrigger>
-                    </ViewControl>
-                    <Table>
-                      <TableBody>
-                        {api.getYearsGrid({ columns: 4 }).map((years) => (
-                          <TableRow key={years[0]!.value}>
-                            {years.map((year) => (
-                              <TableCell key={year.value} value={year.value}>
-                                <TableCellTrigger>{year.label}</TableCellTrigger>
-                              </TableCell>
-                            ))}
-                          </TableRow>
-                        ))}
-                      </TableBody>
-                    </Table>
-                  </>
-                )}
-              </ArkDatePicker.Context>
+              <ArkDatePicker.Context>{(api) => <CellGrid rows={api.getYearsGrid({ columns: 4 })} />}</ArkDatePicker.Context>
             </View>
           </Content>
         </Positioner>
       </Portal>
     </Root>
+  );
+}
+
+/** Previous, the range shown (a button to the next view up: month → year), next. */
+function ViewHeader() {
+  return (
+    <ViewControl>
+      <PrevTrigger>
+        <ChevronLeftIcon width={16} height={16} />
+      </PrevTrigger>
+      <ViewTrigger>
+        <ArkDatePicker.RangeText />
+      </ViewTrigger>
+      <NextTrigger>
+        <ChevronRightIcon width={16} height={16} />
+      </NextTrigger>
+    </ViewControl>
+  );
+}
+
+/** The month or year view: its header and a grid of cells (value, label). */
+function CellGrid({ rows }: { rows: { value: number; label: string }[][] }) {
+  return (
+    <>
+      <ViewHeader />
+      <Table>
+        <TableBody>
+          {rows.map((cells) => (
+            <TableRow key={cells[0]!.value}>
+              {cells.map((cell) => (
+                <TableCell key={cell.value} value={cell.value}>
+                  <TableCellTrigger>{cell.label}</TableCellTrigger>
+                </TableCell>
+              ))}
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+    </>
   );
 }
