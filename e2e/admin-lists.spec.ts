@@ -1,5 +1,7 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { adminSignIn, apiToken, createUserWithPassword, withDb } from './helpers';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { adminSignIn, apiToken, createUserWithPassword, outboxDir, toast, withDb } from './helpers';
 
 /**
  * Issue 14 ("what admins of Keycloak, Zitadel and Logto expect"): column sorting on the user list (server-side, in the
@@ -101,6 +103,35 @@ test.describe('admin user list: sorting, saved filters, bulk actions', () => {
     } finally {
       await page.setViewportSize({ width: 1280, height: 800 });
     }
+  });
+
+  test("the row's Send invitation icon (invitation-resend machine): sent, refused in its own words, network failure then Try again", async () => {
+    const email = `rsd${RUN}@example.com`;
+    await addUser('rsd', email, 'Resend', `Row${UP}`);
+    const mailsTo = (): number => readdirSync(outboxDir()).filter((f) => f.endsWith('.eml') && readFileSync(join(outboxDir(), f), 'utf8').toLowerCase().includes(email)).length;
+    await expect.poll(mailsTo).toBe(1);
+    await page.goto(`/admin/user-management?search=${encodeURIComponent(email)}`);
+    const icon = page.getByRole('button', { name: `Send invitation to ${email}` });
+    await expect(icon).toBeVisible();
+
+    // ready → sending → sent: a toast names the address, the mail arrives
+    await icon.click();
+    await toast(page, email);
+    await expect.poll(mailsTo).toBe(2);
+
+    // network failure: the error in its own words; the same icon then retries (RETRY → sending → sent)
+    await page.route('**/api/admin/users/*/invite', (route) => route.abort('internetdisconnected'), { times: 1 });
+    await icon.click();
+    await toast(page, 'The server cannot be reached; check the connection and try again');
+    await icon.click();
+    await expect.poll(mailsTo).toBe(3);
+
+    // the user verified meanwhile: refused in its own words, no mail
+    const verified = await page.request.post('/api/admin/user/verify-manually', { headers: { Authorization: `Bearer ${token}` }, data: { uuid: users['rsd']!.id } });
+    expect(verified.ok(), await verified.text()).toBeTruthy();
+    await icon.click();
+    await toast(page, 'This account is already verified');
+    expect(mailsTo()).toBe(3);
   });
 
   test('sorting: headers announce aria-sort, the server orders the rows, the sort is in the URL and survives reload', async () => {

@@ -69,9 +69,9 @@ const BROWSER_PENDING: Readonly<Record<string, string>> = {
  */
 const CASE_FIXME: Readonly<Record<string, string>> = {
   'session-01':
-    'Logout while a refresh is held: a driver rewrite passed it 3x alone but broke e2e/session.spec.ts (session-refresh-failure: the held logout never came) and failed this case twice in the clean CI run; the driver is back at its earlier version until both pass together',
+    'Logout while a refresh is held: with the rewritten driver (exact holds, cleanup after each step) and the auth-cache wait it passed 2 of 3 runs together with e2e/session.spec.ts and e2e/foundation.spec.ts (stop 20); the failing run, with another Playwright run in the same checkout, did not show screen:session.signed-out within 10 s after a revoke landed on /login — not yet understood',
   'session-context-01':
-    'the session-01 case on the context model: with the driver fixes it walks past Logout-during-refresh (session-01 passed 3 runs in a row), but one run stopped at a language step whose profile save never came (release waited 10 s) — likely the page was German already, so picking Deutsch sent no save; not yet fixed',
+    'the session-01 path on the context model: the language step now picks a language other than the page\'s (picking the shown one sends no save: the cause of the earlier stop); passed 2 of 3 runs (stop 20), the failing run timed out in the same run as session-01\'s failure',
 };
 
 /** `data-screen` values of the visible elements. */

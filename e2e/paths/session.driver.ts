@@ -24,6 +24,8 @@ interface SessionWorld {
   heldFor?: HeldRequest;
   /** Removes the route of the current hold. */
   unhold?: () => Promise<void>;
+  /** The language the last language step picked (the page ends in it). */
+  language?: 'de' | 'fr';
   /** The grant of the session whose request is held (to end it server-side for a real 401). */
   gid?: string;
   adminToken?: string;
@@ -406,15 +408,17 @@ const steps: Record<string, DriverFn> = {
 
   LANGUAGE_CHANGED: async (ctx) => {
     await hold(ctx, 'locale');
-    await pickGerman(ctx.page);
+    world(ctx).language = await pickGerman(ctx.page);
   },
   'saveLocale succeeds': async (ctx) => {
-    if (world(ctx).heldFor === 'locale') await release(ctx, 'continue');
-    else await pickGerman(ctx.page);
-    await expect(ctx.page.locator('html')).toHaveAttribute('lang', 'de');
+    const w = world(ctx);
+    if (w.heldFor === 'locale') await release(ctx, 'continue');
+    else w.language = await pickGerman(ctx.page);
+    await expect(ctx.page.locator('html')).toHaveAttribute('lang', w.language ?? 'de');
   },
   'saveLocale fails network': async (ctx) => {
-    if (world(ctx).heldFor === 'locale') await release(ctx, 'abort');
+    const w = world(ctx);
+    if (w.heldFor === 'locale') await release(ctx, 'abort');
     else {
       // the next profile save fails on the network, once; other requests go through
       let failed = false;
@@ -423,15 +427,23 @@ const steps: Record<string, DriverFn> = {
         failed = true;
         return route.abort();
       });
-      await pickGerman(ctx.page);
+      w.language = await pickGerman(ctx.page);
     }
-    await expect(ctx.page.locator('html')).toHaveAttribute('lang', 'de');
+    await expect(ctx.page.locator('html')).toHaveAttribute('lang', w.language ?? 'de');
   },
 };
 
-async function pickGerman(page: Page): Promise<void> {
+/**
+ * Picks another language than the page's in the header's picker: German, or French when the page is German already
+ * (an earlier language step of the same path). Picking the language already shown changes nothing, so it sends no
+ * LANGUAGE_CHANGED and no profile save. Returns the language tag the page should end in.
+ */
+async function pickGerman(page: Page): Promise<'de' | 'fr'> {
+  const current = await page.locator('html').getAttribute('lang');
+  const target = current === 'de' ? { tag: 'fr' as const, name: 'Français' } : { tag: 'de' as const, name: 'Deutsch' };
   await page.getByRole('combobox', { name: /Language|Sprache|Lingua|Langue/ }).first().click();
-  await page.getByRole('option', { name: 'Deutsch' }).click();
+  await page.getByRole('option', { name: target.name }).click();
+  return target.tag;
 }
 
 // `staysLoading` and `nextKey` are used by drivers that arrange ahead; keep them referenced for the generated suite.
