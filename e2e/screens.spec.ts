@@ -97,6 +97,16 @@ async function go(page: Page, path: string): Promise<void> {
   await heading(page);
 }
 
+/** A page the OIDC provider renders itself: its language comes from the browser's Accept-Language. */
+async function providerPage(page: Page, lang: ScreenLang, path: string): Promise<void> {
+  await page.route('**/oidc/**', (route) => route.continue({ headers: { ...route.request().headers(), 'accept-language': lang } }));
+  try {
+    await go(page, path);
+  } finally {
+    await page.unroute('**/oidc/**');
+  }
+}
+
 async function dialog(page: Page, path: string, button: string, lang: ScreenLang): Promise<void> {
   if (new URL(page.url()).pathname !== path) await go(page, path);
   await page.getByRole('button', { name: tr(lang, button), exact: true }).first().click();
@@ -141,6 +151,19 @@ const PUBLIC_SCREENS: Screen[] = [
   { name: 'admin-setup-invalid', open: (page) => go(page, '/admin/setup?token=nope') },
   { name: 'not-found', open: (page) => go(page, '/no-such-page') },
   { name: 'forbidden', open: (page) => go(page, '/403') },
+  // a sign-in callback that cannot be completed (a code without the authorization this browser started)
+  {
+    name: 'sign-in-callback-failed',
+    open: async (page) => {
+      await page.goto('/login?code=screens-code&state=screens-state');
+      await expect(page.getByRole('alert').first()).toBeVisible();
+      await settled(page);
+    },
+  },
+  // the provider's own pages (server-rendered, in the language the browser asks for): an error, the signed-out page
+  { name: 'provider-error', open: (page, lang) => providerPage(page, lang, '/oidc/auth?client_id=screens-no-such-client&response_type=code&scope=openid') },
+  // signed out already, the logout endpoint goes straight to its "signed out" page (the question is in tests/server/oidc/provider-pages-served.test.ts)
+  { name: 'provider-signed-out', open: (page, lang) => providerPage(page, lang, '/oidc/session/end') },
 ];
 
 const USER_SCREENS: Screen[] = [
@@ -346,7 +369,7 @@ test.use({ trace: 'off' });
 const ALL_SCREEN_NAMES = [...PUBLIC_SCREENS, ...USER_SCREENS, ...ADMIN_SCREENS].map((s) => s.name);
 
 /**
- * The matrix: 29 screens × 3 widths × 4 languages (88 visits per language), one browser context per language with
+ * The matrix: 30 screens × 3 widths × 4 languages (about 90 visits per language; a few screens exist at fewer widths), one browser context per language with
  * its own accounts, signed in once per area. `SCREENS_ONLY=login,dashboard` narrows it while working on a screen.
  */
 test.describe('every screen at 360, 768 and 1440 px in en, de, fr, it', () => {

@@ -67,7 +67,7 @@ const EXPLAINED = new Set(['invalid_redirect_uri', 'invalid_client', 'access_den
 
 /**
  * The provider's error page: what happened and what to do, in the visitor's language, with the technical details
- * folded away. A redirect URI on another origin than APP_URL (the app opened under another address) says where
+ * folded away (the protocol's own words, marked as English data: `translate="no" lang="en"`). A redirect URI on another origin than APP_URL (the app opened under another address) says where
  * to open it.
  */
 export function errorPage(lang: Language, out: Record<string, unknown>, page: ErrorPageContext): string {
@@ -87,7 +87,7 @@ export function errorPage(lang: Language, out: Record<string, unknown>, page: Er
     `<h1>${esc(t('oidc.error_heading'))}</h1>
 ${text}
 <div class="actions"><a class="button primary" id="error-sign-in" href="${esc(page.appUrl)}/login">${esc(elsewhere ? t('oidc.error.open_sign_in') : t('oidc.back_to_sign_in'))}</a><a class="button" href="${esc(page.appUrl)}/">${esc(t('oidc.home'))}</a></div>
-<details><summary>${esc(t('oidc.error_details'))}</summary><dl>${rows}</dl></details>`,
+<details><summary>${esc(t('oidc.error_details'))}</summary><dl translate="no" lang="en">${rows}</dl></details>`,
   );
 }
 
