@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Dashboard } from '../../src/features/admin/dashboard/dashboard';
 import { activateLocale } from '../../src/lib/i18n';
@@ -70,9 +70,12 @@ describe('admin logs: messages in the admin language', () => {
   it('the date filters of the dashboard follow the admin language (jj/mm/aaaa in French, not the browser mm/dd/yyyy)', { timeout: 60_000 }, async () => {
     await activateLocale('fr');
     await renderLogs();
-    const from = screen.getAllByRole('textbox', { name: 'Du' });
-    expect(from.length).toBe(2);
-    for (const field of from) expect((field as HTMLInputElement).placeholder).toBe('jj/mm/aaaa');
+    // the date field loads when first shown (a read-only stand-in until then)
+    await waitFor(() => {
+      const from = screen.getAllByRole('textbox', { name: 'Du' });
+      expect(from.length).toBe(2);
+      for (const field of from) expect((field as HTMLInputElement).placeholder).toBe('jj/mm/aaaa');
+    });
   });
 
   it('a URL stays on one line, cut with an ellipsis, the whole of it in the title', { timeout: 60_000 }, async () => {

@@ -8,7 +8,7 @@ import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { DataPagination } from '../../../components/ui/data-pagination';
-import { DateField } from '../../../components/ui/date-field';
+import { DateField } from '../../../components/ui/date-field-lazy';
 import { FilterXIcon } from '../../../components/ui/icons';
 import * as Table from '../../../components/ui/table';
 import { TableFrame } from '../../../components/ui/table-frame';
