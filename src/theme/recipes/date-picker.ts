@@ -1,5 +1,6 @@
 import { datePickerAnatomy } from '@ark-ui/react/anatomy';
 import { defineSlotRecipe } from '@pandacss/dev';
+import { floatingPanel } from './floating-panel';
 import { focusRing } from './focus-ring';
 
 /** A date field: typed in the reader's format, or picked from a calendar (day, month and year views). */
@@ -45,11 +46,7 @@ export const datePicker = defineSlotRecipe({
     },
     positioner: { zIndex: 'popover' },
     content: {
-      bg: 'bg.surface',
-      borderWidth: '1px',
-      borderColor: 'border.default',
-      borderRadius: 'md',
-      boxShadow: 'md',
+      ...floatingPanel,
       p: '3',
       display: 'flex',
       flexDirection: 'column',

@@ -1,5 +1,6 @@
 import { menuAnatomy } from '@ark-ui/react/anatomy';
 import { defineSlotRecipe } from '@pandacss/dev';
+import { floatingPanel } from './floating-panel';
 import { focusRing } from './focus-ring';
 
 export const menu = defineSlotRecipe({
@@ -8,11 +9,7 @@ export const menu = defineSlotRecipe({
   base: {
     positioner: { zIndex: 'popover' },
     content: {
-      bg: 'bg.surface',
-      borderWidth: '1px',
-      borderColor: 'border.default',
-      borderRadius: 'md',
-      boxShadow: 'md',
+      ...floatingPanel,
       minWidth: '44',
       p: '1',
       outline: 'none',

@@ -1,5 +1,6 @@
 import { selectAnatomy } from '@ark-ui/react/anatomy';
 import { defineSlotRecipe } from '@pandacss/dev';
+import { floatingPanel } from './floating-panel';
 import { focusRing } from './focus-ring';
 
 export const select = defineSlotRecipe({
@@ -31,11 +32,7 @@ export const select = defineSlotRecipe({
     indicator: { color: 'fg.muted', display: 'inline-flex', transition: 'transform token(durations.fast)', _open: { transform: 'rotate(180deg)' } },
     positioner: { zIndex: 'popover' },
     content: {
-      bg: 'bg.surface',
-      borderWidth: '1px',
-      borderColor: 'border.default',
-      borderRadius: 'md',
-      boxShadow: 'md',
+      ...floatingPanel,
       p: '1',
       maxHeight: 'selectMenuMax',
       minHeight: 'selectMenuMin',
