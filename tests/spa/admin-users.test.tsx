@@ -224,3 +224,35 @@ describe('admin user management', () => {
     expect(within(results).getByText(/user3@example.com:/)).toHaveAttribute('data-ok', 'false');
   });
 });
+
+/** A router whose navigations commit late (its guards still running): the page keeps the params it rendered with. */
+function SlowRouterHarness({ initial, changes }: { initial: UserSearch; changes: UserSearch[] }) {
+  const [search, setSearch] = useState<UserSearch>(initial);
+  return (
+    <UserManagement
+      search={search}
+      onSearchChange={(next) => {
+        changes.push(next);
+        setTimeout(() => setSearch(next), 1_000);
+      }}
+    />
+  );
+}
+
+describe('user list: changes made while a navigation is on its way', () => {
+  it('clearing the search and picking a filter within the search box pause keeps both (the filter was lost)', { timeout: 30_000 }, async () => {
+    server = await usersApi(5);
+    const changes: UserSearch[] = [];
+    const user = userEvent.setup();
+    await renderWithRouter(() => <SlowRouterHarness initial={{ search: 'grace' }} changes={changes} />, '/admin/user-management');
+    await screen.findAllByTestId('user-row');
+    await user.clear(screen.getByRole('searchbox', { name: 'Search users' }));
+    await user.click(screen.getByRole('combobox', { name: 'Technical' }));
+    await user.click(await screen.findByRole('option', { name: 'Technical users' }));
+    // both changes were asked for before the slow router delivered either: the last one asked for holds both, in
+    // whichever order they came (search box after its 300 ms pause, or the filter first)
+    await waitFor(() => expect(changes.length).toBe(2), { timeout: 5_000 });
+    expect(changes.at(-1)).toMatchObject({ technical: true });
+    expect(changes.at(-1)?.search).toBeUndefined();
+  });
+});

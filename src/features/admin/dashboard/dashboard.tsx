@@ -18,6 +18,7 @@ import { Toolbar } from '../../../components/ui/toolbar';
 import { LOGGED_ERROR_CODES } from '../../../../contract/admin/logs';
 import { activitiesQueryOptions, dailySignInsQueryOptions, errorLogsQueryOptions } from '../api/logs';
 import { useFormat } from '../components/format';
+import { useSearchParams } from '../components/use-search-params';
 import { QueryRows } from '../components/query-rows';
 import { SignInChart } from './sign-in-chart';
 import { activityFilters, errorFilters, type DashboardSearch } from './search';
@@ -27,6 +28,9 @@ export function Dashboard({ search, onSearchChange }: { search: DashboardSearch;
   const daily = useQuery(dailySignInsQueryOptions(30));
   const errorText = useErrorText();
   const ids = { chart: useId(), act: useId(), err: useId() };
+  // both cards' filters live in one URL: every change starts from the params asked for last (use-search-params.ts)
+  const params = useSearchParams(search, onSearchChange);
+  const update = (patch: Partial<DashboardSearch>) => params.change({ ...params.latest(), ...patch });
   return (
     <div className={css({ display: 'flex', flexDirection: 'column', gap: '6' })}>
       <PageHeading>
@@ -45,8 +49,8 @@ export function Dashboard({ search, onSearchChange }: { search: DashboardSearch;
           <SignInChart data={daily.data} />
         )}
       </Card>
-      <ActivitiesCard search={search} onSearchChange={onSearchChange} titleId={ids.act} />
-      <ErrorLogCard search={search} onSearchChange={onSearchChange} titleId={ids.err} />
+      <ActivitiesCard search={search} update={update} titleId={ids.act} />
+      <ErrorLogCard search={search} update={update} titleId={ids.err} />
     </div>
   );
 }
@@ -70,16 +74,17 @@ function DebouncedField({ label, value, onChange, placeholder }: { label: string
 
 interface CardProps {
   search: DashboardSearch;
-  onSearchChange: (next: DashboardSearch) => void;
+  /** Changes some of the URL's params, on top of the ones asked for last. */
+  update: (patch: Partial<DashboardSearch>) => void;
   titleId: string;
 }
 
-function ActivitiesCard({ search, onSearchChange, titleId }: CardProps) {
+function ActivitiesCard({ search, update, titleId }: CardProps) {
   const { t } = useLingui();
   const fmt = useFormat();
   const filters = activityFilters(search);
   const q = useQuery(activitiesQueryOptions(filters));
-  const set = (patch: Partial<DashboardSearch>) => onSearchChange({ ...search, ...patch, a_page: undefined });
+  const set = (patch: Partial<DashboardSearch>) => update({ ...patch, a_page: undefined });
   const filtered = Boolean(filters.from || filters.to || filters.user);
   const rows = q.data?.data ?? [];
   const cols = 6;
@@ -90,7 +95,7 @@ function ActivitiesCard({ search, onSearchChange, titleId }: CardProps) {
         <DateField label={t`To`} value={search.a_to} min={search.a_from} onChange={(v) => set({ a_to: v })} />
         <DebouncedField label={t`User e-mail`} value={search.a_user ?? ''} onChange={(v) => set({ a_user: v || undefined })} placeholder="name@example.com" />
         {filtered ? (
-          <Button variant="ghost" size="sm" onClick={() => onSearchChange({ ...search, a_from: undefined, a_to: undefined, a_user: undefined, a_page: undefined })}>
+          <Button variant="ghost" size="sm" onClick={() => update({ a_from: undefined, a_to: undefined, a_user: undefined, a_page: undefined })}>
             <FilterXIcon />
             <Trans>Clear filters</Trans>
           </Button>
@@ -146,8 +151,8 @@ function ActivitiesCard({ search, onSearchChange, titleId }: CardProps) {
           total={q.data.meta.total}
           page={q.data.meta.page}
           pageSize={q.data.meta.size}
-          onPageChange={(p) => onSearchChange({ ...search, a_page: p === 1 ? undefined : p })}
-          onPageSizeChange={(s) => onSearchChange({ ...search, a_size: s, a_page: undefined })}
+          onPageChange={(p) => update({ a_page: p === 1 ? undefined : p })}
+          onPageSizeChange={(s) => update({ a_size: s, a_page: undefined })}
         />
       ) : null}
     </Card>
@@ -156,12 +161,12 @@ function ActivitiesCard({ search, onSearchChange, titleId }: CardProps) {
 
 const ALL_CODES = 'all';
 
-function ErrorLogCard({ search, onSearchChange, titleId }: CardProps) {
+function ErrorLogCard({ search, update, titleId }: CardProps) {
   const { t } = useLingui();
   const fmt = useFormat();
   const filters = errorFilters(search);
   const q = useQuery(errorLogsQueryOptions(filters));
-  const set = (patch: Partial<DashboardSearch>) => onSearchChange({ ...search, ...patch, e_page: undefined });
+  const set = (patch: Partial<DashboardSearch>) => update({ ...patch, e_page: undefined });
   const filtered = Boolean(filters.from || filters.to || filters.user || filters.code);
   const rows = q.data?.data ?? [];
   const cols = 5;
@@ -179,7 +184,7 @@ function ErrorLogCard({ search, onSearchChange, titleId }: CardProps) {
         />
         <DebouncedField label={t`User e-mail`} value={search.e_user ?? ''} onChange={(v) => set({ e_user: v || undefined })} placeholder="name@example.com" />
         {filtered ? (
-          <Button variant="ghost" size="sm" onClick={() => onSearchChange({ ...search, e_from: undefined, e_to: undefined, e_code: undefined, e_user: undefined, e_page: undefined })}>
+          <Button variant="ghost" size="sm" onClick={() => update({ e_from: undefined, e_to: undefined, e_code: undefined, e_user: undefined, e_page: undefined })}>
             <FilterXIcon />
             <Trans>Clear filters</Trans>
           </Button>
@@ -227,8 +232,8 @@ function ErrorLogCard({ search, onSearchChange, titleId }: CardProps) {
           total={q.data.meta.total}
           page={q.data.meta.page}
           pageSize={q.data.meta.size}
-          onPageChange={(p) => onSearchChange({ ...search, e_page: p === 1 ? undefined : p })}
-          onPageSizeChange={(s) => onSearchChange({ ...search, e_size: s, e_page: undefined })}
+          onPageChange={(p) => update({ e_page: p === 1 ? undefined : p })}
+          onPageSizeChange={(s) => update({ e_size: s, e_page: undefined })}
         />
       ) : null}
     </Card>

@@ -28,6 +28,7 @@ import { useSsoProviderName } from '../api/config';
 import type { Account } from '../api/types';
 import { downloadUsersCsv, useDeleteUser, usersQueryOptions } from '../api/users';
 import { useErrorText, useNotify } from '../components/feedback';
+import { useSearchParams } from '../components/use-search-params';
 import { useFormat, useLanguageName } from '../components/format';
 import { StateBadge } from '../components/state-badge';
 import { AddUserDialog } from './add-user-dialog';
@@ -66,8 +67,11 @@ export function UserManagement({ search, onSearchChange, canFilterByRole = true 
   const [selected, setSelected] = useState<Map<string, Account>>(new Map());
   const deleteUser = useDeleteUser();
 
+  // every change starts from the params asked for last (a navigation on its way is not lost: use-search-params.ts)
+  const params = useSearchParams(search, onSearchChange);
+  const change = (patch: Partial<UserSearch>) => params.change({ ...params.latest(), ...patch });
   // filters start over: first page, no cursor, bounded count
-  const setFilter = (patch: Partial<UserSearch>) => onSearchChange({ ...search, ...patch, page: undefined, cursor: undefined, count: undefined });
+  const setFilter = (patch: Partial<UserSearch>) => change({ ...patch, page: undefined, cursor: undefined, count: undefined });
   const hasFilters = Boolean(filters.search || filters.status || filters.technical !== undefined || filters.auth_type || filters.role || filters.locale);
 
   const rows = users.data?.data ?? [];
@@ -80,7 +84,7 @@ export function UserManagement({ search, onSearchChange, canFilterByRole = true 
   const goToPage = (page: number) => {
     const current = meta?.page ?? 1;
     const cursor = page === current + 1 ? meta?.next_cursor : page === current - 1 ? meta?.prev_cursor : undefined;
-    onSearchChange({ ...search, page: page === 1 ? undefined : page, cursor: page === 1 ? undefined : (cursor ?? undefined) });
+    change({ page: page === 1 ? undefined : page, cursor: page === 1 ? undefined : (cursor ?? undefined) });
   };
   const name = (u: Account) => `${u.first_name} ${u.last_name}`.trim() || u.email;
 
@@ -186,7 +190,7 @@ export function UserManagement({ search, onSearchChange, canFilterByRole = true 
                     <span data-testid="users-total">
                       <Trans>{totalText}+ users match</Trans>
                     </span>
-                    <Button variant="outline" size="sm" onClick={() => onSearchChange({ ...search, count: 'exact' })} aria-busy={(users.isFetching && search.count === 'exact') || undefined}>
+                    <Button variant="outline" size="sm" onClick={() => change({ count: 'exact' })} aria-busy={(users.isFetching && search.count === 'exact') || undefined}>
                       <Trans>Count exactly</Trans>
                     </Button>
                   </>
@@ -197,7 +201,7 @@ export function UserManagement({ search, onSearchChange, canFilterByRole = true 
                 )
               ) : null}
             </span>
-            <Button variant="ghost" size="sm" onClick={() => onSearchChange({ size: search.size })}>
+            <Button variant="ghost" size="sm" onClick={() => params.change({ size: params.latest().size })}>
               <FilterXIcon />
               <Trans>Clear filters</Trans>
             </Button>
@@ -217,7 +221,7 @@ export function UserManagement({ search, onSearchChange, canFilterByRole = true 
                     onChange={(e) => setSelected(e.target.checked ? new Map(rows.map((u) => [u.id, u])) : new Map())}
                   />
                 </Table.Header>
-                <SortHeader label={t`Name`} column="name" sort={search.sort} onSort={(sort) => onSearchChange({ ...search, sort, page: undefined, cursor: undefined })} />
+                <SortHeader label={t`Name`} column="name" sort={search.sort} onSort={(sort) => change({ sort, page: undefined, cursor: undefined })} />
                 <Table.Header>
                   <Trans>Status</Trans>
                 </Table.Header>
@@ -230,7 +234,7 @@ export function UserManagement({ search, onSearchChange, canFilterByRole = true 
                 <Table.Header>
                   <Trans>Language</Trans>
                 </Table.Header>
-                <SortHeader label={t`Created`} column="created_at" sort={search.sort} onSort={(sort) => onSearchChange({ ...search, sort, page: undefined, cursor: undefined })} />
+                <SortHeader label={t`Created`} column="created_at" sort={search.sort} onSort={(sort) => change({ sort, page: undefined, cursor: undefined })} />
                 <Table.Header className={css({ textAlign: 'end' })}>
                   <Trans>Actions</Trans>
                 </Table.Header>
@@ -310,7 +314,7 @@ export function UserManagement({ search, onSearchChange, canFilterByRole = true 
             page={users.data.meta.page}
             pageSize={users.data.meta.size}
             onPageChange={goToPage}
-            onPageSizeChange={(size) => onSearchChange({ ...search, size, page: undefined, cursor: undefined })}
+            onPageSizeChange={(size) => change({ size, page: undefined, cursor: undefined })}
           />
         ) : null}
       </Card>
