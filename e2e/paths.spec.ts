@@ -67,12 +67,7 @@ const BROWSER_PENDING: Readonly<Record<string, string>> = {
  * Cases whose browser walk fails on a driver fault that is understood but not yet fixed: listed (fixme in the report),
  * not hidden. Issue 13 stays open until this list is empty.
  */
-const CASE_FIXME: Readonly<Record<string, string>> = {
-  'session-01':
-    'Logout while a refresh is held: with the rewritten driver (exact holds, cleanup after each step) and the auth-cache wait it passed 2 of 3 runs together with e2e/session.spec.ts and e2e/foundation.spec.ts (stop 20); the failing run, with another Playwright run in the same checkout, did not show screen:session.signed-out within 10 s after a revoke landed on /login — not yet understood',
-  'session-context-01':
-    'the session-01 path on the context model: the language step now picks a language other than the page\'s (picking the shown one sends no save: the cause of the earlier stop); passed 2 of 3 runs (stop 20), the failing run timed out in the same run as session-01\'s failure',
-};
+const CASE_FIXME: Readonly<Record<string, string>> = {};
 
 /** `data-screen` values of the visible elements. */
 async function visibleScreens(ctx: DriverContext): Promise<string[]> {
