@@ -55,8 +55,33 @@ describe(`csvImport machine (model-based: ${shortest.length} shortest paths + ${
     const failedStates = paths.flatMap((p) => p.steps.map((s) => s.state)).filter((s) => stateKey(s.value) === 'failed');
     expect(failedStates.length).toBeGreaterThan(0);
     for (const s of failedStates) expect(s.can({ type: 'RETRY' }), JSON.stringify(ctx(s).error)).toBe(ctx(s).error?.retryable === true);
-    expect(failedStates.some((s) => ctx(s).error?.code === 'payload_too_large' && !s.can({ type: 'RETRY' }))).toBe(true);
     expect(failedStates.some((s) => ctx(s).error?.code === 'network' && s.can({ type: 'RETRY' }))).toBe(true);
+    expect(failedStates.some((s) => ctx(s).error?.code === 'import_interrupted' && s.can({ type: 'RETRY' }))).toBe(true);
+  });
+
+  it('a file over the upload limit is refused at the check (back to the pick screen, no retry); the import never meets the limit', () => {
+    const steps = paths.flatMap((p) => p.steps);
+    const refused = steps.filter((s) => s.event.type === 'xstate.error.actor.checkFile' && ctx(s.state).error?.code === 'payload_too_large');
+    expect(refused.length).toBeGreaterThan(0);
+    for (const s of refused) {
+      expect(stateKey(s.state.value)).toBe('pick');
+      expect(ctx(s.state).error?.retryable).toBe(false);
+    }
+    expect(steps.some((s) => s.event.type === 'xstate.error.actor.startImport' && ctx(s.state).error?.code === 'payload_too_large')).toBe(false);
+  });
+
+  it('the import always follows a job: starting leads to running or failed, never straight to done', () => {
+    for (const p of paths) {
+      p.steps.forEach((s, i) => {
+        if (i > 0 && stateKey(p.steps[i - 1]!.state.value) === 'starting' && s.event.type === 'xstate.done.actor.startImport') expect(stateKey(s.state.value)).toBe('running.fetching');
+      });
+    }
+  });
+
+  it('a cancel is answered with the job ended: cancelled, done, or failed when it was interrupted first (never "running")', () => {
+    const answered = paths.flatMap((p) => p.steps).filter((s) => s.event.type === 'xstate.done.actor.cancelImport');
+    expect(new Set(answered.map((s) => stateKey(s.state.value)))).toEqual(new Set(['cancelled', 'done', 'failed']));
+    for (const s of answered.filter((a) => stateKey(a.state.value) === 'failed')) expect(ctx(s.state).error).toEqual({ code: 'import_interrupted', retryable: true });
   });
 
   it('a report with nothing to import cannot be run', () => {

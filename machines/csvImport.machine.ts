@@ -213,10 +213,9 @@ export const csvImportMachine = setup({
         id: 'startImport',
         src: 'uploadFile',
         input: ({ context }) => ({ file: context.file as ImportFile, dryRun: false, sendInvitations: context.sendInvitations }),
-        onDone: [
-          { guard: { type: 'isJob', params: ({ event }) => ({ output: event.output }) }, target: 'running', actions: { type: 'followJob', params: ({ event }) => (event.output.status === 'job' ? event.output : { jobId: '', total: 0 }) } },
-          { target: 'done', actions: { type: 'setReport', params: ({ event }) => ({ report: (event.output as Extract<UploadOutput, { status: 'report' }>).report }) } },
-        ],
+        // always a job: the import is started with `async=true` (createCsvImportActors); a file over the upload limit
+        // was already refused at the check
+        onDone: { target: 'running', actions: { type: 'followJob', params: ({ event }) => (event.output.status === 'job' ? event.output : { jobId: '', total: 0 }) } },
         onError: { target: 'failed', actions: { type: 'setError', params: ({ event }) => ({ error: event.error }) } },
       },
     },
@@ -252,8 +251,9 @@ export const csvImportMachine = setup({
               { guard: { type: 'jobIs', params: ({ event }) => ({ job: event.output, status: 'cancelled' as const }) }, target: '#csvImport.cancelled', actions: { type: 'endJob', params: ({ event }) => ({ job: event.output }) } },
               // it ended before the cancel arrived
               { guard: { type: 'jobIs', params: ({ event }) => ({ job: event.output, status: 'done' as const }) }, target: '#csvImport.done', actions: { type: 'endJob', params: ({ event }) => ({ job: event.output }) } },
-              { guard: { type: 'jobIs', params: ({ event }) => ({ job: event.output, status: 'failed' as const }) }, target: '#csvImport.failed', actions: [{ type: 'endJob', params: ({ event }) => ({ job: event.output }) }, { type: 'setJobError', params: ({ event }) => ({ code: event.output.errorCode }) }] },
-              { target: 'waiting' },
+              // it was closed before the cancel arrived (interrupted); the server closes any job still queued or
+              // running (server/services/admin/import.ts cancelImportJob), so the answer is never "running"
+              { target: '#csvImport.failed', actions: [{ type: 'endJob', params: ({ event }) => ({ job: event.output }) }, { type: 'setJobError', params: ({ event }) => ({ code: event.output.errorCode }) }] },
             ],
             onError: { target: 'waiting', actions: { type: 'setError', params: ({ event }) => ({ error: event.error }) } },
           },

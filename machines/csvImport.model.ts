@@ -33,10 +33,11 @@ export const jobs: Record<JobOutput['status'], JobOutput> = {
   cancelled: { status: 'cancelled', progress: { processed: 1, total: 3, created: 1 }, report: null, errorCode: 'import_cancelled' },
 };
 export const importErrors = {
+  /** The file is over the 50 MB upload limit (server/routes/admin/users-import.routes.ts MAX_IMPORT_BYTES). */
+  tooLarge: new CallFailureError({ kind: 'http', status: 413, code: 'payload_too_large', message: 'Too large' }),
   /** The file lacks the `email` column (server/services/admin/import.ts readImportFile). */
   missingColumns: new CallFailureError({ kind: 'http', status: 422, code: 'users_import_failed', message: 'Users import failed', fields: { 'columns.email': ['required'] } }),
   network: new CallFailureError({ kind: 'network', message: 'fetch failed' }),
-  tooLarge: new CallFailureError({ kind: 'http', status: 413, code: 'payload_too_large', message: 'Too large' }),
 };
 
 function events(snapshot: AnyMachineSnapshot): EventObject[] {
@@ -50,6 +51,7 @@ function events(snapshot: AnyMachineSnapshot): EventObject[] {
       doneEvent('checkFile', uploads.report(NOTHING_TO_IMPORT)),
       doneEvent('checkFile', uploads.job),
       errorEvent('checkFile', importErrors.missingColumns),
+      errorEvent('checkFile', importErrors.tooLarge),
       errorEvent('checkFile', importErrors.network),
     ],
     'checkingJob.fetching': [
@@ -59,7 +61,9 @@ function events(snapshot: AnyMachineSnapshot): EventObject[] {
       errorEvent('pollCheck', importErrors.network),
     ],
     'checkingJob.waiting': [afterEvent('pollInterval', 'csvImport.checkingJob.waiting')],
-    starting: [doneEvent('startImport', uploads.job), doneEvent('startImport', uploads.report(IMPORTED)), errorEvent('startImport', importErrors.tooLarge), errorEvent('startImport', importErrors.network)],
+    // the SPA starts the import with `async=true`: the answer is always a job (never a report); a file over the upload
+    // limit already got its 413 at the check (the same file, the same limit)
+    starting: [doneEvent('startImport', uploads.job), errorEvent('startImport', importErrors.network)],
     'running.fetching': [
       doneEvent('pollImport', jobs.running),
       doneEvent('pollImport', jobs.done),
@@ -68,7 +72,9 @@ function events(snapshot: AnyMachineSnapshot): EventObject[] {
       errorEvent('pollImport', importErrors.network),
     ],
     'running.waiting': [afterEvent('pollInterval', 'csvImport.running.waiting')],
-    'running.cancelling': [doneEvent('cancelImport', jobs.cancelled), doneEvent('cancelImport', jobs.done), errorEvent('cancelImport', importErrors.network)],
+    // the server closes any job still queued or running (cancelImportJob), so a cancel is never answered "running";
+    // a job that ended before the cancel arrived is answered as it ended (done, or interrupted)
+    'running.cancelling': [doneEvent('cancelImport', jobs.cancelled), doneEvent('cancelImport', jobs.done), doneEvent('cancelImport', jobs.failed), errorEvent('cancelImport', importErrors.network)],
   };
   return [...user, ...(outcomes[stateKey(snapshot.value)] ?? [])];
 }
