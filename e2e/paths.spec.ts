@@ -60,7 +60,6 @@ function record(entry: WalkRecord): WalkRecord {
  */
 const BROWSER_PENDING: Readonly<Record<string, string>> = {
   ssoCallback: 'needs a second OIDC provider on loopback started by the walk (the server tests have one: tests/server/oidc/sso.test.ts)',
-  csvImport: 'needs an interrupted job arranged in the SQLite file and a cancel that lands before a ~30k-row job ends',
 };
 
 /**
