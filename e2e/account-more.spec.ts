@@ -200,7 +200,7 @@ test.describe('account, more', () => {
     await page.goto('/profile');
     await expect(twoFactor).toContainText('On — codes by SMS');
     await twoFactor.getByRole('button', { name: 'Send code by SMS' }).click();
-    await toast(page, `Code sent to ${phone}`);
+    await expect(twoFactor.getByRole('status')).toHaveText(`Code sent to ${phone}. It may take up to a minute to arrive.`);
     const disable = await nextSmsCode(phone, sent);
     await axe(page, 'profile-sms-disable');
     await shot(page, 'more-profile-sms-disable');

@@ -1,6 +1,7 @@
 /** All graph models, for the tests and `npm run paths`. */
 import { apiKeyModel } from './apiKey.model';
 import { csvImportModel } from './csvImport.model';
+import { disableCodeModel } from './disableCode.model';
 import { invitationResendModel } from './invitationResend.model';
 import { loginModel } from './login.model';
 import { sessionContextModel, sessionModel } from './session.model';
@@ -9,4 +10,4 @@ import type { MachineModel } from './testing/graph';
 import { twoFactorSetupModel } from './twoFactorSetup.model';
 import { verifyInvitationModel } from './verifyInvitation.model';
 
-export const models: MachineModel[] = [sessionModel, sessionContextModel, loginModel, ssoCallbackModel, verifyInvitationModel, twoFactorSetupModel, csvImportModel, invitationResendModel, apiKeyModel];
+export const models: MachineModel[] = [sessionModel, sessionContextModel, loginModel, ssoCallbackModel, verifyInvitationModel, twoFactorSetupModel, disableCodeModel, csvImportModel, invitationResendModel, apiKeyModel];

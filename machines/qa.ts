@@ -11,6 +11,7 @@ import type { MachineModel } from './testing/graph';
 import type { Coverage, MachineQa } from './testing/qa';
 import * as apiKey from './apiKey.qa';
 import * as csvImport from './csvImport.qa';
+import * as disableCode from './disableCode.qa';
 import * as invitationResend from './invitationResend.qa';
 import * as login from './login.qa';
 import * as session from './session.qa';
@@ -23,6 +24,7 @@ export const qaModules: Record<string, Record<string, unknown>> = {
   'login.qa.ts': login,
   'verifyInvitation.qa.ts': verifyInvitation,
   'twoFactorSetup.qa.ts': twoFactorSetup,
+  'disableCode.qa.ts': disableCode,
   'csvImport.qa.ts': csvImport,
   'invitationResend.qa.ts': invitationResend,
   'apiKey.qa.ts': apiKey,

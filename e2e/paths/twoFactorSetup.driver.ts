@@ -62,7 +62,7 @@ function wrongCode(w: World): string {
 }
 
 /** The server's SMS windows of this account: the 30 s resend window of `purpose` and the hourly count. */
-function smsWindow(w: World, purpose: 'sms_enable' | 'sms_disable', open: boolean): void {
+export function smsWindow(w: { accountId: string }, purpose: 'sms_enable' | 'sms_disable', open: boolean): void {
   withDb((db) => {
     db.prepare('delete from rate_counters where key in (?, ?)').run(`rate:sms30:${purpose}:${w.accountId}`, `rate:smsh:${w.accountId}`);
     if (!open) db.prepare('insert into rate_counters (key, count, reset_at, locked_until) values (?, 1, ?, 0)').run(`rate:sms30:${purpose}:${w.accountId}`, Date.now() + 30_000);

@@ -46,7 +46,9 @@ describe('two-factor: turning SMS off', () => {
     server = await startAdminServer((req) => (req.method === 'POST' && req.path === '/api/2fa/sms/send' ? { body: { data: { status: 'sent' } } } : undefined));
     wrap('SMS');
     await userEvent.setup().click(screen.getByRole('button', { name: 'Send code by SMS' }));
-    expect(await screen.findByText('Code sent to +4915112345678')).toBeInTheDocument();
+    // beside the button (the machine's sent screen), not in a toast that vanishes
+    await waitFor(() => expect(screen.getByRole('status')).toHaveTextContent('Code sent to +4915112345678. It may take up to a minute to arrive.'));
+    expect(document.querySelector('[data-screen="screen:2fa-code.sent"]')).not.toBeNull();
     expect(server.requests.filter((r) => r.path === '/api/2fa/sms/send')).toHaveLength(1);
   });
 

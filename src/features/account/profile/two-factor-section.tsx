@@ -1,21 +1,21 @@
 import type { I18n } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { useMachine } from '@xstate/react';
 import { QRCodeSVG } from 'qrcode.react';
 import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import { css } from 'styled-system/css';
 import type { ErrorInfo } from '../../../../machines/shared';
 import { createTwoFactorActors, TWO_FACTOR_SCREENS, twoFactorSetupMachine, type TwoFactorSetupMachine } from '../../../../machines/twoFactorSetup.machine';
-import { sendEnrollmentSms } from '../../../../contract/account';
+import { createDisableCodeActors, disableCodeMachine, DISABLE_CODE_SCREENS } from '../../../../machines/disableCode.machine';
 import { call } from '../../../api/call';
 import { currentAccountQueryOptions, type AccountKind, type TwoFactorStatus } from '../../../api/account';
 import { Button } from '../../../components/ui/button';
 import { CodeInput } from '../../../components/ui/code-input';
 import { toaster } from '../../../components/ui/toast';
 import { inspectOptions } from '../../../lib/inspect';
-import { apiErrorMessage, errorInfoMessage, FormAlert, formatDuration, formStack, mutedText, PasswordField, usePinTranslations } from '../form-kit';
+import { errorInfoMessage, FormAlert, formatDuration, formStack, mutedText, PasswordField, usePinTranslations } from '../form-kit';
 import { Section } from './section';
 
 /**
@@ -23,7 +23,7 @@ import { Section } from './section';
  * hour) is a wait, not a lockout of the account (that one is `account_locked`).
  */
 function smsWaitMessage(i18n: I18n, screen: string, error: ErrorInfo | null): string | null {
-  if (error?.serverCode !== 'too_many_requests' || (screen !== 'screen:2fa.off' && screen !== 'screen:2fa.sms-code')) return null;
+  if (error?.serverCode !== 'too_many_requests' || (screen !== 'screen:2fa.off' && screen !== 'screen:2fa.sms-code' && screen !== 'screen:2fa-code.ready')) return null;
   if (!error.retryAfter) return i18n._(msg`Please wait before asking for another code.`);
   const time = formatDuration(i18n, error.retryAfter);
   return i18n._(msg`Please wait ${time} before asking for another code.`);
@@ -68,6 +68,29 @@ function CodeForm({ label, busy, error, submitLabel, onSubmit }: { label: string
   );
 }
 
+/** "Send code by SMS" for turning SMS two-factor off (machines/disableCode.machine.ts). */
+function DisableCodeRequest({ phone, disabled }: { phone: string; disabled: boolean }) {
+  const { i18n } = useLingui();
+  const machine = useMemo(() => disableCodeMachine.provide({ actors: createDisableCodeActors({ call }) }), []);
+  const [snapshot, send] = useMachine(machine, { ...inspectOptions(), input: { phone } });
+  const screen = DISABLE_CODE_SCREENS.find((tag) => snapshot.hasTag(tag)) ?? 'screen:2fa-code.ready';
+  const sending = snapshot.hasTag('busy');
+  const error = smsWaitMessage(i18n, screen, snapshot.context.error) ?? errorInfoMessage(i18n, snapshot.context.error);
+  return (
+    <div data-screen={screen} className={css({ display: 'flex', flexDirection: 'column', gap: '2' })}>
+      {error ? <FormAlert focus={false}>{error}</FormAlert> : null}
+      <div className={css({ display: 'flex', alignItems: 'center', gap: '3', flexWrap: 'wrap' })}>
+        <Button variant="outline" disabled={sending || disabled} aria-busy={sending} onClick={() => send({ type: 'SEND' })}>
+          <Trans>Send code by SMS</Trans>
+        </Button>
+        <span className={mutedText} role="status">
+          {screen === 'screen:2fa-code.sent' ? <Trans>Code sent to {phone}.</Trans> : null} <Trans>It may take up to a minute to arrive.</Trans>
+        </span>
+      </div>
+    </div>
+  );
+}
+
 /** Two-factor authentication: authenticator app (QR) or SMS, recovery codes, disable. */
 export function TwoFactorSection({ kind, phone, status, machineOverride }: { kind: AccountKind; phone: string | null; status: TwoFactorStatus; machineOverride?: TwoFactorSetupMachine }) {
   const { t, i18n } = useLingui();
@@ -85,15 +108,6 @@ export function TwoFactorSection({ kind, phone, status, machineOverride }: { kin
   useEffect(() => {
     send({ type: 'PHONE_UPDATED', phone });
   }, [phone, send]);
-
-  const disableCode = useMutation({
-    mutationFn: () => call(sendEnrollmentSms),
-    onSuccess: () => {
-      const phoneNumber = phone ?? '';
-      toaster.create({ type: 'success', title: i18n._(msg`Code sent to ${phoneNumber}`) });
-    },
-    onError: (err) => toaster.create({ type: 'error', title: apiErrorMessage(i18n, err) }),
-  });
 
   const refresh = () => void queryClient.invalidateQueries({ queryKey: currentAccountQueryOptions(kind).queryKey });
 
@@ -231,17 +245,8 @@ export function TwoFactorSection({ kind, phone, status, machineOverride }: { kin
             </>
           ) : null}
         </form>
-        {disableWith === 'one_time_password' && context.method === 'SMS' ? (
-          <div className={css({ display: 'flex', alignItems: 'center', gap: '3', flexWrap: 'wrap' })}>
-            {/* SMS codes are sent on request only: without this there is no code to turn SMS two-factor off with */}
-            <Button variant="outline" disabled={disableCode.isPending || busy} aria-busy={disableCode.isPending} onClick={() => disableCode.mutate()}>
-              <Trans>Send code by SMS</Trans>
-            </Button>
-            <span className={mutedText}>
-              <Trans>It may take up to a minute to arrive.</Trans>
-            </span>
-          </div>
-        ) : null}
+        {/* SMS codes are sent on request only: without this there is no code to turn SMS two-factor off with */}
+        {disableWith === 'one_time_password' && context.method === 'SMS' ? <DisableCodeRequest phone={phone ?? ''} disabled={busy} /> : null}
         {disableWith === 'one_time_password' ? (
           <CodeForm
             label={t`One time password`}

@@ -1,0 +1,125 @@
+/**
+ * Browser driver of the SMS that turns SMS two-factor off (machines/disableCode.qa.ts; interface in ./driver.ts),
+ * against the real server: a fresh user per case whose SMS two-factor is turned on through the API after signing
+ * in, on /profile. The SMS comes from the outbox (sms.log); the server's 30 s window for this SMS is opened or
+ * closed in the SQLite file (rate_counters); a network failure is `route.abort()`; a step whose answer the path
+ * never takes holds its request until the case ends.
+ */
+import { expect, type Locator, type Route } from '@playwright/test';
+import { createUserWithPassword, fillCredentials, nextSmsCode, smsTo, superAdminToken, withDb } from '../helpers';
+import type { DriverContext, MachineDriver } from './driver';
+import { smsWindow } from './twoFactorSetup.driver';
+
+const PASSWORD = 'Disable-Code-Passw0rd!';
+const SEND = '**/api/2fa/sms/send';
+
+interface World {
+  email: string;
+  accountId: string;
+  phone: string;
+  held: Route[];
+}
+
+const world = (ctx: DriverContext): World => ctx.world as unknown as World;
+const area = (ctx: DriverContext): Locator => ctx.page.locator('[data-screen^="screen:2fa-code."]');
+const sendButton = (ctx: DriverContext): Locator => area(ctx).getByRole('button', { name: 'Send code by SMS' });
+
+let adminToken: { value: string; at: number } | null = null;
+
+async function superAdmin(ctx: DriverContext): Promise<string> {
+  if (adminToken && Date.now() - adminToken.at < 5 * 60_000) return adminToken.value;
+  const browser = ctx.context.browser();
+  if (!browser) throw new Error('no browser');
+  adminToken = { value: await superAdminToken(browser), at: Date.now() };
+  return adminToken.value;
+}
+
+/** Presses "Send code by SMS" with the server's 30 s window open, and waits for the SMS. */
+async function sendAndReceive(ctx: DriverContext): Promise<void> {
+  const w = world(ctx);
+  smsWindow(w, 'sms_disable', true);
+  const before = smsTo(w.phone).length;
+  await sendButton(ctx).click();
+  ctx.world.smsCode = (await nextSmsCode(w.phone, before)).code;
+}
+
+export const disableCodeDriver: MachineDriver = {
+  machine: 'disableCode',
+  start: {
+    'SMS two-factor on, turning it off with a one-time password': async (ctx) => {
+      const { page } = ctx;
+      const id = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+      const w: World = { email: `disable-code.${id}@example.com`, accountId: '', phone: `+41792${String(Date.now()).slice(-6)}`, held: [] };
+      Object.assign(ctx.world, w);
+      await createUserWithPassword(ctx.request, await superAdmin(ctx), { email: w.email, first: 'Dana', last: 'Code', password: PASSWORD, phone: w.phone });
+      world(ctx).accountId = withDb((db) => (db.prepare('select id from accounts where email = ?').get(w.email) as { id: string }).id);
+      await page.goto('/login');
+      await expect(page).toHaveURL(/\/login\?interaction=/);
+      await fillCredentials(page, w.email, PASSWORD);
+      await expect(page.getByRole('heading', { level: 1, name: 'Welcome, Dana!' })).toBeVisible();
+      // SMS two-factor on through the API, with the code from the outbox
+      const raw = await page.evaluate(() => window.localStorage.getItem('token'));
+      const headers = { Authorization: `Bearer ${(JSON.parse(raw ?? '{}') as { access_token: string }).access_token}` };
+      smsWindow(world(ctx), 'sms_enable', true);
+      const before = smsTo(w.phone).length;
+      const sent = await ctx.request.post('/api/2fa/sms/send', { headers });
+      expect(sent.ok(), await sent.text()).toBeTruthy();
+      const { code } = await nextSmsCode(w.phone, before);
+      const enabled = await ctx.request.post('/api/2fa/sms/enable', { headers, data: { one_time_password: code } });
+      expect(enabled.ok(), await enabled.text()).toBeTruthy();
+      await page.goto('/profile');
+      const section = page.locator('section[aria-labelledby="two-factor-heading"]');
+      await expect(section).toContainText('On — codes by SMS');
+      await expect(section.getByRole('radio', { name: 'One time password', exact: true })).toBeChecked();
+    },
+  },
+  steps: {
+    start: async (ctx) => {
+      await area(ctx).scrollIntoViewIfNeeded();
+    },
+    // a lone SEND (its answer not in the case): the request is held, the button stays busy
+    SEND: async (ctx) => {
+      await ctx.page.route(SEND, (route) => {
+        world(ctx).held.push(route);
+      });
+      await sendButton(ctx).click();
+      await expect(sendButton(ctx)).toBeDisabled();
+      await expect(sendButton(ctx)).toHaveAttribute('aria-busy', 'true');
+    },
+    'sendCode succeeds': sendAndReceive,
+    'sendCode fails too_many_requests': async (ctx) => {
+      const w = world(ctx);
+      smsWindow(w, 'sms_disable', false);
+      const before = smsTo(w.phone).length;
+      await sendButton(ctx).click();
+      await expect(area(ctx).getByRole('alert')).toBeVisible();
+      expect(smsTo(w.phone)).toHaveLength(before);
+    },
+    'sendCode fails network': async (ctx) => {
+      await ctx.page.route(SEND, (route) => route.abort('internetdisconnected'), { times: 1 });
+      await sendButton(ctx).click();
+    },
+  },
+  screens: {
+    'screen:2fa-code.ready': async (ctx) => {
+      await expect(area(ctx)).toHaveAttribute('data-screen', 'screen:2fa-code.ready');
+      await expect(sendButton(ctx)).toBeVisible();
+      await expect(area(ctx).getByRole('status')).toHaveText('It may take up to a minute to arrive.');
+      const key = ctx.step?.key ?? '';
+      const alert = area(ctx).getByRole('alert');
+      if (key === 'sendCode fails too_many_requests') await expect(alert).toHaveText(/^Please wait \d+ seconds? before asking for another code\.$/);
+      else if (key === 'sendCode fails network') await expect(alert).toHaveText('Error ocurred, please try again'); // the spec's generic error text
+      else await expect(alert).toHaveCount(0);
+    },
+    'screen:2fa-code.sent': async (ctx) => {
+      await expect(area(ctx)).toHaveAttribute('data-screen', 'screen:2fa-code.sent');
+      await expect(area(ctx).getByRole('status')).toHaveText(`Code sent to ${world(ctx).phone}. It may take up to a minute to arrive.`);
+      await expect(sendButton(ctx)).toBeEnabled();
+      await expect(area(ctx).getByRole('alert')).toHaveCount(0);
+      expect(ctx.world.smsCode).toMatch(/^\d{6}$/);
+    },
+  },
+  finish: async (ctx) => {
+    for (const route of world(ctx).held ?? []) await route.abort().catch(() => undefined);
+  },
+};
