@@ -16,7 +16,7 @@
  * All e-mails are under `@csv-walk.test`.
  */
 import { expect, type Request, type Route } from '@playwright/test';
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ADMIN, adminSignIn, apiToken, createAdminWithPassword, dataDir, withDb } from '../helpers';
 import type { DriverContext, MachineDriver } from './driver';
@@ -29,7 +29,11 @@ const HELD_OWNER = 'csv-walk:another-instance';
 const TRIGGER = 'csv_walk_hold_job';
 /** Rows of a check that runs as a job (more than IAM_IMPORT_SYNC_MAX_ROWS = 2 000). */
 const JOB_ROWS = 2001;
-/** Rows of a check that must still be running at its first poll and then end by itself (several seconds of work). */
+/**
+ * Rows of a check that must still be running at its first poll and then end by itself: the one outcome paced by the
+ * server's own work (a held job never ends by itself). Its first poll is let through as soon as the upload is answered,
+ * with some seconds of validation and batches still ahead of the worker.
+ */
 const LONG_ROWS = 40_000;
 const HEADER = 'email,first_name,last_name,locale,auth_type';
 
@@ -323,7 +327,12 @@ export const csvImportDriver: MachineDriver = {
     },
     'checkFile fails payload_too_large': async (ctx) => {
       await ensureFile(ctx, 'too-large');
+      const answered = ctx.page.waitForResponse((r) => r.request().method() === 'POST' && new URL(r.url()).pathname === '/api/admin/users/import');
       await pressCheck(ctx);
+      expect((await answered).status()).toBe(413);
+      // the browser has read it: 50 MB less in the data directory
+      if (tooLargePath) rmSync(tooLargePath, { force: true });
+      tooLargePath = null;
     },
     'checkFile fails network': async (ctx) => {
       await ensureFile(ctx, 'small');
