@@ -2,6 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
+import { ssoProvidersEnv } from './e2e/sso-upstream';
 
 const PORT = Number(process.env.E2E_PORT ?? 3100);
 const BASE_URL = `http://127.0.0.1:${PORT}`;
@@ -57,6 +58,8 @@ export default defineConfig({
       IAM_ADMIN_EMAIL: E2E_ADMIN.email,
       IAM_ADMIN_PASSWORD: E2E_ADMIN.password,
       LOG_LEVEL: 'warn',
+      // the upstream provider of the SSO walk (e2e/sso-upstream.ts; started by e2e/paths/ssoCallback.driver.ts)
+      SSO_PROVIDERS: ssoProvidersEnv(),
     },
   },
 });

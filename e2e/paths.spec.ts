@@ -59,7 +59,6 @@ function record(entry: WalkRecord): WalkRecord {
  * without a driver fails the walk.
  */
 const BROWSER_PENDING: Readonly<Record<string, string>> = {
-  ssoCallback: 'needs a second OIDC provider on loopback started by the walk (the server tests have one: tests/server/oidc/sso.test.ts)',
 };
 
 /**
