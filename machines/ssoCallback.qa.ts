@@ -5,8 +5,9 @@
  *
  * "The SPA's own sign-in" is the authorization code flow of the portal (or the admin console) against this IAM:
  * /login → provider → /login?code=…&state=…. "The upstream provider" is a second OpenID provider configured in
- * SSO_PROVIDERS (in tests: a second provider on 127.0.0.1, never on the IAM's host name) with an account whose
- * e-mail is verified there.
+ * SSO_PROVIDERS (in tests a second provider on another loopback host name than the IAM's: 127.0.0.1 beside the server
+ * tests' localhost, 127.0.0.2 beside the browser walk's 127.0.0.1 — e2e/sso-upstream.ts) with an account whose e-mail is
+ * verified there.
  */
 import type { MachineQa } from './testing/qa';
 

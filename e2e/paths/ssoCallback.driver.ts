@@ -3,14 +3,16 @@
  *
  * The SPA's own sign-in is real: an active user (admin API, password set through the invitation link) or the
  * bootstrap admin signs in with e-mail and password, and the provider sends the browser back to
- * /login?code=…&state=…. Arrangements on the way back (the callback document is routed before it loads): a code
- * already used (its `oidc_models` row marked consumed, as by a first use: the token endpoint answers 400 invalid_grant),
- * a state changed in the address (the document answered with a redirect to the forged address), the address opened
- * in a fresh browser profile (captured in another context). The token request is held to see "Signing you in…".
+ * /login?code=…&state=…. That document arrives by a redirect (which `page.route` never sees), so the arrangements
+ * are made around it: a code used once already = its `oidc_models` row marked consumed just before the page's token
+ * request goes on (the token endpoint answers 400 invalid_grant); a state mismatch = a second tab whose sign-in
+ * stored another state; no stored verifier = the callback address of another browser (whose own exchange is cut).
+ * The token request is held to see "Signing you in…". After a sign-in went through, the provider's session answers
+ * the next authorization at once: "Try again" then lands in the app (where the person wanted to go).
  *
  * The upstream provider is a second OpenID provider on 127.0.0.2 (e2e/sso-upstream.ts, SSO_PROVIDERS of
  * playwright.config.ts), started here in the worker; it signs in the person the case chooses. Failing upstream: its
- * token endpoint answers 500. A reused callback: the callback address of a sign-in started in another browser.
+ * token endpoint answers 500. A reused callback: the callback address of an upstream sign-in of another browser.
  * "Without Web Crypto": `crypto.subtle.digest` overridden to fail by an init script, until the walk lets it work again.
  */
 import { expect, type Browser, type BrowserContext, type Page, type Request, type Route } from '@playwright/test';
