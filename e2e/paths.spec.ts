@@ -58,8 +58,7 @@ function record(entry: WalkRecord): WalkRecord {
  * Machines with QA words whose browser driver is not written yet (issue 13 stays open for them). Any other machine
  * without a driver fails the walk.
  */
-const BROWSER_PENDING: Readonly<Record<string, string>> = {
-};
+const BROWSER_PENDING: Readonly<Record<string, string>> = {};
 
 /**
  * Cases whose browser walk fails on a driver fault that is understood but not yet fixed: listed (fixme in the report),
