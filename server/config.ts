@@ -169,6 +169,11 @@ function origins(env: Env, name: string): string[] {
 /** The default public origin when APP_URL is not set: the one the server prints and redirects loopback visits to. */
 export const defaultAppUrl = (port: number): string => `http://localhost:${port}`;
 
+/** IAM_AUTH_CACHE_MS (default 1000, 0–5000): the bound for an ended grant to reach every instance (server/oidc/auth-cache.ts). */
+export function authCacheMs(env: Env = process.env): number {
+  return int(env, 'IAM_AUTH_CACHE_MS', 1000, 0, 5000);
+}
+
 export function loadConfig(env: Env = process.env): AppConfig {
   const port = int(env, 'PORT', 3000, 0, 65535);
   const host = env.HOST || '127.0.0.1';
@@ -256,7 +261,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       refreshIdleSeconds: int(env, 'IAM_REFRESH_IDLE_SECONDS', 14 * 86400, 60, 365 * 86400),
       refreshAbsoluteSeconds: int(env, 'IAM_REFRESH_ABSOLUTE_SECONDS', 30 * 86400, 60, 3 * 365 * 86400),
       accessTokenTtlSeconds: int(env, 'IAM_ACCESS_TOKEN_TTL_SECONDS', 600, 30, 86400),
-      cacheMs: int(env, 'IAM_AUTH_CACHE_MS', 1000, 0, 5000),
+      cacheMs: authCacheMs(env),
       passwordMaxAgeDays: int(env, 'IAM_PASSWORD_MAX_AGE_DAYS', 0, 0, 3650),
     },
     keys: { pollSeconds, jwksMaxAgeSeconds, prepublishSeconds },

@@ -10,6 +10,7 @@
  *   step; a failing network with `route.abort()`.
  */
 import { expect, type Page, type Route } from '@playwright/test';
+import { authCacheMs } from '../../server/config';
 import { ADMIN, linkFromOutbox, superAdminToken, withDb } from '../helpers';
 import type { DriverContext, DriverFn, MachineDriver } from './driver';
 
@@ -77,10 +78,10 @@ async function spoilAccessToken(page: Page): Promise<StoredTokens> {
 
 /**
  * A grant ended behind the server's back (as another instance would): written straight into the database, so this
- * instance learns of it only when its auth cache entry expires. Waits out that bound (IAM_AUTH_CACHE_MS, default
- * 1 000 ms; docs/AUTH.md) so the next request meets the ended grant.
+ * instance learns of it only when its auth cache entry expires. Waits out that bound (IAM_AUTH_CACHE_MS as the e2e
+ * server reads it from this environment, default 1 000 ms; docs/AUTH.md) so the next request meets the ended grant.
  */
-const AUTH_CACHE_BOUND_MS = 1_000;
+const AUTH_CACHE_BOUND_MS = authCacheMs();
 function endGrant(gid: string): void {
   withDb((db) => db.prepare(`DELETE FROM oidc_models WHERE grant_id = ? OR (model = 'Grant' AND id = ?)`).run(gid, gid));
 }
