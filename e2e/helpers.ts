@@ -130,14 +130,14 @@ export function restoreAdminLanguage(): void {
 }
 
 export async function adminSignIn(page: Page, creds: { email: string; password: string } = ADMIN): Promise<void> {
-  await page.goto('/admin/login');
+  await page.goto('/admin/login', { waitUntil: 'commit' }); // the page leaves for the provider at once (a later 'load' may never come: ERR_ABORTED)
   await expect(page).toHaveURL(/\/admin\/login\?interaction=/);
   await fillCredentials(page, creds.email, creds.password);
   await expect(page).toHaveURL(/\/admin\/dashboard/);
 }
 
 export async function userSignIn(page: Page, email: string, password: string): Promise<void> {
-  await page.goto('/login');
+  await page.goto('/login', { waitUntil: 'commit' });
   await expect(page).toHaveURL(/\/login\?interaction=/);
   await fillCredentials(page, email, password);
 }

@@ -109,7 +109,8 @@ for (const { model, qa } of modelsWithQa()) {
         continue;
       }
       test(`${testCase.id} ${caseTitle(testCase)}`, async ({ page, context, request }, testInfo: TestInfo) => {
-        test.setTimeout(180_000);
+        // long cases (session-01: 33 steps, 75–160 s on a busy machine) get time per step, not one fixed bound
+        test.setTimeout(Math.max(180_000, testCase.steps.length * 12_000));
         const started = Date.now();
         const ctx: DriverContext = { page, context, request, world: {}, testCase, events: [], lang: 'en' };
         try {

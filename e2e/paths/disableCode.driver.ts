@@ -53,7 +53,7 @@ export const disableCodeDriver: MachineDriver = {
       Object.assign(ctx.world, w);
       await createUserWithPassword(ctx.request, await superAdmin(ctx), { email: w.email, first: 'Dana', last: 'Code', password: PASSWORD, phone: w.phone });
       world(ctx).accountId = withDb((db) => (db.prepare('select id from accounts where email = ?').get(w.email) as { id: string }).id);
-      await page.goto('/login');
+      await page.goto('/login', { waitUntil: 'commit' });
       await expect(page).toHaveURL(/\/login\?interaction=/);
       await fillCredentials(page, w.email, PASSWORD);
       await expect(page.getByRole('heading', { level: 1, name: 'Welcome, Dana!' })).toBeVisible();

@@ -126,7 +126,8 @@ async function signIn(page: Page, admin: boolean, creds: { email: string; passwo
   // with e-mail and password, as the step says: a provider session an earlier step left alive (its revoke failed on
   // the network) would sign in silently, as whoever it belongs to
   await page.context().clearCookies();
-  await page.goto(admin ? '/admin/login' : '/login');
+  // /login leaves for the provider at once: wait for the commit only (its 'load' may be cut short: ERR_ABORTED)
+  await page.goto(admin ? '/admin/login' : '/login', { waitUntil: 'commit' });
   await expect(page).toHaveURL(admin ? /\/admin\/login\?interaction=/ : /\/login\?interaction=/);
   await page.getByRole('textbox', { name: /e-mail/i }).fill(creds.email);
   await page.locator('input[name="password"]').fill(creds.password);
@@ -146,7 +147,7 @@ async function otherTab(ctx: DriverContext): Promise<Page> {
   const w = world(ctx);
   if (!w.other) {
     w.other = await ctx.context.newPage();
-    await w.other.goto(w.kind === 'admin' ? '/admin/dashboard' : '/');
+    await w.other.goto(w.kind === 'admin' ? '/admin/dashboard' : '/', { timeout: 30_000 });
   }
   return w.other;
 }
@@ -159,7 +160,7 @@ async function closeOther(ctx: DriverContext): Promise<void> {
   const w = world(ctx);
   const other = w.other;
   w.other = undefined;
-  await other?.close();
+  await other?.close({ runBeforeUnload: false });
 }
 
 /**
@@ -455,7 +456,7 @@ export const sessionDriver: MachineDriver = {
   machine: 'session',
   start: {
     'signed out at start': async (ctx) => {
-      await ctx.page.goto('/login');
+      await ctx.page.goto('/login', { waitUntil: 'commit' });
       await expect(ctx.page).toHaveURL(/\/login\?interaction=/);
     },
     'signed in at start': async (ctx) => {

@@ -111,7 +111,7 @@ async function startCase(ctx: DriverContext, options: { phone: boolean; authenti
   world(ctx).accountId = withDb((db) => (db.prepare('select id from accounts where email = ?').get(w.email) as { id: string }).id);
   // the SPA's resend cooldown runs on this clock (fastForward), everything else on real time
   await page.clock.install();
-  await page.goto('/login');
+  await page.goto('/login', { waitUntil: 'commit' });
   await expect(page).toHaveURL(/\/login\?interaction=/);
   await fillCredentials(page, w.email, w.password);
   await expect(page.getByRole('heading', { level: 1, name: 'Welcome, Tess!' })).toBeVisible();
