@@ -6,9 +6,9 @@
  * never takes holds its request until the case ends.
  */
 import { expect, type Locator, type Route } from '@playwright/test';
-import { createUserWithPassword, fillCredentials, nextSmsCode, smsTo, superAdminToken, withDb } from '../helpers';
+import { createUserWithPassword, fillCredentials, nextSmsCode, smsTo, withDb } from '../helpers';
 import type { DriverContext, MachineDriver } from './driver';
-import { smsWindow } from './twoFactorSetup.driver';
+import { smsWindow, superAdmin } from './twoFactorSetup.driver';
 
 const PASSWORD = 'Disable-Code-Passw0rd!';
 const SEND = '**/api/2fa/sms/send';
@@ -23,16 +23,6 @@ interface World {
 const world = (ctx: DriverContext): World => ctx.world as unknown as World;
 const area = (ctx: DriverContext): Locator => ctx.page.locator('[data-screen^="screen:2fa-code."]');
 const sendButton = (ctx: DriverContext): Locator => area(ctx).getByRole('button', { name: 'Send code by SMS' });
-
-let adminToken: { value: string; at: number } | null = null;
-
-async function superAdmin(ctx: DriverContext): Promise<string> {
-  if (adminToken && Date.now() - adminToken.at < 5 * 60_000) return adminToken.value;
-  const browser = ctx.context.browser();
-  if (!browser) throw new Error('no browser');
-  adminToken = { value: await superAdminToken(browser), at: Date.now() };
-  return adminToken.value;
-}
 
 /** Presses "Send code by SMS" with the server's 30 s window open, and waits for the SMS. */
 async function sendAndReceive(ctx: DriverContext): Promise<void> {

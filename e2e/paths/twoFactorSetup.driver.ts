@@ -33,7 +33,7 @@ const section = (page: Page): Locator => page.locator('section[aria-labelledby="
 let adminToken: { value: string; at: number } | null = null;
 
 /** The bootstrap super_admin's bearer, signed in once per worker (tokens live 10 minutes; renewed after 5). */
-async function superAdmin(ctx: DriverContext): Promise<string> {
+export async function superAdmin(ctx: DriverContext): Promise<string> {
   if (adminToken && Date.now() - adminToken.at < 5 * 60_000) return adminToken.value;
   const browser = ctx.context.browser();
   if (!browser) throw new Error('no browser');
