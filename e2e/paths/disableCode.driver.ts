@@ -1,20 +1,19 @@
 /**
  * Browser driver of the SMS that turns SMS two-factor off (machines/disableCode.qa.ts; interface in ./driver.ts),
  * against the real server: a fresh user per case whose SMS two-factor is turned on through the API after signing
- * in, on /profile. The SMS comes from the outbox (sms.log); the server's 30 s window for this SMS is opened or
+ * in, on /profile (the two-factor walk's `startCase`). The SMS comes from the outbox (sms.log); the server's 30 s window for this SMS is opened or
  * closed in the SQLite file (rate_counters); a network failure is `route.abort()`; a step whose answer the path
  * never takes holds its request until the case ends.
  */
 import { expect, type Locator, type Route } from '@playwright/test';
-import { createUserWithPassword, fillCredentials, nextSmsCode, smsTo, withDb } from '../helpers';
+import { nextSmsCode, smsTo } from '../helpers';
 import type { DriverContext, MachineDriver } from './driver';
-import { smsWindow, superAdmin } from './twoFactorSetup.driver';
+import { smsWindow, startCase } from './twoFactorSetup.driver';
 
-const PASSWORD = 'Disable-Code-Passw0rd!';
 const SEND = '**/api/2fa/sms/send';
 
+/** The part of the two-factor walk's world (startCase) this driver uses. */
 interface World {
-  email: string;
   accountId: string;
   phone: string;
   held: Route[];
@@ -37,28 +36,8 @@ export const disableCodeDriver: MachineDriver = {
   machine: 'disableCode',
   start: {
     'SMS two-factor on, turning it off with a one-time password': async (ctx) => {
-      const { page } = ctx;
-      const id = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
-      const w: World = { email: `disable-code.${id}@example.com`, accountId: '', phone: `+41792${String(Date.now()).slice(-6)}`, held: [] };
-      Object.assign(ctx.world, w);
-      await createUserWithPassword(ctx.request, await superAdmin(ctx), { email: w.email, first: 'Dana', last: 'Code', password: PASSWORD, phone: w.phone });
-      world(ctx).accountId = withDb((db) => (db.prepare('select id from accounts where email = ?').get(w.email) as { id: string }).id);
-      await page.goto('/login', { waitUntil: 'commit' });
-      await expect(page).toHaveURL(/\/login\?interaction=/);
-      await fillCredentials(page, w.email, PASSWORD);
-      await expect(page.getByRole('heading', { level: 1, name: 'Welcome, Dana!' })).toBeVisible();
-      // SMS two-factor on through the API, with the code from the outbox
-      const raw = await page.evaluate(() => window.localStorage.getItem('token'));
-      const headers = { Authorization: `Bearer ${(JSON.parse(raw ?? '{}') as { access_token: string }).access_token}` };
-      smsWindow(world(ctx), 'sms_enable', true);
-      const before = smsTo(w.phone).length;
-      const sent = await ctx.request.post('/api/2fa/sms/send', { headers });
-      expect(sent.ok(), await sent.text()).toBeTruthy();
-      const { code } = await nextSmsCode(w.phone, before);
-      const enabled = await ctx.request.post('/api/2fa/sms/enable', { headers, data: { one_time_password: code } });
-      expect(enabled.ok(), await enabled.text()).toBeTruthy();
-      await page.goto('/profile');
-      const section = page.locator('section[aria-labelledby="two-factor-heading"]');
+      await startCase(ctx, { phone: true, sms: true });
+      const section = ctx.page.locator('section[aria-labelledby="two-factor-heading"]');
       await expect(section).toContainText('On — codes by SMS');
       await expect(section.getByRole('radio', { name: 'One time password', exact: true })).toBeChecked();
     },

@@ -8,7 +8,7 @@
  */
 import { expect, type Locator, type Page, type Route } from '@playwright/test';
 import * as OTPAuth from 'otpauth';
-import { createUserWithPassword, fillCredentials, nextSmsCode, smsTo, superAdminToken, typeCode, withDb } from '../helpers';
+import { apiToken, createUserWithPassword, fillCredentials, nextSmsCode, smsTo, superAdminToken, typeCode, withDb } from '../helpers';
 import type { DriverContext, DriverFn, MachineDriver } from './driver';
 
 const PASSWORD = 'Two-Factor-Passw0rd!';
@@ -33,7 +33,7 @@ const section = (page: Page): Locator => page.locator('section[aria-labelledby="
 let adminToken: { value: string; at: number } | null = null;
 
 /** The bootstrap super_admin's bearer, signed in once per worker (tokens live 10 minutes; renewed after 5). */
-export async function superAdmin(ctx: DriverContext): Promise<string> {
+async function superAdmin(ctx: DriverContext): Promise<string> {
   if (adminToken && Date.now() - adminToken.at < 5 * 60_000) return adminToken.value;
   const browser = ctx.context.browser();
   if (!browser) throw new Error('no browser');
@@ -92,7 +92,11 @@ async function sendSms(ctx: DriverContext, button: 'Set up SMS' | 'Resend code' 
   w.smsCode = (await nextSmsCode(w.phone ?? '', before)).code;
 }
 
-async function startCase(ctx: DriverContext, options: { phone: boolean; authenticator: boolean }): Promise<void> {
+/**
+ * A fresh user signed in on /profile: with a phone, with two-factor already on (`authenticator`: by app; `sms`: by SMS,
+ * the code from the outbox; both through the API), or neither. Also the start of the disableCode walk.
+ */
+export async function startCase(ctx: DriverContext, options: { phone: boolean; authenticator?: boolean; sms?: boolean }): Promise<void> {
   const { page } = ctx;
   const id = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
   const w: World = {
@@ -115,10 +119,9 @@ async function startCase(ctx: DriverContext, options: { phone: boolean; authenti
   await expect(page).toHaveURL(/\/login\?interaction=/);
   await fillCredentials(page, w.email, w.password);
   await expect(page.getByRole('heading', { level: 1, name: 'Welcome, Tess!' })).toBeVisible();
+  const headers = { Authorization: `Bearer ${await apiToken(page)}` };
   if (options.authenticator) {
     // on through the API with the previous step's code, so the browser's codes of this step are no replays
-    const raw = await page.evaluate(() => window.localStorage.getItem('token'));
-    const headers = { Authorization: `Bearer ${(JSON.parse(raw ?? '{}') as { access_token: string }).access_token}` };
     const created = await ctx.request.post('/api/2fa/google/secret', { headers });
     expect(created.ok(), await created.text()).toBeTruthy();
     const secret = ((await created.json()) as { data: { secret: string } }).data.secret;
@@ -126,6 +129,16 @@ async function startCase(ctx: DriverContext, options: { phone: boolean; authenti
     const enabled = await ctx.request.post('/api/2fa/google/enable', { headers, data: { one_time_password: totp(secret).generate({ timestamp: step * 30_000 + 1_000 }) } });
     expect(enabled.ok(), await enabled.text()).toBeTruthy();
     Object.assign(world(ctx), { secret, lastStep: step, method: 'GOOGLE' });
+  }
+  if (options.sms && w.phone) {
+    smsWindow(world(ctx), 'sms_enable', true);
+    const before = smsTo(w.phone).length;
+    const sent = await ctx.request.post('/api/2fa/sms/send', { headers });
+    expect(sent.ok(), await sent.text()).toBeTruthy();
+    const { code } = await nextSmsCode(w.phone, before);
+    const enabled = await ctx.request.post('/api/2fa/sms/enable', { headers, data: { one_time_password: code } });
+    expect(enabled.ok(), await enabled.text()).toBeTruthy();
+    world(ctx).method = 'SMS';
   }
   await page.goto('/profile');
   await expect(section(page)).toBeVisible();
