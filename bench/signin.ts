@@ -19,7 +19,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -89,6 +89,29 @@ async function argonRate(parallel: number, ms: number): Promise<number> {
 function rssMb(pid: number): number {
   const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   return m ? Number(m[1]) / 1024 : 0;
+}
+/**
+ * CPU time (user + system, ms) of a process, of its main thread, and per thread name (/proc/<pid>/task/<tid>/stat:
+ * "node" is the main thread, libuv's pool threads run argon2id, "V8 …" threads are the compiler and GC helpers).
+ */
+const CLK_TCK = 100;
+function cpuMs(pid: number): { process: number; main: number; threads: Map<string, number> } {
+  const read = (file: string) => {
+    const stat = readFileSync(file, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return { name: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')), ms: ((Number(f[11]) + Number(f[12])) * 1000) / CLK_TCK };
+  };
+  const threads = new Map<string, number>();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const t = read(`/proc/${pid}/task/${tid}/stat`);
+      const name = Number(tid) === pid ? 'main' : t.name.replace(/[\d\s]+$/, '');
+      threads.set(name, (threads.get(name) ?? 0) + t.ms);
+    } catch {
+      /* the thread ended */
+    }
+  }
+  return { process: read(`/proc/${pid}/stat`).ms, main: threads.get('main') ?? 0, threads };
 }
 const loadavg = () => os.loadavg().map((x) => x.toFixed(2)).join(' / ');
 
@@ -192,6 +215,8 @@ interface PhaseResult {
   completed: number;
   seconds: number;
   outcomes: Outcome[];
+  /** CPU ms during the window: the server process, its main thread, and this (generator) process */
+  cpu?: { process: number; main: number; generator: number; threads: Map<string, number> };
 }
 
 const emailOf = (i: number) => `bench${i % ACCOUNTS}@signin.example.com`;
@@ -310,6 +335,17 @@ async function main() {
     // and every ratio compares a window with its neighbours (raw r0 C1 r1 O1 C2 r2 O2 C3 …).
     const raws: number[] = [];
     const caps: PhaseResult[] = [];
+    /** a closed-loop capacity window with the CPU it cost (server process, server main thread, generator) */
+    const capacityWindow = async (): Promise<PhaseResult> => {
+      const s0 = cpuMs(pid);
+      const g0 = process.cpuUsage();
+      const r = await closedLoop(CLIENTS, SECONDS * 1000);
+      const s1 = cpuMs(pid);
+      const g = process.cpuUsage(g0);
+      const threads = new Map([...s1.threads].map(([k, v]) => [k, v - (s0.threads.get(k) ?? 0)]));
+      r.cpu = { process: s1.process - s0.process, main: s1.main - s0.main, generator: (g.user + g.system) / 1000, threads };
+      return r;
+    };
     const overs: PhaseResult[] = [];
     // the load generator shares the machine: its own event-loop delay is part of every latency it measures
     const lag = monitorEventLoopDelay({ resolution: 10 });
@@ -320,7 +356,7 @@ async function main() {
     raws.length = 0;
     raws.push(rawBefore);
     for (let round = 0; round < ROUNDS; round++) {
-      const cap = await closedLoop(CLIENTS, SECONDS * 1000);
+      const cap = await capacityWindow();
       caps.push(cap);
       console.error(`round ${round + 1}: capacity ${f1(cap.completed / cap.seconds)} sign-ins/s (load ${loadavg()})`);
       await rawWindow();
@@ -331,7 +367,7 @@ async function main() {
       overs.push(over);
       console.error(`round ${round + 1}: overload ${f1(over.started / over.seconds)}/s offered, goodput ${f1(over.completed / over.seconds)}/s, ${over.outcomes.filter((o) => o.refusedMs !== undefined).length} refused`);
     }
-    const lastCap = await closedLoop(CLIENTS, SECONDS * 1000);
+    const lastCap = await capacityWindow();
     caps.push(lastCap);
     const overLoad = loadavg();
     clearInterval(sampler);
@@ -375,11 +411,18 @@ async function main() {
     const ratio = median(ratios);
 
     const steps: Step[] = ['authorize', 'login', 'resume', 'token'];
-    console.log(`\n### Sign-in throughput and overload (${CORES} cores, ${os.cpus()[0]?.model ?? ''}, Node ${process.version}, server started ${plain ? 'plainly (BENCH_PLAIN=1)' : `as npm start does: ${nodeArgs.slice(0, -3).join(' ')} UV_THREADPOOL_SIZE=${env.UV_THREADPOOL_SIZE} MALLOC_ARENA_MAX=${env.MALLOC_ARENA_MAX} MALLOC_MMAP_THRESHOLD_=${env.MALLOC_MMAP_THRESHOLD_}`})\n`);
+    console.log(`\n### Sign-in throughput and overload (${CORES} cores, ${os.cpus()[0]?.model ?? ''}, Node ${process.version}, server started ${plain ? 'plainly (BENCH_PLAIN=1)' : `as npm start does: ${nodeArgs.slice(0, -3).join(' ')} UV_THREADPOOL_SIZE=${env.UV_THREADPOOL_SIZE} MALLOC_ARENA_MAX=${env.MALLOC_ARENA_MAX} MALLOC_MMAP_THRESHOLD_=${env.MALLOC_MMAP_THRESHOLD_} GLIBC_TUNABLES=${env.GLIBC_TUNABLES ?? ""}`})\n`);
     console.log(`Load average (1/5/15 min): ${startLoad} at the start, ${capLoad} at the end. ${ROUNDS} rounds of ${SECONDS} s windows: capacity, raw argon2id, overload (then a last capacity window).\n`);
     console.log('| measure | value |\n|---|---:|');
     console.log(`| raw argon2id verify rate (m=19456, t=2, p=1) per window; median | ${raws.map(f1).join(', ')}; **${f1(raw)}**/s (first ${f1(rawBeforeShown)}, last ${f1(rawAfter)}) |`);
     console.log(`| capacity: full sign-ins/s per window (${CLIENTS} closed-loop clients); median | ${caps.map((c) => f1(rateOf(c))).join(', ')}; **${f1(capacity)}** (${cap.completed} sign-ins, ${capRefused} refused) |`);
+    const perSignIn = (k: 'process' | 'main' | 'generator') => caps.map((c) => (c.cpu?.[k] ?? 0) / Math.max(1, c.completed));
+    console.log(`| CPU ms per completed sign-in in the capacity windows: server process (main thread + argon2id threads); median | ${perSignIn('process').map(f1).join(', ')}; **${f1(median(perSignIn('process')))}** |`);
+    console.log(`| … of which the server's main thread (everything but the hash); median | ${perSignIn('main').map(f1).join(', ')}; **${f1(median(perSignIn('main')))}** |`);
+    const threadNames = [...new Set(caps.flatMap((c) => [...(c.cpu?.threads.keys() ?? [])]))].filter((k) => k !== 'main');
+    const byThread = threadNames.map((k) => `${k} ${f1(median(caps.map((c) => (c.cpu?.threads.get(k) ?? 0) / Math.max(1, c.completed))))}`).join(', ');
+    console.log(`| … the server's other threads by name, ms per sign-in (medians) | ${byThread} |`);
+    console.log(`| … the load generator (this process: HTTP client, PKCE); median | ${perSignIn('generator').map(f1).join(', ')}; **${f1(median(perSignIn('generator')))}** |`);
     console.log(`| sign-ins ÷ raw verify rate (each capacity window ÷ the raw windows around it); median | ${ratios.map((r) => r.toFixed(2)).join(', ')}; **${ratio.toFixed(2)}** |`);
     console.log(`| overload: offered (open loop, ${OVERLOAD}× the capacity window before) | ${overs.map((o) => f1(o.started / o.seconds)).join(', ')} sign-ins/s started (${over.started}) |`);
     console.log(`| goodput under overload per window (÷ the capacity windows around it); median | ${overs.map((o, i) => `${f1(rateOf(o))}/s = ${((goodShares[i] ?? 0) * 100).toFixed(0)} %`).join(', ')}; **${((median(goodShares)) * 100).toFixed(0)} %** (${over.completed} completed, ${f1(goodput)}/s overall) |`);
