@@ -101,22 +101,33 @@ function writeWatch(): { plugin: KyselyPlugin; onWrite: Db['onWrite'] } {
 }
 
 /**
- * better-sqlite3 behind kysely with its prepared statements kept (kysely prepares every query anew): one statement
- * per distinct SQL text, up to `max` (then the cache starts over). A statement still iterating (a streamed query)
- * is busy: a second use of the same SQL meanwhile gets a statement of its own.
+ * better-sqlite3 behind kysely with its prepared statements kept (kysely prepares every query anew; preparing is
+ * most of a small query's cost): one statement per distinct SQL text, the `max` most recently used (LRU). kysely's
+ * SqliteDriver runs one statement at a time on the single connection, inside transactions too (BEGIN/COMMIT are
+ * statements like the others), and picks `all` or `run` by the statement's `reader` flag, which a cached statement
+ * keeps. A statement still iterating (a streamed query) is busy: a second use of the same SQL meanwhile gets a
+ * statement of its own. A statement whose run failed stays usable (better-sqlite3 resets it); SQL that fails to
+ * prepare is never cached.
  */
-function cachedStatements(db: SQLite.Database, max = 500): SqliteDatabase {
+export function cachedStatements(db: SQLite.Database, max = 500): SqliteDatabase & { readonly size: number } {
   const cache = new Map<string, SQLite.Statement>();
   return {
     close: () => db.close(),
+    get size() {
+      return cache.size;
+    },
     prepare(text: string) {
       const hit = cache.get(text);
-      if (hit && !hit.busy) return hit;
-      const stmt = db.prepare(text);
-      if (!hit) {
-        if (cache.size >= max) cache.clear();
-        cache.set(text, stmt);
+      if (hit) {
+        if (hit.busy) return db.prepare(text);
+        // most recently used last: Map keeps insertion order
+        cache.delete(text);
+        cache.set(text, hit);
+        return hit;
       }
+      const stmt = db.prepare(text);
+      if (cache.size >= max) cache.delete(cache.keys().next().value as string);
+      cache.set(text, stmt);
       return stmt;
     },
   };

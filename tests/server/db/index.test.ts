@@ -3,7 +3,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDb, migrateToLatest, type Db, type WatchedTable } from '../../../server/db/index';
+import SQLite from 'better-sqlite3';
+import { Kysely, SqliteDialect, sql } from 'kysely';
+import { cachedStatements, createDb, migrateToLatest, type Db, type WatchedTable } from '../../../server/db/index';
 import { accountRow } from '../../../server/services/accounts';
 
 /**
@@ -77,5 +79,86 @@ describe('createDb (SQLite)', () => {
     for await (const r of query().stream()) streamed.push(r.id);
     expect(streamed).toEqual([...ids].sort());
     expect((await query().execute()).map((r) => r.id)).toEqual([...ids].sort());
+  });
+});
+
+describe('cachedStatements (the SQLite statement cache behind kysely)', () => {
+  interface T {
+    t: { id: number; v: string };
+  }
+  /** An in-memory database with table t(id primary key, v), its cache, and the count of real prepares. */
+  function setup(max: number) {
+    const raw = new SQLite(':memory:');
+    raw.exec('create table t (id integer primary key, v text not null)');
+    let prepares = 0;
+    const prepare = raw.prepare.bind(raw);
+    raw.prepare = ((text: string) => {
+      prepares++;
+      return prepare(text);
+    }) as typeof raw.prepare;
+    const cache = cachedStatements(raw, max);
+    const k = new Kysely<T>({ dialect: new SqliteDialect({ database: cache }) });
+    return { k, cache, prepares: () => prepares };
+  }
+
+  it('prepares a query once and reuses the statement with new parameters', async () => {
+    const { k, prepares } = setup(10);
+    await k.insertInto('t').values({ id: 1, v: 'a' }).execute();
+    await k.insertInto('t').values({ id: 2, v: 'b' }).execute();
+    const before = prepares();
+    for (const [id, v] of [[1, 'a'], [2, 'b'], [1, 'a']] as const) expect(await k.selectFrom('t').select('v').where('id', '=', id).executeTakeFirst()).toEqual({ v });
+    expect(prepares() - before).toBe(1);
+    await k.destroy();
+  });
+
+  it('keeps at most `max` statements, the most recently used', async () => {
+    const { k, cache, prepares } = setup(2);
+    const q = (col: 'id' | 'v') => k.selectFrom('t').select(col).execute();
+    await q('id'); // [id]
+    await q('v'); // [id, v]
+    await q('id'); // [v, id]: id used last
+    const before = prepares();
+    await sql`select 1 as one`.execute(k); // evicts v, the least recently used
+    expect(cache.size).toBe(2);
+    await q('id');
+    expect(prepares() - before).toBe(1); // id was kept
+    await q('v');
+    expect(prepares() - before).toBe(2); // v was not
+    expect(cache.size).toBe(2);
+    await k.destroy();
+  });
+
+  it('works inside transactions: rolled back and committed writes through cached statements', async () => {
+    const { k } = setup(10);
+    const insert = (db: Kysely<T>, id: number) => db.insertInto('t').values({ id, v: `v${id}` }).execute();
+    await insert(k, 1); // cached before the transactions
+    await expect(
+      k.transaction().execute(async (tx) => {
+        await insert(tx, 2);
+        throw new Error('roll back');
+      }),
+    ).rejects.toThrow('roll back');
+    await k.transaction().execute(async (tx) => {
+      await insert(tx, 3);
+      expect((await tx.selectFrom('t').select('id').orderBy('id').execute()).map((r) => r.id)).toEqual([1, 3]);
+    });
+    // a second rollback of the same cached BEGIN/ROLLBACK statements
+    await expect(k.transaction().execute(async (tx) => Promise.reject(new Error(`no ${String(await insert(tx, 4))}`)))).rejects.toThrow();
+    expect((await k.selectFrom('t').select('id').orderBy('id').execute()).map((r) => r.id)).toEqual([1, 3]);
+    await k.destroy();
+  });
+
+  it('a failed run does not poison its statement; SQL that does not prepare is not cached', async () => {
+    const { k, cache, prepares } = setup(10);
+    await k.insertInto('t').values({ id: 1, v: 'a' }).execute();
+    await expect(k.insertInto('t').values({ id: 1, v: 'dup' }).execute()).rejects.toThrow(/UNIQUE|constraint/i);
+    const before = prepares();
+    await k.insertInto('t').values({ id: 2, v: 'b' }).execute(); // the same statement, now fine
+    expect(prepares() - before).toBe(0);
+    const size = cache.size;
+    await expect(sql`select nope from t`.execute(k)).rejects.toThrow(/no such column/);
+    expect(cache.size).toBe(size);
+    expect((await k.selectFrom('t').select('v').orderBy('id').execute()).map((r) => r.v)).toEqual(['a', 'b']);
+    await k.destroy();
   });
 });
