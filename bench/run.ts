@@ -73,6 +73,17 @@ async function main() {
   const sample = await db.kysely.selectFrom('accounts').select('email').where('type', '=', 'user').orderBy('created_at').offset(Math.floor(total / 3)).limit(1).executeTakeFirstOrThrow();
   const rare = sample.email.split('@')[0]?.slice(-9) ?? 'x';
 
+  // a term of few matches: 100 users named Qvist ("q", "qv": no other seeded row holds a q), removed at the end
+  const qvist = Array.from({ length: 100 }, (_, i) =>
+    ({
+      ...accountRow({ type: 'user', email: `qvist.${i}@bench.example.com`, first_name: 'Ola', last_name: 'Qvist', status: 'ACTIVE', auth_type: 'CREDENTIALS', locale: 'en', technical: 0 }),
+      // spread over the seeded years, as rare rows would be (not all on the first page)
+      created_at: new Date(Date.UTC(2022, 0, 1) + ((i + 0.5) / 100) * (Date.now() - Date.UTC(2022, 0, 1))).toISOString(),
+    }),
+  );
+  await db.kysely.deleteFrom('accounts').where('email_normalized', 'like', 'qvist.%@bench.example.com').execute();
+  await db.kysely.insertInto('accounts').values(qvist).execute();
+
   const lastPage = Math.ceil(total / 10);
   const middle = Math.floor(lastPage / 2);
   // a cursor in the middle of the list: the next_cursor of the page before it (taken once, as the SPA would hold it)
@@ -92,6 +103,9 @@ async function main() {
     { name: 'search, 1 character ("a")', url: '/api/admin/users?search=a' },
     { name: 'search, 2 characters ("zi")', url: '/api/admin/users?search=zi' },
     { name: 'search, 2 characters, no match ("qx")', url: '/api/admin/users?search=qx' },
+    { name: 'search, 1 character, no match ("ß")', url: `/api/admin/users?search=${encodeURIComponent('ß')}` },
+    { name: 'search, 1 character, 100 matches ("q")', url: '/api/admin/users?search=q' },
+    { name: 'search, 2 characters, 100 matches ("qv"), page 2 by cursor', url: 'qv-page-2' },
     { name: 'filtered search (status=INACTIVE, locale=it, "rossi")', url: '/api/admin/users?search=rossi&status=INACTIVE&locale=it' },
     { name: 'filtered search (status=INACTIVE, locale=it, "ro")', url: '/api/admin/users?search=ro&status=INACTIVE&locale=it' },
     { name: 'filter status=INACTIVE, page 50', url: '/api/admin/users?status=INACTIVE&page=50' },
@@ -99,19 +113,29 @@ async function main() {
     { name: 'filter role + locale=de + SSO', url: `/api/admin/users?role=${role.id}&locale=de&auth_type=SSO` },
     { name: 'search "zimmermann", count=exact', url: '/api/admin/users?search=zimmermann&count=exact' },
   ];
+  const qvPage1 = JSON.parse((await get('/api/admin/users?search=qv')).body) as { meta: { next_cursor: string | null } };
+  for (const sc of scenarios) if (sc.url === 'qv-page-2') sc.url = `/api/admin/users?search=qv&page=2&cursor=${qvPage1.meta.next_cursor ?? ''}`;
   const only = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY) : undefined;
   const results: { name: string; p50: number; p95: number; note: string }[] = [];
   for (const s of scenarios) {
     if (only && !only.test(s.name)) continue;
     const times: number[] = [];
     let note = '';
+    let cpuUs = 0;
     for (let i = 0; i < RUNS + 2; i++) {
+      const c0 = process.cpuUsage();
       const res = await get(s.url);
+      const c = process.cpuUsage(c0);
       if (res.status !== 200) throw new Error(`${s.name}: ${res.status} ${res.body.slice(0, 200)}`);
-      if (i >= 2) times.push(res.ms); // 2 warm-up runs
+      if (i >= 2) {
+        times.push(res.ms); // 2 warm-up runs
+        cpuUs += c.user + c.system;
+      }
       const meta = (JSON.parse(res.body) as { meta: { total: number; total_is_lower_bound?: boolean } }).meta;
       note = `total ${meta.total}${meta.total_is_lower_bound ? '+' : ''}`;
     }
+    // CPU of the process (server and client) per request, mean: less sensitive to the machine's load than wall time
+    note += `; CPU ${fmt(cpuUs / RUNS / 1000)} ms/req`;
     results.push({ name: s.name, p50: pct(times, 50), p95: pct(times, 95), note });
     console.error(`${s.name}: p50 ${fmt(pct(times, 50))} p95 ${fmt(pct(times, 95))} ms (load ${os.loadavg()[0]?.toFixed(1)})`);
   }
@@ -223,6 +247,7 @@ async function main() {
 
   // leave the bench DB as it was: drop the imported rows and the bench admin
   await db.kysely.deleteFrom('accounts').where('email_normalized', 'like', 'imp.%@import.example.com').execute();
+  await db.kysely.deleteFrom('accounts').where('email_normalized', 'like', 'qvist.%@bench.example.com').execute();
   await db.kysely.deleteFrom('accounts').where('id', '=', admin.id).execute();
   await app.close();
   await db.close();

@@ -5,7 +5,7 @@ import { sql, type SqlBool } from 'kysely';
 import type { Db } from '../../db/index';
 import type { CsvEncoding } from '../../../contract/admin/import';
 import { accountStateOf } from '../../../contract/common';
-import { accountWhere, type SearchVia, type UserFilters } from './users';
+import { accountWhere, shortSearchVia, type SearchVia, type UserFilters } from './users';
 
 /**
  * CSV/formula injection (OWASP "CSV Injection", ASVS 5.0 V1.2.10): a spreadsheet runs a cell that starts with
@@ -104,6 +104,9 @@ export function exportUsersCsv(handle: Db, filters: UserFilters): Readable {
  * would fetch and sort every match again for each batch); a rare one goes through FTS5.
  */
 async function exportSearchVia(handle: Db, filters: UserFilters): Promise<SearchVia> {
+  // a rare 1–2 character term through the short-term index, a common one walks
+  const short = await shortSearchVia(handle, 'user', filters);
+  if (short) return short;
   const term = filters.search?.trim().toLowerCase();
   if (handle.dialect !== 'sqlite' || !term || [...term].length < 3) return 'index';
   const fts = handle.kysely

@@ -32,7 +32,38 @@ const ftsPhrase = (s: string) => `"${s.replace(/"/g, '""')}"`;
  * the walk itself; on SQLite the FTS5 table has to be named, so listAccounts chooses (terms under 3 characters
  * cannot use a trigram index at all and always scan).
  */
-export type SearchVia = 'index' | 'scan';
+export type SearchVia = 'index' | 'scan' | 'short';
+
+/**
+ * Terms of 1–2 characters that can go through the short-term index ('short'): printable ASCII and the lower-case
+ * Latin-1 letters (é, ü, ß…), characters the FTS5 trigram tokenizer's case folding leaves as they are, so that a
+ * trigram starting with the term is stored under a term starting with it; other short terms walk. (A trimmed term of
+ * 1–2 characters holds no space.)
+ */
+const SHORT_INDEXABLE = /^[\x21-\x7e\u00df-\u00f6\u00f8-\u00ff]{1,2}$/;
+
+/** The next character after the last one of an ASCII term: the exclusive upper end of the range of its prefixes. */
+const nextChar = (s: string) => String.fromCharCode(s.charCodeAt(s.length - 1) + 1);
+
+/**
+ * A short term through indexes, the exact set of rows whose search_text contains it (search_text LIKE stays as the
+ * check, so the answer is LIKE's):
+ * - SQLite: an occurrence of the term starts a 3-character window (an FTS5 trigram) unless it sits in the last
+ *   two characters. So: FTS5 matches of the trigrams that start with the term (from the vocabulary, a range), plus
+ *   rows whose last two characters hold it (expression indexes of migration 0008).
+ * - PostgreSQL: the GIN index of account_short_grams(search_text) (migration 0008).
+ */
+function shortTermCondition(dialect: 'sqlite' | 'postgres', term: string): Expression<SqlBool> {
+  const like = sql<SqlBool>`accounts.search_text like ${`%${escapeLike(term)}%`} escape '\\'`;
+  if (dialect === 'postgres') return sql<SqlBool>`account_short_grams(accounts.search_text) @> array[${term}]::text[] and ${like}`;
+  // the OR of the trigrams the vocabulary holds with this prefix; with none, the term itself (no trigram: no match)
+  const trigrams = sql`coalesce((select group_concat('"' || replace(v.term, '"', '""') || '"', ' OR ') from accounts_fts_vocab v where v.term >= ${term} and v.term < ${term.slice(0, -1) + nextChar(term)}), ${ftsPhrase(term)})`;
+  const atEnd =
+    term.length === 2
+      ? sql`select e.rowid from accounts e where substr(e.search_text, -2) = ${term}`
+      : sql`select e.rowid from accounts e where substr(e.search_text, -2) >= ${term} and substr(e.search_text, -2) < ${nextChar(term)} union all select e.rowid from accounts e where substr(e.search_text, -1) = ${term}`;
+  return sql<SqlBool>`accounts.rowid in (select rowid from accounts_fts where accounts_fts match ${trigrams} union all ${atEnd}) and ${like}`;
+}
 
 /**
  * WHERE for account lists, every condition backed by an index:
@@ -61,7 +92,9 @@ export function accountWhere(dialect: 'sqlite' | 'postgres', type: 'user' | 'adm
     }
     const term = searchTerm(f);
     if (term) {
-      if (dialect === 'sqlite' && via === 'index' && [...term].length >= 3) {
+      if (via === 'short' && SHORT_INDEXABLE.test(term)) {
+        conds.push(shortTermCondition(dialect, term));
+      } else if (dialect === 'sqlite' && via === 'index' && [...term].length >= 3) {
         conds.push(sql<SqlBool>`accounts.rowid in (select rowid from accounts_fts where accounts_fts match ${ftsPhrase(term)})`);
       } else {
         conds.push(sql<SqlBool>`accounts.search_text like ${`%${escapeLike(term)}%`} escape '\\'`);
@@ -102,8 +135,38 @@ export interface CountAnswer {
  */
 export const SHORT_SEARCH_COUNT_WINDOW = 20_000;
 
-/** The total of a list, exact up to `limit` (undefined: exact however large). */
-async function countAccounts(handle: Db, type: 'user' | 'admin', f: UserFilters, limit: number | undefined): Promise<CountAnswer> {
+/**
+ * A short term's route, from its density among the newest SHORT_PROBE_ROWS rows of the filtered list: a term found
+ * in at least 1 % of them walks (a page is near; the index would fetch and sort every match), a rarer one goes
+ * through the short-term index ('short'; "qx": none at all). undefined: not a short term the index can serve.
+ */
+export const SHORT_PROBE_ROWS = 2000;
+const SHORT_PROBE_DENSE = 20;
+
+export async function shortSearchVia(handle: Db, type: 'user' | 'admin', f: UserFilters): Promise<'short' | 'scan' | undefined> {
+  const term = searchTerm(f);
+  if (!term || [...term].length >= 3 || !SHORT_INDEXABLE.test(term)) return undefined;
+  const db = handle.kysely;
+  const window = db
+    .selectFrom('accounts')
+    .select('accounts.search_text')
+    .where(accountWhere(handle.dialect, type, { ...f, search: undefined }))
+    .orderBy('accounts.created_at', 'desc')
+    .orderBy('accounts.id', 'desc')
+    .limit(SHORT_PROBE_ROWS);
+  const r = await db
+    .selectFrom(window.as('w'))
+    .select((eb) => [
+      eb.fn.countAll<number | string>().as('seen'),
+      eb.fn.sum<number | string | null>(sql`case when w.search_text like ${`%${escapeLike(term)}%`} escape '\\' then 1 else 0 end`).as('n'),
+    ])
+    .executeTakeFirstOrThrow();
+  // a list shorter than the probe is walked whole anyway
+  return Number(r.n ?? 0) >= SHORT_PROBE_DENSE || Number(r.seen) < SHORT_PROBE_ROWS ? 'scan' : 'short';
+}
+
+/** The total of a list, exact up to `limit` (undefined: exact however large). `via`: a short term's route. */
+async function countAccounts(handle: Db, type: 'user' | 'admin', f: UserFilters, limit: number | undefined, via: SearchVia = 'index'): Promise<CountAnswer> {
   const db = handle.kysely;
   const bounded = (n: number): CountAnswer => (limit !== undefined && n > limit ? { total: limit, lowerBound: true } : { total: n, lowerBound: false });
   if (!hasFilters(f)) {
@@ -141,7 +204,7 @@ async function countAccounts(handle: Db, type: 'user' | 'admin', f: UserFilters,
       return bounded(all - otherMatches);
     }
   }
-  if (limit !== undefined && term !== undefined && [...term].length < 3) {
+  if (limit !== undefined && term !== undefined && [...term].length < 3 && via !== 'short') {
     // no index for the term: read a window of the newest rows of the filtered list and count the matches in it
     const window = db
       .selectFrom('accounts')
@@ -162,7 +225,7 @@ async function countAccounts(handle: Db, type: 'user' | 'admin', f: UserFilters,
     // the window held the whole list: exact; else at least n
     return { total: n, lowerBound: Number(r.seen) >= SHORT_SEARCH_COUNT_WINDOW };
   }
-  let rows = db.selectFrom('accounts').select(sql`1`.as('one')).where(accountWhere(handle.dialect, type, f));
+  let rows = db.selectFrom('accounts').select(sql`1`.as('one')).where(accountWhere(handle.dialect, type, f, via));
   if (limit !== undefined) rows = rows.limit(limit + 1);
   const r = await db.selectFrom(rows.as('t')).select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow();
   return bounded(Number(r.n));
@@ -227,15 +290,16 @@ export async function listAccounts(handle: Db, type: 'user' | 'admin', f: UserFi
   const cursor = opts.cursor ? decodeCursor(opts.cursor) : undefined;
   const keyset = sort === '-created_at' || sort === 'created_at';
   if (cursor && !keyset) throw invalidCursor();
-  const counted = await countAccounts(handle, type, f, opts.count === 'exact' ? undefined : COUNT_EXACT_BELOW);
+  const short = await shortSearchVia(handle, type, f);
+  const counted = await countAccounts(handle, type, f, opts.count === 'exact' ? undefined : COUNT_EXACT_BELOW, short);
   const { total, lowerBound } = counted;
   const offset = cursor ? 0 : (page - 1) * size;
   const none: ListAnswer = { rows: [], total, totalIsLowerBound: lowerBound, nextCursor: null, prevCursor: null };
   if (!cursor && !lowerBound && offset >= total) return none;
-  if (!keyset) return { ...none, rows: await sortedPage(handle, type, f, sort, size, offset), prevCursor: null };
+  if (!keyset) return { ...none, rows: await sortedPage(handle, type, f, sort, size, offset, short ?? 'index'), prevCursor: null };
 
   const listDir: 'asc' | 'desc' = sort === '-created_at' ? 'desc' : 'asc';
-  const via = await searchVia(handle, type, f, { total, lowerBound }, offset + size);
+  const via = short ?? (await searchVia(handle, type, f, { total, lowerBound }, offset + size));
   // the side of the cursor to read, in the order of the walk
   const backwards = cursor?.side === 'b';
   // offset pages past the middle of a known total read from the far end
@@ -310,9 +374,9 @@ function sortColumns(sort: UserSort): { cols: ('created_at' | 'email_normalized'
 }
 
 /** One page in another order than newest first: the ids walk the order's index (deferred join), then the rows. */
-async function sortedPage(handle: Db, type: 'user' | 'admin', f: UserFilters, sort: UserSort, limit: number, offset: number): Promise<AccountView[]> {
+async function sortedPage(handle: Db, type: 'user' | 'admin', f: UserFilters, sort: UserSort, limit: number, offset: number, via: SearchVia): Promise<AccountView[]> {
   const { cols, dir } = sortColumns(sort);
-  let ids = handle.kysely.selectFrom('accounts').select('accounts.id').where(accountWhere(handle.dialect, type, f));
+  let ids = handle.kysely.selectFrom('accounts').select('accounts.id').where(accountWhere(handle.dialect, type, f, via));
   for (const c of cols) ids = ids.orderBy(`accounts.${c}`, dir);
   ids = ids.orderBy('accounts.id', dir).limit(limit).offset(offset);
   let q = handle.kysely.selectFrom('accounts').select([...ACCOUNT_VIEW_COLUMNS, 'email_normalized']).where('id', 'in', ids);
