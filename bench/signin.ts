@@ -15,9 +15,10 @@
  * The shared machine's CPU drifts, so windows alternate (capacity, raw rate, overload; BENCH_SIGNIN_ROUNDS, default 3) and
  * each ratio compares a window with its neighbours.
  * Env: BENCH_SIGNIN_SECONDS (window length, default 8), BENCH_SIGNIN_PORT (default 3261), BENCH_OVERLOAD (4), BENCH_SIGNIN_ACCOUNTS (50),
- * BENCH_NODE_OPTIONS (extra node flags for the server), BENCH_PLAIN=1 (start the server without scripts/server-runtime.mjs), and any server variable (IAM_HASH_CONCURRENCY…) passes through.
+ * BENCH_CLIENT=fetch (the generator uses the global fetch instead of node:http with keep-alive), BENCH_NODE_OPTIONS (extra node flags for the server), BENCH_PLAIN=1 (start the server without scripts/server-runtime.mjs), and any server variable (IAM_HASH_CONCURRENCY…) passes through.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import http from 'node:http';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -68,12 +69,16 @@ const pct = (xs: number[], p: number) => {
 };
 const f1 = (n: number) => n.toFixed(1);
 
+/** CPU ms per argon2id verify in this process's windows (all threads; the process does nothing else meanwhile). */
+const rawCpuPerVerify: number[] = [];
+
 /** argon2id verifies per second with `parallel` verifies in flight for `ms` (this process's threadpool). */
 async function argonRate(parallel: number, ms: number): Promise<number> {
   const hash = await argon2.hash(PASSWORD, ARGON2_OPTIONS);
   let done = 0;
   const end = performance.now() + ms;
   const t0 = performance.now();
+  const c0 = process.cpuUsage();
   await Promise.all(
     Array.from({ length: parallel }, async () => {
       while (performance.now() < end) {
@@ -82,6 +87,8 @@ async function argonRate(parallel: number, ms: number): Promise<number> {
       }
     }),
   );
+  const c = process.cpuUsage(c0);
+  rawCpuPerVerify.push((c.user + c.system) / 1000 / Math.max(1, done));
   return done / ((performance.now() - t0) / 1000);
 }
 
@@ -105,7 +112,7 @@ function cpuMs(pid: number): { process: number; main: number; threads: Map<strin
   for (const tid of readdirSync(`/proc/${pid}/task`)) {
     try {
       const t = read(`/proc/${pid}/task/${tid}/stat`);
-      const name = Number(tid) === pid ? 'main' : t.name.replace(/[\d\s]+$/, '');
+      const name = Number(tid) === pid ? 'main' : `${t.name.replace(/[\d\s]+$/, '')}#${tid}`;
       threads.set(name, (threads.get(name) ?? 0) + t.ms);
     } catch {
       /* the thread ended */
@@ -125,10 +132,53 @@ interface Outcome {
   error?: string;
 }
 
+/**
+ * The answer of one request of the load generator. node:http with a keep-alive agent (BENCH_CLIENT=fetch: the global
+ * fetch, as before): fetch/undici cost the generator ~2–3 ms of CPU per request on this machine, CPU taken from the
+ * same two cores as the server and its hashes.
+ */
+interface Answer {
+  status: number;
+  header(name: string): string | undefined;
+  setCookies(): string[];
+  text(): Promise<string>;
+}
+const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
+const useFetch = process.env.BENCH_CLIENT === 'fetch';
+
+function request(url: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Answer> {
+  if (useFetch) {
+    return fetch(url, { redirect: 'manual', ...init }).then((res) => ({
+      status: res.status,
+      header: (n: string) => res.headers.get(n) ?? undefined,
+      setCookies: () => res.headers.getSetCookie(),
+      text: () => res.text(),
+    }));
+  }
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method: init.method ?? 'GET', headers: init.headers, agent }, (res) => {
+      const chunks: Buffer[] = [];
+      const body = new Promise<string>((done, fail) => {
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => done(Buffer.concat(chunks).toString('utf8')));
+        res.on('error', fail);
+      });
+      const h = (n: string) => {
+        const v = res.headers[n.toLowerCase()];
+        return Array.isArray(v) ? v.join(', ') : v;
+      };
+      resolve({ status: res.statusCode ?? 0, header: h, setCookies: () => res.headers['set-cookie'] ?? [], text: () => body });
+    });
+    req.on('error', reject);
+    if (init.body !== undefined) req.end(init.body);
+    else req.end();
+  });
+}
+
 class Jar {
   private readonly cookies = new Map<string, string>();
-  store(res: Response): void {
-    for (const c of res.headers.getSetCookie()) {
+  store(res: Answer): void {
+    for (const c of res.setCookies()) {
       const pair = c.split(';')[0] ?? '';
       const i = pair.indexOf('=');
       if (i <= 0) continue;
@@ -158,11 +208,11 @@ async function signIn(email: string): Promise<Outcome> {
     code_challenge: createHash('sha256').update(verifier).digest('base64url'),
     code_challenge_method: 'S256',
   });
-  const step = async (name: Step, url: string, init: RequestInit, expect: (status: number) => boolean): Promise<Response | Outcome> => {
+  const step = async (name: Step, url: string, init: { method?: string; headers?: Record<string, string>; body?: string }, expect: (status: number) => boolean): Promise<Answer | Outcome> => {
     const t0 = performance.now();
-    let res: Response;
+    let res: Answer;
     try {
-      res = await fetch(url, { redirect: 'manual', ...init, headers: { cookie: jar.header(), 'accept-language': 'en', ...(init.headers as Record<string, string>) } });
+      res = await request(url, { ...init, headers: { cookie: jar.header(), 'accept-language': 'en', ...init.headers } });
     } catch (err) {
       return { ok: false, step: name, error: err instanceof Error ? `${err.name}: ${(err.cause as Error | undefined)?.message ?? err.message}` : String(err) };
     }
@@ -170,29 +220,30 @@ async function signIn(email: string): Promise<Outcome> {
     jar.store(res);
     if (expect(res.status)) return res;
     const body = await res.text().catch(() => '');
-    if (refused(res.status)) return { ok: false, step: name, status: res.status, refusedMs: ms, retryAfter: res.headers.has('retry-after') };
+    if (refused(res.status)) return { ok: false, step: name, status: res.status, refusedMs: ms, retryAfter: res.header('retry-after') !== undefined };
     return { ok: false, step: name, status: res.status, error: body.slice(0, 200) };
   };
   const isRedirect = (s: number) => s === 302 || s === 303;
+  const isAnswer = (x: Answer | Outcome): x is Answer => !('ok' in x);
 
   const auth = await step('authorize', `${APP_URL}/oidc/auth?${q.toString()}`, {}, isRedirect);
-  if (!(auth instanceof Response)) return auth;
-  await auth.arrayBuffer();
-  const interaction = new URL(auth.headers.get('location') ?? '', APP_URL).searchParams.get('interaction');
-  if (!interaction) return { ok: false, step: 'authorize', error: `no interaction in ${auth.headers.get('location')}` };
+  if (!isAnswer(auth)) return auth;
+  await auth.text();
+  const interaction = new URL(auth.header('location') ?? '', APP_URL).searchParams.get('interaction');
+  if (!interaction) return { ok: false, step: 'authorize', error: `no interaction in ${auth.header('location')}` };
 
   const login = await step('login', `${APP_URL}/api/login`, { method: 'POST', headers: { 'content-type': 'application/json', origin: APP_URL }, body: JSON.stringify({ email, password: PASSWORD, interaction }) }, (s) => s === 200);
-  if (!(login instanceof Response)) return login;
-  const data = ((await login.json()) as { data: { status: string; redirect_to?: string } }).data;
+  if (!isAnswer(login)) return login;
+  const data = (JSON.parse(await login.text()) as { data: { status: string; redirect_to?: string } }).data;
   if (data.status !== 'complete' || !data.redirect_to) return { ok: false, step: 'login', error: JSON.stringify(data) };
 
   let url = data.redirect_to;
   for (let i = 0; !url.startsWith(REDIRECT_URI); i++) {
     if (i > 4) return { ok: false, step: 'resume', error: 'too many redirects' };
     const res = await step('resume', new URL(url, APP_URL).href, {}, isRedirect);
-    if (!(res instanceof Response)) return res;
-    await res.arrayBuffer();
-    url = new URL(res.headers.get('location') ?? '', APP_URL).href;
+    if (!isAnswer(res)) return res;
+    await res.text();
+    url = new URL(res.header('location') ?? '', APP_URL).href;
   }
   const back = new URL(url);
   const code = back.searchParams.get('code');
@@ -204,8 +255,8 @@ async function signIn(email: string): Promise<Outcome> {
     { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI, client_id: 'portal', code_verifier: verifier }).toString() },
     (s) => s === 200,
   );
-  if (!(token instanceof Response)) return token;
-  const tokens = (await token.json()) as { access_token?: string; id_token?: string };
+  if (!isAnswer(token)) return token;
+  const tokens = JSON.parse(await token.text()) as { access_token?: string; id_token?: string };
   if (!tokens.access_token || !tokens.id_token) return { ok: false, step: 'token', error: 'no tokens' };
   return { ok: true };
 }
@@ -412,7 +463,7 @@ async function main() {
 
     const steps: Step[] = ['authorize', 'login', 'resume', 'token'];
     console.log(`\n### Sign-in throughput and overload (${CORES} cores, ${os.cpus()[0]?.model ?? ''}, Node ${process.version}, server started ${plain ? 'plainly (BENCH_PLAIN=1)' : `as npm start does: ${nodeArgs.slice(0, -3).join(' ')} UV_THREADPOOL_SIZE=${env.UV_THREADPOOL_SIZE} MALLOC_ARENA_MAX=${env.MALLOC_ARENA_MAX} MALLOC_MMAP_THRESHOLD_=${env.MALLOC_MMAP_THRESHOLD_} GLIBC_TUNABLES=${env.GLIBC_TUNABLES ?? ""}`})\n`);
-    console.log(`Load average (1/5/15 min): ${startLoad} at the start, ${capLoad} at the end. ${ROUNDS} rounds of ${SECONDS} s windows: capacity, raw argon2id, overload (then a last capacity window).\n`);
+    console.log(`Load generator: ${useFetch ? "fetch" : "node:http, keep-alive"}. Load average (1/5/15 min): ${startLoad} at the start, ${capLoad} at the end. ${ROUNDS} rounds of ${SECONDS} s windows: capacity, raw argon2id, overload (then a last capacity window).\n`);
     console.log('| measure | value |\n|---|---:|');
     console.log(`| raw argon2id verify rate (m=19456, t=2, p=1) per window; median | ${raws.map(f1).join(', ')}; **${f1(raw)}**/s (first ${f1(rawBeforeShown)}, last ${f1(rawAfter)}) |`);
     console.log(`| capacity: full sign-ins/s per window (${CLIENTS} closed-loop clients); median | ${caps.map((c) => f1(rateOf(c))).join(', ')}; **${f1(capacity)}** (${cap.completed} sign-ins, ${capRefused} refused) |`);
@@ -420,9 +471,12 @@ async function main() {
     console.log(`| CPU ms per completed sign-in in the capacity windows: server process (main thread + argon2id threads); median | ${perSignIn('process').map(f1).join(', ')}; **${f1(median(perSignIn('process')))}** |`);
     console.log(`| … of which the server's main thread (everything but the hash); median | ${perSignIn('main').map(f1).join(', ')}; **${f1(median(perSignIn('main')))}** |`);
     const threadNames = [...new Set(caps.flatMap((c) => [...(c.cpu?.threads.keys() ?? [])]))].filter((k) => k !== 'main');
-    const byThread = threadNames.map((k) => `${k} ${f1(median(caps.map((c) => (c.cpu?.threads.get(k) ?? 0) / Math.max(1, c.completed))))}`).join(', ');
-    console.log(`| … the server's other threads by name, ms per sign-in (medians) | ${byThread} |`);
+    const perThread = threadNames.map((k) => [k, median(caps.map((c) => (c.cpu?.threads.get(k) ?? 0) / Math.max(1, c.completed)))] as const).filter(([, v]) => v >= 0.05).sort((a, b) => b[1] - a[1]);
+    console.log(`| … the server's other threads (name#tid: libuv's pool runs argon2id, the others are V8's GC/compiler helpers and the tsx loader), ms per sign-in (medians) | ${perThread.map(([k, v]) => `${k} ${f1(v)}`).join(', ')} |`);
     console.log(`| … the load generator (this process: HTTP client, PKCE); median | ${perSignIn('generator').map(f1).join(', ')}; **${f1(median(perSignIn('generator')))}** |`);
+    const verifyCpu = median(rawCpuPerVerify);
+    console.log(`| CPU ms per raw argon2id verify (this process, per raw window); median | ${rawCpuPerVerify.map(f1).join(', ')}; **${f1(verifyCpu)}** |`);
+    console.log(`| **server-side ratio: CPU of one raw verify ÷ server CPU per sign-in** (the sign-in rate ÷ the raw rate a server alone on the machine would reach, generator elsewhere); median of windows | ${perSignIn('process').map((v) => (verifyCpu / v).toFixed(2)).join(', ')}; **${(verifyCpu / median(perSignIn('process'))).toFixed(2)}** |`);
     console.log(`| sign-ins ÷ raw verify rate (each capacity window ÷ the raw windows around it); median | ${ratios.map((r) => r.toFixed(2)).join(', ')}; **${ratio.toFixed(2)}** |`);
     console.log(`| overload: offered (open loop, ${OVERLOAD}× the capacity window before) | ${overs.map((o) => f1(o.started / o.seconds)).join(', ')} sign-ins/s started (${over.started}) |`);
     console.log(`| goodput under overload per window (÷ the capacity windows around it); median | ${overs.map((o, i) => `${f1(rateOf(o))}/s = ${((goodShares[i] ?? 0) * 100).toFixed(0)} %`).join(', ')}; **${((median(goodShares)) * 100).toFixed(0)} %** (${over.completed} completed, ${f1(goodput)}/s overall) |`);
