@@ -17,24 +17,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { chromium, type Browser, type Page } from '@playwright/test';
+import { ROUTES, catalogsFor, closure, loadManifest, routeKeys } from './web-manifest';
 
-type ManifestChunk = { file: string; src?: string; isEntry?: boolean; isDynamicEntry?: boolean; imports?: string[]; dynamicImports?: string[]; css?: string[] };
-type Manifest = Record<string, ManifestChunk>;
 
 const dist = path.resolve(process.env.IAM_DIST_DIR || './dist');
 const RUNS = Number(process.env.BENCH_WEB_RUNS || 5);
 const PORT = Number(process.env.BENCH_WEB_PORT || 3190);
 const BASE = `http://127.0.0.1:${PORT}`;
 const ADMIN = { email: 'bench-admin@example.com', password: 'Bench-Passw0rd!x' };
-
-/** Route files (src/routes/…) the router loads for a URL, outermost first; the root route is part of the entry. */
-const ROUTES: Record<string, string[]> = {
-  '/login': ['src/routes/_public.tsx', 'src/routes/_public/login.tsx'],
-  '/admin/login': ['src/routes/admin/_public.tsx', 'src/routes/admin/_public/login.tsx'],
-  '/admin/dashboard (admin shell)': ['src/routes/admin/_shell.tsx', 'src/routes/admin/_shell/dashboard.tsx'],
-  '/admin/user-management': ['src/routes/admin/_shell.tsx', 'src/routes/admin/_shell/user-management.tsx'],
-  '/ (user home)': ['src/routes/_user.tsx', 'src/routes/_user/index.tsx'],
-};
 
 const sizes = new Map<string, { raw: number; gzip: number; brotli: number }>();
 function sizeOf(file: string) {
@@ -62,29 +52,8 @@ const sum = (files: Iterable<string>) => {
   return t;
 };
 
-/** The chunk of `key` and everything it imports statically. */
-function closure(manifest: Manifest, keys: string[], into = new Set<string>()): Set<string> {
-  for (const key of keys) {
-    const chunk = manifest[key];
-    if (!chunk || into.has(chunk.file)) continue;
-    into.add(chunk.file);
-    closure(manifest, chunk.imports ?? [], into);
-  }
-  return into;
-}
-
-/** Split chunks of a route file that render it (component, loader), not the error/not-found ones. */
-function routeKeys(manifest: Manifest, file: string): string[] {
-  return Object.keys(manifest).filter((key) => {
-    if (key === file) return true;
-    if (!key.startsWith(`${file}?`)) return false;
-    const split = new URLSearchParams(key.slice(file.length + 1)).get('tsr-split') ?? '';
-    return /(^|[^A-Za-z])(component|loader)/.test(split);
-  });
-}
-
 function staticReport(): { lines: string[]; initial: Record<string, { raw: number; gzip: number; brotli: number }> } {
-  const manifest = JSON.parse(readFileSync(path.join(dist, '.vite', 'manifest.json'), 'utf8')) as Manifest;
+  const manifest = loadManifest(dist);
   const entryKey = Object.keys(manifest).find((key) => manifest[key]?.isEntry);
   if (!entryKey) throw new Error('no entry in the manifest');
   const entry = closure(manifest, [entryKey]);
@@ -111,15 +80,6 @@ function staticReport(): { lines: string[]; initial: Record<string, { raw: numbe
     lines.push(`| ${key} | ${chunk.file} | ${kb(s.raw)} | ${kb(s.gzip)} | ${kb(s.brotli)} | ${kb(sum(extra).brotli)} |`);
   }
   return { lines, initial };
-}
-
-/** Catalogs loaded at start-up: src/lib/i18n.ts loads the catalogs of the active locale the route needs. */
-function catalogsFor(manifest: Manifest, route: string, enCatalogs: string[]): string[] {
-  const src = readFileSync(path.resolve('src/lib/i18n.ts'), 'utf8');
-  // when the admin catalog is loaded only by admin screens (ADMIN_ONLY_CATALOGS in src/lib/i18n.ts), others skip it
-  const adminOnly = /ADMIN_ONLY_CATALOGS\s*=\s*\[([^\]]*)\]/.exec(src)?.[1]?.match(/'([^']+)'/g)?.map((s) => s.slice(1, -1)) ?? [];
-  const isAdmin = route.startsWith('/admin/') && !route.startsWith('/admin/login');
-  return enCatalogs.filter((key) => isAdmin || !adminOnly.includes(path.basename(key, '.ts')));
 }
 
 // ---------------------------------------------------------------- browser part
