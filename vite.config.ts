@@ -58,6 +58,11 @@ export default defineConfig({
     sourcemap: true,
     // dist/.vite/manifest.json: bench/web.ts reads the chunk graph from it (the server does not)
     manifest: true,
+    rolldownOptions: {
+      output: {
+        codeSplitting: { groups: [{ name: 'initial', tags: ['$initial'] }] },
+      },
+    },
   },
   test: {
     testTimeout: 30000,
