@@ -7,7 +7,7 @@ import { useLingui } from '@lingui/react/macro';
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { useMachine } from '@xstate/react';
-import { useMemo } from 'react';
+import { lazy, Suspense, useEffect, useMemo } from 'react';
 import { createLoginActors, LOGIN_SCREENS, loginMachine, type LoginMachine, type LoginNavigation, type LoginScreenTag } from '../../../../machines/login.machine';
 import type { StorageKey } from '../../../../machines/shared';
 import { startAuthorization } from '../../../../machines/ssoCallback.machine';
@@ -15,11 +15,18 @@ import { configQueryOptions } from '../../../api/account';
 import { call } from '../../../api/call';
 import { inspectOptions } from '../../../lib/inspect';
 import { writeStorage } from '../../../lib/storage';
-import { ExpiredPasswordChangedScreen, ExpiredPasswordScreen } from '../password/expired-password-screen';
 import { CredentialsScreen } from './credentials-screen';
 import { loginErrorMessage } from './login-errors';
-import { AccountInactiveScreen, AuthorizationFailedScreen, RedirectingScreen, SignInExpiredScreen } from './status-screens';
-import { OneTimePasswordScreen, RecoveryCodeScreen } from './two-factor-screen';
+import { AccountInactiveScreen, AuthorizationFailedScreen, RedirectingScreen, ScreenLoading, SignInExpiredScreen } from './status-screens';
+
+// Screens after the password step (two-factor code with its pin input, expired password with the new-password form)
+// are not in the first load of /login: they load while the credentials screen is shown (see LoginFlow).
+const loadTwoFactorScreens = () => import('./two-factor-screen');
+const loadExpiredPasswordScreens = () => import('../password/expired-password-screen');
+const OneTimePasswordScreen = lazy(() => loadTwoFactorScreens().then((module) => ({ default: module.OneTimePasswordScreen })));
+const RecoveryCodeScreen = lazy(() => loadTwoFactorScreens().then((module) => ({ default: module.RecoveryCodeScreen })));
+const ExpiredPasswordScreen = lazy(() => loadExpiredPasswordScreens().then((module) => ({ default: module.ExpiredPasswordScreen })));
+const ExpiredPasswordChangedScreen = lazy(() => loadExpiredPasswordScreens().then((module) => ({ default: module.ExpiredPasswordChangedScreen })));
 
 declare module '@tanstack/history' {
   interface HistoryState {
@@ -78,43 +85,53 @@ export function LoginFlow({ admin, interaction, returnTo, resetToken, machineOve
   const screen: LoginScreenTag = LOGIN_SCREENS.find((tag) => snapshot.hasTag(tag)) ?? 'screen:login.redirecting';
   const loading = snapshot.hasTag('loading');
   const { error } = snapshot.context;
+  // the next screens' code, fetched while the visitor types (a failed fetch is tried again when the screen renders)
+  useEffect(() => {
+    if (screen !== 'screen:login.credentials') return;
+    loadTwoFactorScreens().catch(() => undefined);
+    loadExpiredPasswordScreens().catch(() => undefined);
+  }, [screen]);
 
-  switch (screen) {
-    case 'screen:login.credentials':
-      return <CredentialsScreen admin={admin} interaction={interaction ?? ''} loading={loading} error={error} onSubmit={(email, password) => send({ type: 'SUBMIT', email, password })} />;
-    case 'screen:login.two-factor-otp':
-    case 'screen:login.two-factor-sms':
-      return (
-        <OneTimePasswordScreen
-          method={screen === 'screen:login.two-factor-sms' ? 'sms' : 'otp'}
-          canResend={snapshot.hasTag('sms:can-resend')}
-          loading={loading}
-          error={error}
-          onCode={(code) => send({ type: 'SUBMIT_CODE', code })}
-          onUseRecovery={() => send({ type: 'USE_RECOVERY_CODE' })}
-          onResend={() => send({ type: 'RESEND_CODE' })}
-        />
-      );
-    case 'screen:login.two-factor-recovery':
-      return (
-        <RecoveryCodeScreen
-          loading={loading}
-          error={error}
-          onRecovery={(recoveryCode) => send({ type: 'SUBMIT_RECOVERY_CODE', recoveryCode })}
-          onUseOtp={() => send({ type: 'USE_ONE_TIME_PASSWORD' })}
-        />
-      );
-    case 'screen:login.expired-password':
-      return <ExpiredPasswordScreen loading={loading} error={error} onSubmit={(values) => send({ type: 'SUBMIT_NEW_PASSWORD', password: values.password, passwordConfirmation: values.password_confirmation })} />;
-    case 'screen:login.password-changed':
-      return <ExpiredPasswordChangedScreen admin={admin} />;
-    case 'screen:login.sign-in-expired':
-      return <SignInExpiredScreen admin={admin} onRestart={() => send({ type: 'RESTART' })} />;
-    case 'screen:login.account-inactive':
-      return <AccountInactiveScreen message={loginErrorMessage(i18n, error)?.text ?? null} />;
-    case 'screen:login.authorization-failed':
-      return <AuthorizationFailedScreen admin={admin} message={loginErrorMessage(i18n, error)?.text ?? null} onRetry={() => send({ type: 'RETRY' })} />;
-    case 'screen:login.redirecting':
-      return <RedirectingScreen admin={admin} />;
+  return <Suspense fallback={<ScreenLoading admin={admin} />}>{renderScreen()}</Suspense>;
+
+  function renderScreen() {
+    switch (screen) {
+      case 'screen:login.credentials':
+        return <CredentialsScreen admin={admin} interaction={interaction ?? ''} loading={loading} error={error} onSubmit={(email, password) => send({ type: 'SUBMIT', email, password })} />;
+      case 'screen:login.two-factor-otp':
+      case 'screen:login.two-factor-sms':
+        return (
+          <OneTimePasswordScreen
+            method={screen === 'screen:login.two-factor-sms' ? 'sms' : 'otp'}
+            canResend={snapshot.hasTag('sms:can-resend')}
+            loading={loading}
+            error={error}
+            onCode={(code) => send({ type: 'SUBMIT_CODE', code })}
+            onUseRecovery={() => send({ type: 'USE_RECOVERY_CODE' })}
+            onResend={() => send({ type: 'RESEND_CODE' })}
+          />
+        );
+      case 'screen:login.two-factor-recovery':
+        return (
+          <RecoveryCodeScreen
+            loading={loading}
+            error={error}
+            onRecovery={(recoveryCode) => send({ type: 'SUBMIT_RECOVERY_CODE', recoveryCode })}
+            onUseOtp={() => send({ type: 'USE_ONE_TIME_PASSWORD' })}
+          />
+        );
+      case 'screen:login.expired-password':
+        return <ExpiredPasswordScreen loading={loading} error={error} onSubmit={(values) => send({ type: 'SUBMIT_NEW_PASSWORD', password: values.password, passwordConfirmation: values.password_confirmation })} />;
+      case 'screen:login.password-changed':
+        return <ExpiredPasswordChangedScreen admin={admin} />;
+      case 'screen:login.sign-in-expired':
+        return <SignInExpiredScreen admin={admin} onRestart={() => send({ type: 'RESTART' })} />;
+      case 'screen:login.account-inactive':
+        return <AccountInactiveScreen message={loginErrorMessage(i18n, error)?.text ?? null} />;
+      case 'screen:login.authorization-failed':
+        return <AuthorizationFailedScreen admin={admin} message={loginErrorMessage(i18n, error)?.text ?? null} onRetry={() => send({ type: 'RETRY' })} />;
+      case 'screen:login.redirecting':
+        return <RedirectingScreen admin={admin} />;
+    }
   }
 }

@@ -23,6 +23,16 @@ export function RedirectingScreen({ admin }: { admin: boolean }) {
   );
 }
 
+/** While the code of the next screen loads (it is not in the first load of /login): the card with a loading bar. */
+export function ScreenLoading({ admin }: { admin: boolean }) {
+  return (
+    <AuthCard>
+      <ScreenHeading title={<SignInTitle admin={admin} />} />
+      <LoadingBar />
+    </AuthCard>
+  );
+}
+
 /** `screen:login.authorization-failed`: the sign-in could not be started (no answer from the server). */
 export function AuthorizationFailedScreen({
   admin,
