@@ -42,9 +42,9 @@ export function routeKeys(manifest: Manifest, file: string): string[] {
 /** Catalogs loaded at start-up: src/lib/i18n.ts loads the catalogs of the active locale the route needs. */
 export function catalogsFor(manifest: Manifest, route: string, enCatalogs: string[]): string[] {
   const src = readFileSync(path.resolve('src/lib/i18n.ts'), 'utf8');
-  // when the admin catalog is loaded only by admin screens (ADMIN_ONLY_CATALOGS in src/lib/i18n.ts), others skip it
+  // the admin catalogs are loaded on the console's pages (/admin/…) only (ADMIN_ONLY_CATALOGS in src/lib/i18n.ts)
   const adminOnly = /ADMIN_ONLY_CATALOGS\s*=\s*\[([^\]]*)\]/.exec(src)?.[1]?.match(/'([^']+)'/g)?.map((s) => s.slice(1, -1)) ?? [];
-  const isAdmin = route.startsWith('/admin/') && !route.startsWith('/admin/login');
+  const isAdmin = route.startsWith('/admin/');
   return enCatalogs.filter((key) => isAdmin || !adminOnly.includes(path.basename(key, '.ts')));
 }
 

@@ -5,7 +5,7 @@ import { RouterProvider } from '@tanstack/react-router';
 import { StrictMode } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import { StartupError } from './components/errors/startup-error';
-import { activateLocale, i18n, initialLocale } from './lib/i18n';
+import { activateLocale, i18n, initialLocale, setAdminCatalogs } from './lib/i18n';
 import { installPreloadErrorListener } from './lib/preload-error';
 import { createQueryClient } from './lib/query-client';
 import { startSession } from './lib/session';
@@ -13,6 +13,8 @@ import { SessionProvider } from './lib/session-context';
 import { createAppRouter, type AppRouter } from './router';
 
 installPreloadErrorListener();
+// the admin catalogs are loaded for the console's pages only (the admin layouts add them when the SPA goes there)
+setAdminCatalogs(window.location.pathname === '/admin' || window.location.pathname.startsWith('/admin/'));
 
 function mount(): Root {
   const container = document.getElementById('root');

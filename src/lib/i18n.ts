@@ -12,19 +12,50 @@ type CatalogModule = { messages: Messages };
 // Each becomes its own lazily loaded chunk.
 const catalogLoaders = import.meta.glob<CatalogModule>(['../../locales/*/*.ts', '!../../locales/**/*.d.ts']);
 
-function loadersFor(locale: string): Array<() => Promise<CatalogModule>> {
+/** Catalogs only the admin console uses (/admin/…): pages outside it do not load them (bench/web.ts reads this list). */
+export const ADMIN_ONLY_CATALOGS = ['admin'];
+
+// Whether the admin catalogs are part of what activateLocale loads. All catalogs unless told otherwise (tests);
+// src/main.tsx starts without them outside /admin/…, and the admin layouts' beforeLoad adds them (loadAdminCatalogs).
+let withAdminCatalogs = true;
+
+/** At start-up: load the admin catalogs only for a page of the admin console. */
+export function setAdminCatalogs(enabled: boolean): void {
+  withAdminCatalogs = enabled;
+}
+
+function loadersFor(locale: string, admin: boolean): Array<() => Promise<CatalogModule>> {
   const prefix = `../../locales/${locale}/`;
   return Object.entries(catalogLoaders)
     .filter(([path]) => path.startsWith(prefix))
+    .filter(([path]) => admin === true || !ADMIN_ONLY_CATALOGS.includes(path.slice(prefix.length).replace(/\.ts$/, '')))
     .map(([, load]) => load);
 }
 
-/** Loads and merges all catalogs (common, account, admin) of one locale. */
-export async function loadMessages(locale: string): Promise<Messages> {
-  const loaders = loadersFor(locale);
+/** Loads and merges the catalogs (common, account and — unless `admin` is false — admin) of one locale. */
+export async function loadMessages(locale: string, { admin = withAdminCatalogs }: { admin?: boolean } = {}): Promise<Messages> {
+  const loaders = loadersFor(locale, admin);
   if (loaders.length === 0) throw new Error(`No catalogs for locale "${locale}"`);
   const modules = await Promise.all(loaders.map((load) => load()));
   return Object.assign({}, ...modules.map((module) => module.messages)) as Messages;
+}
+
+/**
+ * Adds the admin catalogs of the active locale when they are not loaded yet (a page outside the console loaded
+ * without them, then the visitor went to /admin/…): the admin layouts await it before their screens render.
+ * Later locale changes load them too.
+ */
+export async function loadAdminCatalogs(): Promise<void> {
+  if (withAdminCatalogs) return;
+  const locale = i18n.locale || SOURCE_LOCALE;
+  const prefix = `../../locales/${locale}/`;
+  const loaders = Object.entries(catalogLoaders)
+    .filter(([path]) => path.startsWith(prefix) && ADMIN_ONLY_CATALOGS.includes(path.slice(prefix.length).replace(/\.ts$/, '')))
+    .map(([, load]) => load);
+  const modules = await Promise.all(loaders.map((load) => load()));
+  withAdminCatalogs = true;
+  // merged into the active locale's messages; i18n emits "change", so what is on screen re-renders
+  i18n.load(locale, Object.assign({}, ...modules.map((module) => module.messages)) as Messages);
 }
 
 /** Maps 'de-CH' or 'DE' to a supported locale, or undefined. */

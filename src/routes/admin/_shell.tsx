@@ -2,6 +2,7 @@ import { createFileRoute, Outlet } from '@tanstack/react-router';
 import { NotFoundPage } from '../../components/errors/not-found-page';
 import { AdminShell } from '../../features/admin/shell/admin-shell';
 import { guardAdminArea } from '../../lib/guards';
+import { loadAdminCatalogs } from '../../lib/i18n';
 import { SessionScreenRoot } from '../../lib/session-context';
 
 /**
@@ -9,7 +10,11 @@ import { SessionScreenRoot } from '../../lib/session-context';
  * → /404, super_admin-only pages → /404 for managers (src/lib/guards.ts).
  */
 export const Route = createFileRoute('/admin/_shell')({
-  beforeLoad: ({ context, location }) => guardAdminArea({ context, location }),
+  beforeLoad: async ({ context, location }) => {
+    // the console's strings (not loaded at start-up on a page outside it)
+    await loadAdminCatalogs();
+    await guardAdminArea({ context, location });
+  },
   component: AdminShellLayout,
   notFoundComponent: () => <NotFoundPage landmark={false} />,
 });
