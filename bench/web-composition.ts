@@ -8,7 +8,8 @@
  * a little more than the chunks compressed whole. Bytes without a mapping (chunk glue, imports/exports) are
  * "(unmapped)".
  *
- * Env: IAM_DIST_DIR (default ./dist), COMPOSITION_MODULES=1 to list the 40 largest modules of each set too.
+ * Env: IAM_DIST_DIR (default ./dist), COMPOSITION_MODULES=1 to list the 40 largest modules of each set too,
+ * COMPOSITION_ROUTES=/login,/admin/dashboard to report only the routes of bench/web-manifest.ts starting so.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -110,4 +111,5 @@ for (const [route, routeFiles] of Object.entries(ROUTES)) {
   const keys = routeFiles.flatMap((file) => routeKeys(manifest, file));
   const all = closure(manifest, [entryKey, ...keys, ...catalogsFor(manifest, route, enCatalogs)]);
   report(`${route}: whole first load`, all);
+  report(`${route}: what it adds to the entry`, new Set([...all].filter((file) => !entry.has(file))));
 }
