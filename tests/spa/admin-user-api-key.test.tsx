@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { toaster } from '../../src/components/ui/toast';
+import { toaster } from '../../src/components/ui/toaster';
 import { UserInformation } from '../../src/features/admin/users/user-information';
 import { account, startAdminServer } from './admin-server';
 import { renderWithRouter } from './render';

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { RolesPage } from '../../src/features/admin/catalog/roles-page';
 import { ServiceAppsPage } from '../../src/features/admin/catalog/service-apps-page';
 import { SubscriptionsPage } from '../../src/features/admin/catalog/subscriptions-page';
-import { toaster } from '../../src/components/ui/toast';
+import { toaster } from '../../src/components/ui/toaster';
 import { startAdminServer, type Handler, type Recorded } from './admin-server';
 import { renderWithRouter } from './render';
 

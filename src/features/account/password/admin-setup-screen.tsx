@@ -14,7 +14,7 @@ import { LoadingBar } from '../../../components/loading-bar';
 import { AuthCard, PageHeading } from '../../../components/page-heading';
 import { Button } from '../../../components/ui/button';
 import { TextField } from '../../../components/ui/text-field';
-import { toaster } from '../../../components/ui/toast';
+import { toaster } from '../../../components/ui/toaster';
 import { applyServerFieldErrors } from '../../../lib/field-errors';
 import { useFieldError } from '../../../lib/field-errors';
 import { apiErrorMessage, FormAlert, formStack, mutedText, PasswordChecklist, PasswordField, SubmitButton } from '../form-kit';

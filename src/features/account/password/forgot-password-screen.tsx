@@ -10,7 +10,7 @@ import { isApiError } from '../../../api';
 import { call } from '../../../api/call';
 import { AuthCard, PageHeading } from '../../../components/page-heading';
 import { TextField } from '../../../components/ui/text-field';
-import { toaster } from '../../../components/ui/toast';
+import { toaster } from '../../../components/ui/toaster';
 import { applyServerFieldErrors } from '../../../lib/field-errors';
 import { useFieldError } from '../../../lib/field-errors';
 import { apiErrorMessage, FormAlert, formStack, mutedText, SubmitButton } from '../form-kit';

@@ -9,7 +9,7 @@ import { isApiError } from '../../../api';
 import { call, upload as uploadForm } from '../../../api/call';
 import { UserAvatar } from '../../../components/ui/user-avatar';
 import { Button } from '../../../components/ui/button';
-import { toaster } from '../../../components/ui/toast';
+import { toaster } from '../../../components/ui/toaster';
 import { apiErrorMessage, FormAlert, mutedText } from '../form-kit';
 import { Section } from './section';
 

@@ -9,7 +9,7 @@ import { passwordSchema } from '../../../../contract/domain/password-policy';
 import type { AccountKind } from '../../../api/account';
 import { call } from '../../../api/call';
 import { Button } from '../../../components/ui/button';
-import { toaster } from '../../../components/ui/toast';
+import { toaster } from '../../../components/ui/toaster';
 import { applyServerFieldErrors } from '../../../lib/field-errors';
 import { useFieldError } from '../../../lib/field-errors';
 import { apiErrorMessage, formStack, mutedText, PasswordChecklist, PasswordField } from '../form-kit';

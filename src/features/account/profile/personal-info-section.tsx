@@ -12,7 +12,7 @@ import { call } from '../../../api/call';
 import { Button } from '../../../components/ui/button';
 import { SimpleSelect } from '../../../components/ui/simple-select';
 import { TextField } from '../../../components/ui/text-field';
-import { toaster } from '../../../components/ui/toast';
+import { toaster } from '../../../components/ui/toaster';
 import { applyServerFieldErrors } from '../../../lib/field-errors';
 import { useFieldError } from '../../../lib/field-errors';
 import { activateLocale, FALLBACK_LANGUAGES, languageName } from '../../../lib/i18n';

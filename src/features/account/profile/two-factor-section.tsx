@@ -13,7 +13,7 @@ import { call } from '../../../api/call';
 import { currentAccountQueryOptions, type AccountKind, type TwoFactorStatus } from '../../../api/account';
 import { Button } from '../../../components/ui/button';
 import { CodeInput } from '../../../components/ui/code-input';
-import { toaster } from '../../../components/ui/toast';
+import { toaster } from '../../../components/ui/toaster';
 import { inspectOptions } from '../../../lib/inspect';
 import { errorInfoMessage, FormAlert, formatDuration, formStack, mutedText, PasswordField, usePinTranslations } from '../form-kit';
 import { Section } from './section';

@@ -4,7 +4,7 @@ import { useLingui } from '@lingui/react';
 import type { ErrorCode } from '../../../../contract/errors';
 import { toAdminError, type AdminError } from '../../../../machines/adminError';
 import { isApiError } from '../../../api/errors';
-import { toaster } from '../../../components/ui/toast';
+import { toaster } from '../../../components/ui/toaster';
 import { fieldErrorMessage } from '../../../lib/field-errors';
 
 /**

@@ -1,6 +1,6 @@
 import { useLingui } from '@lingui/react/macro';
 import { useRouterState } from '@tanstack/react-router';
-import { useEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
 import { css } from 'styled-system/css';
 import { LanguagePicker } from '../../../components/language-picker';
 import { MAIN_CONTENT_ID, SkipLink } from '../../../components/skip-link';
@@ -8,10 +8,12 @@ import { MenuIcon } from '../../../components/ui/icons';
 import { useCurrentAdmin } from '../../../lib/current-admin';
 import { usePageTitle } from '../../../lib/page-title';
 import { useLogout } from '../../../lib/session-context';
-import { NavDrawer } from './nav-drawer';
 import { Sidebar, SIDEBAR_WIDTH_CLOSED, SIDEBAR_WIDTH_OPEN } from './sidebar';
 import { useSidebarState } from './sidebar-state';
 import { UserMenu } from './user-menu';
+
+// The phone navigation (an Ark dialog: focus trap, scroll lock) is rendered below 768 px only: its own chunk.
+const NavDrawer = lazy(() => import('./nav-drawer').then((module) => ({ default: module.NavDrawer })));
 
 export interface AdminShellProps {
   children: ReactNode;
@@ -56,7 +58,11 @@ export function AdminShell({ children, onLogout }: AdminShellProps) {
       >
         <Sidebar role={admin?.role ?? null} collapsed={collapsed} onToggle={toggle} />
       </div>
-      {narrow ? <NavDrawer role={admin?.role ?? null} open={drawerOpen} onOpenChange={setDrawerOpen} /> : null}
+      {narrow ? (
+        <Suspense fallback={null}>
+          <NavDrawer role={admin?.role ?? null} open={drawerOpen} onOpenChange={setDrawerOpen} />
+        </Suspense>
+      ) : null}
       <div className={css({ display: 'flex', flexDirection: 'column', flex: '1', minWidth: '0' })}>
         <header
           className={css({
