@@ -27,6 +27,7 @@ export * as Table from './table';
 export { TableFrame, type TableFrameProps } from './table-frame';
 export * as Tabs from './tabs';
 export { TextField, type TextFieldProps } from './text-field';
-export { Toaster, toaster } from './toast';
+export { Toaster } from './toast';
+export { toaster } from './toaster';
 export { Toolbar } from './toolbar';
 export { UserAvatar, type UserAvatarProps } from './user-avatar';
