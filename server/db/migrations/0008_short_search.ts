@@ -8,7 +8,10 @@ import { type Kysely, PostgresAdapter, sql } from 'kysely';
  *   (expressions substr(search_text, -2) and substr(search_text, -1)); the FTS5 terms starting with the short term
  *   come from its vocabulary (fts5vocab table accounts_fts_vocab).
  * - PostgreSQL: a GIN index over the distinct 1- and 2-character grams of search_text (spaces left out: a trimmed
- *   term of 1–2 characters holds none).
+ *   term of 1–2 characters holds none). The function is costly per row (cost 1000: the planner takes the index rather
+ *   than evaluating it on a walk) and parallel unsafe: a query that uses it stays in one process (the planner's
+ *   default estimate of 5 000 rows for a rare gram chose parallel workers, whose start-up cost ~150 ms on a busy
+ *   2-core machine for a result of a few rows).
  * Both are built here for existing rows (an index build, no row rewrite).
  */
 /* eslint-disable @typescript-eslint/no-explicit-any -- migrations are frozen in time and must not depend on current types */
@@ -18,7 +21,7 @@ async function dialectOf(db: Kysely<any>): Promise<'sqlite' | 'postgres'> {
 
 export async function up(db: Kysely<any>): Promise<void> {
   if ((await dialectOf(db)) === 'postgres') {
-    await sql`create function account_short_grams(t text) returns text[] language sql immutable strict parallel safe cost 1000 as $$
+    await sql`create function account_short_grams(t text) returns text[] language sql immutable strict parallel unsafe cost 1000 as $$
         select coalesce(array_agg(distinct g), '{}')
         from (select substr(t, i, n) as g from generate_series(1, length(t)) as i cross join (values (1), (2)) as v(n) where i + n - 1 <= length(t)) s
         where position(' ' in g) = 0

@@ -32,7 +32,7 @@ const ftsPhrase = (s: string) => `"${s.replace(/"/g, '""')}"`;
  * the walk itself; on SQLite the FTS5 table has to be named, so listAccounts chooses (terms under 3 characters
  * cannot use a trigram index at all and always scan).
  */
-export type SearchVia = 'index' | 'scan' | 'short';
+export type SearchVia = 'index' | 'scan' | 'short' | 'probe';
 
 /**
  * Terms of 1–2 characters that can go through the short-term index ('short'): printable ASCII and the lower-case
@@ -94,6 +94,10 @@ export function accountWhere(dialect: 'sqlite' | 'postgres', type: 'user' | 'adm
     if (term) {
       if (via === 'short' && SHORT_INDEXABLE.test(term)) {
         conds.push(shortTermCondition(dialect, term));
+      } else if (dialect === 'sqlite' && via === 'probe' && [...term].length >= 3) {
+        // `+`: the FTS5 matches are a set the walk of a filter's index probes (SQLite checks it on the index entry's
+        // rowid before reading the row), not the driver of rowid lookups
+        conds.push(sql<SqlBool>`+accounts.rowid in (select rowid from accounts_fts where accounts_fts match ${ftsPhrase(term)})`);
       } else if (dialect === 'sqlite' && via === 'index' && [...term].length >= 3) {
         conds.push(sql<SqlBool>`accounts.rowid in (select rowid from accounts_fts where accounts_fts match ${ftsPhrase(term)})`);
       } else {
@@ -163,6 +167,50 @@ export async function shortSearchVia(handle: Db, type: 'user' | 'admin', f: User
     .executeTakeFirstOrThrow();
   // a list shorter than the probe is walked whole anyway
   return Number(r.n ?? 0) >= SHORT_PROBE_DENSE || Number(r.seen) < SHORT_PROBE_ROWS ? 'scan' : 'short';
+}
+
+/**
+ * SQLite, a search (3+ characters) with filters: driving from the FTS5 matches costs a row lookup per match (~2–4 µs:
+ * the rows are spread over the table) to check the filters; walking a filter's index (type, column, created_at, id)
+ * and probing the set of matches costs ~0.2 µs per index entry and reads only the rows in the set. So the walk
+ * ('probe') wins when the matches are more than about 1/PROBE_RATIO of the filter's rows. The sizes: the matches
+ * counted on the FTS5 index (up to FTS_COUNT_CAP), each filter's rows counted on its index (up to FILTER_COUNT_CAP),
+ * kept for a minute per database handle (a plan choice only: a stale figure never changes an answer).
+ */
+const PROBE_RATIO = 8;
+const FTS_COUNT_CAP = 50_000;
+const FILTER_COUNT_CAP = 200_000;
+const FILTER_SIZE_TTL_MS = 60_000;
+const filterSizes = new WeakMap<Db, Map<string, { n: number; at: number }>>();
+
+async function filterSize(handle: Db, type: 'user' | 'admin', column: 'status' | 'locale' | 'auth_type' | 'technical', value: string | number): Promise<number> {
+  const key = `${type}|${column}|${value}`;
+  const cache = filterSizes.get(handle) ?? new Map<string, { n: number; at: number }>();
+  filterSizes.set(handle, cache);
+  const hit = cache.get(key);
+  if (hit && Date.now() - hit.at < FILTER_SIZE_TTL_MS) return hit.n;
+  const db = handle.kysely;
+  const rows = db.selectFrom('accounts').select(sql`1`.as('one')).where('accounts.type', '=', type).where(`accounts.${column}`, '=', value).limit(FILTER_COUNT_CAP);
+  const n = Number((await db.selectFrom(rows.as('t')).select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow()).n);
+  cache.set(key, { n, at: Date.now() });
+  return n;
+}
+
+export async function ftsProbeVia(handle: Db, type: 'user' | 'admin', f: UserFilters): Promise<'probe' | undefined> {
+  const term = searchTerm(f);
+  if (handle.dialect !== 'sqlite' || !term || [...term].length < 3) return undefined;
+  const sizes: Promise<number>[] = [];
+  // the status column as stored (INVITED and ACTIVE are both status ACTIVE)
+  if (f.status) sizes.push(filterSize(handle, type, 'status', f.status === 'INACTIVE' ? 'INACTIVE' : 'ACTIVE'));
+  if (f.locale) sizes.push(filterSize(handle, type, 'locale', f.locale));
+  if (f.auth_type) sizes.push(filterSize(handle, type, 'auth_type', f.auth_type));
+  if (f.technical !== undefined) sizes.push(filterSize(handle, type, 'technical', f.technical ? 1 : 0));
+  if (sizes.length === 0) return undefined;
+  const smallest = Math.min(...(await Promise.all(sizes)));
+  const db = handle.kysely;
+  const fts = db.selectFrom(sql<{ rowid: number }>`accounts_fts`.as('accounts_fts')).select(sql`1`.as('one')).where(sql<SqlBool>`accounts_fts match ${ftsPhrase(term)}`).limit(FTS_COUNT_CAP);
+  const matches = Number((await db.selectFrom(fts.as('t')).select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow()).n);
+  return matches * PROBE_RATIO > smallest ? 'probe' : undefined;
 }
 
 /** The total of a list, exact up to `limit` (undefined: exact however large). `via`: a short term's route. */
@@ -290,16 +338,18 @@ export async function listAccounts(handle: Db, type: 'user' | 'admin', f: UserFi
   const cursor = opts.cursor ? decodeCursor(opts.cursor) : undefined;
   const keyset = sort === '-created_at' || sort === 'created_at';
   if (cursor && !keyset) throw invalidCursor();
-  const short = await shortSearchVia(handle, type, f);
+  const short = (await shortSearchVia(handle, type, f)) ?? (await ftsProbeVia(handle, type, f));
   const counted = await countAccounts(handle, type, f, opts.count === 'exact' ? undefined : COUNT_EXACT_BELOW, short);
   const { total, lowerBound } = counted;
   const offset = cursor ? 0 : (page - 1) * size;
   const none: ListAnswer = { rows: [], total, totalIsLowerBound: lowerBound, nextCursor: null, prevCursor: null };
   if (!cursor && !lowerBound && offset >= total) return none;
-  if (!keyset) return { ...none, rows: await sortedPage(handle, type, f, sort, size, offset, short ?? 'index'), prevCursor: null };
+  if (!keyset) return { ...none, rows: await sortedPage(handle, type, f, sort, size, offset, short === 'probe' ? 'index' : (short ?? 'index')), prevCursor: null };
 
   const listDir: 'asc' | 'desc' = sort === '-created_at' ? 'desc' : 'asc';
-  const via = short ?? (await searchVia(handle, type, f, { total, lowerBound }, offset + size));
+  // a short term's route; else a common term walks the list, a rarer one takes FTS5 (driven or probed)
+  const walked = short === 'short' || short === 'scan' ? short : await searchVia(handle, type, f, { total, lowerBound }, offset + size);
+  const via = walked === 'index' && short === 'probe' ? 'probe' : walked;
   // the side of the cursor to read, in the order of the walk
   const backwards = cursor?.side === 'b';
   // offset pages past the middle of a known total read from the far end

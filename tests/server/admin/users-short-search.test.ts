@@ -2,7 +2,7 @@ import { beforeAll, expect, it } from 'vitest';
 import { CompiledQuery } from 'kysely';
 import { describeEachDb, type TestApp } from '../../helpers/app';
 import { accountRow } from '../../../server/services/accounts';
-import { pageQuery, shortSearchVia, SHORT_PROBE_ROWS } from '../../../server/services/admin/users';
+import { ftsProbeVia, pageQuery, shortSearchVia, SHORT_PROBE_ROWS } from '../../../server/services/admin/users';
 import * as shortSearchMigration from '../../../server/db/migrations/0008_short_search';
 import { actors, type Actors } from './fixtures';
 
@@ -131,6 +131,35 @@ describeEachDb('admin users: short search terms', (get) => {
       const r = await list(`search=${encodeURIComponent(term)}&size=100&count=exact`);
       expect(r.meta.total, term).toBe(want.length);
       expect(r.rows.map((u) => u.id)).toEqual(want.slice(0, 100));
+    }
+  });
+
+  it('a search with filters answers the same rows whether it drives from the FTS5 matches or probes them (SQLite)', async () => {
+    const t = get();
+    // make a few fillers inactive / French so that the filters select something
+    const fill = await t.db.kysely.selectFrom('accounts').select('id').where('email', 'like', 'f1%@fill.test').execute();
+    await t.db.kysely.updateTable('accounts').set({ status: 'INACTIVE' }).where('id', 'in', fill.filter((_, i) => i % 2 === 0).map((r) => r.id)).execute();
+    await t.db.kysely.updateTable('accounts').set({ locale: 'fr' }).where('id', 'in', fill.filter((_, i) => i % 3 === 0).map((r) => r.id)).execute();
+    if (t.kind === 'sqlite') {
+      // "fill.test" matches 2 100 rows, more than an eighth of the English or inactive rows: probe
+      expect(await ftsProbeVia(t.db, 'user', { search: 'fill.test', locale: 'en' })).toBe('probe');
+      // "short.test" matches 5: drive from the matches
+      expect(await ftsProbeVia(t.db, 'user', { search: 'short.test', locale: 'en' })).toBeUndefined();
+      expect(await ftsProbeVia(t.db, 'user', { search: 'fill.test' })).toBeUndefined();
+    }
+    const all = await t.db.kysely.selectFrom('accounts').select(['id', 'search_text', 'locale', 'status']).where('type', '=', 'user').orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
+    for (const [search, filter, keep] of [
+      ['fill.test', 'locale=fr', (a: (typeof all)[number]) => a.locale === 'fr'],
+      ['fill.test', 'status=INACTIVE&locale=fr', (a: (typeof all)[number]) => a.locale === 'fr' && a.status === 'INACTIVE'],
+      ['f1', 'status=INACTIVE', (a: (typeof all)[number]) => a.status === 'INACTIVE'],
+      ['short.test', 'locale=fr', (a: (typeof all)[number]) => a.locale === 'fr'],
+    ] as const) {
+      const want = all.filter((a) => a.search_text.includes(search) && keep(a)).map((a) => a.id);
+      const { ids, first } = await allOf(`search=${search}&${filter}`, 40);
+      expect(ids, `${search} ${filter}`).toEqual(want);
+      expect(first.total).toBe(want.length);
+      const offsetPage = (await list(`search=${search}&${filter}&size=7&page=3`)).rows.map((u) => u.id);
+      expect(offsetPage).toEqual(want.slice(14, 21));
     }
   });
 
