@@ -26,7 +26,7 @@ describe('header menus', () => {
       </>
     ));
     const itemsOf = async (area: string) => {
-      await user.click(within(screen.getByTestId(area)).getByRole('button'));
+      await user.click(await within(screen.getByTestId(area)).findByRole('button'));
       const items = await screen.findAllByRole('menuitem');
       const texts = items.map((i) => i.textContent?.trim() ?? '');
       await user.keyboard('{Escape}');

@@ -1,8 +1,6 @@
-import { useLingui } from '@lingui/react/macro';
-import { useNavigate } from '@tanstack/react-router';
+import { lazy, Suspense } from 'react';
 import { css } from 'styled-system/css';
-import { ChevronDownIcon, LogOutIcon, UserIcon } from '../../../components/ui/icons';
-import * as Menu from '../../../components/ui/menu';
+import { ChevronDownIcon } from '../../../components/ui/icons';
 import { UserAvatar } from '../../../components/ui/user-avatar';
 import type { CurrentAdmin } from '../../../lib/current-admin';
 
@@ -11,40 +9,39 @@ export interface UserMenuProps {
   onLogout: () => void;
 }
 
-/** Header account menu: Profile, Logout. */
-export function UserMenu({ admin, onLogout }: UserMenuProps) {
-  const { t } = useLingui();
-  const navigate = useNavigate();
-  const name = admin ? `${admin.first_name} ${admin.last_name}`.trim() || admin.email : '';
+// The menu (Ark UI / zag menu machine) is not needed for the shell's first paint: it loads right after it; until
+// then its trigger's content shows, inert.
+const AdminAccountMenu = lazy(() => import('./admin-account-menu').then((module) => ({ default: module.AdminAccountMenu })));
+
+export const triggerClass = css({ display: 'inline-flex', alignItems: 'center', gap: '2', bg: 'transparent', borderRadius: 'full', p: '1', pe: '2', _hover: { bg: 'bg.subtle' } });
+
+export function adminName(admin: CurrentAdmin | null): string {
+  return admin ? `${admin.first_name} ${admin.last_name}`.trim() || admin.email : '';
+}
+
+/** What the menu's trigger shows: the admin's avatar and name. */
+export function TriggerContent({ admin }: { admin: CurrentAdmin | null }) {
+  const name = adminName(admin);
   return (
-    <Menu.Root
-      positioning={{ placement: 'bottom-end' }}
-      onSelect={(details) => {
-        if (details.value === 'profile') void navigate({ to: '/admin/profile' });
-        if (details.value === 'logout') onLogout();
-      }}
+    <>
+      <UserAvatar name={name} src={admin?.avatar} size="sm" />
+      {name ? <span className={css({ fontSize: 'sm', fontWeight: 'medium', display: { base: 'none', md: 'inline' } })}>{name}</span> : null}
+      <ChevronDownIcon width={16} height={16} />
+    </>
+  );
+}
+
+/** Header account menu: Profile, Logout. */
+export function UserMenu(props: UserMenuProps) {
+  return (
+    <Suspense
+      fallback={
+        <span className={triggerClass} data-testid="user-menu-placeholder" aria-hidden="true">
+          <TriggerContent admin={props.admin} />
+        </span>
+      }
     >
-      <Menu.Trigger
-        aria-label={t`Account menu`}
-        className={css({ display: 'inline-flex', alignItems: 'center', gap: '2', bg: 'transparent', borderRadius: 'full', p: '1', pe: '2', _hover: { bg: 'bg.subtle' } })}
-      >
-        <UserAvatar name={name} src={admin?.avatar} size="sm" />
-        {name ? <span className={css({ fontSize: 'sm', fontWeight: 'medium', display: { base: 'none', md: 'inline' } })}>{name}</span> : null}
-        <ChevronDownIcon width={16} height={16} />
-      </Menu.Trigger>
-      <Menu.Positioner>
-        <Menu.Content>
-          <Menu.Item value="profile">
-            <UserIcon width={16} height={16} />
-            {t`Profile`}
-          </Menu.Item>
-          <Menu.Separator />
-          <Menu.Item value="logout">
-            <LogOutIcon width={16} height={16} />
-            {t`Logout`}
-          </Menu.Item>
-        </Menu.Content>
-      </Menu.Positioner>
-    </Menu.Root>
+      <AdminAccountMenu {...props} />
+    </Suspense>
   );
 }
