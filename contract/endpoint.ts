@@ -64,6 +64,18 @@ export function pathOf(endpoint: Pick<EndpointShape, 'path'>, params?: Record<st
   });
 }
 
+declare const endpointType: unique symbol;
+
+/**
+ * An endpoint's method and path without its schemas (contract/routes.ts): all a client reads at run time. The type
+ * carries the endpoint (a phantom, type-only member), so a call through it is typed as through the endpoint itself.
+ */
+export interface Route<E extends EndpointShape = EndpointShape> {
+  readonly method: E['method'];
+  readonly path: E['path'];
+  readonly [endpointType]?: E;
+}
+
 /** Per-call options a client honours (abort, credentials for the few calls made without cookies). */
 export interface CallOptions {
   signal?: AbortSignal;
@@ -76,7 +88,7 @@ export interface CallOptions {
  * the client's error type on a non-2xx. The SPA makes one (src/api/call.ts); machines and tests receive it injected.
  */
 export type Call = <E extends EndpointShape>(
-  endpoint: E,
+  endpoint: E | Route<E>,
   ...args: object extends CallInput<E> ? [input?: CallInput<E>, options?: CallOptions] : [input: CallInput<E>, options?: CallOptions]
 ) => Promise<ResultOf<E>>;
 

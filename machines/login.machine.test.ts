@@ -7,9 +7,9 @@ import { isOutcome, screenTags, stepKey } from './testing/qa';
 import { loginQa } from './login.qa';
 import type { CallFailure } from './shared';
 import { pathTitle, modelPaths, reachableStates, stateKey, walkPath, type AnyPath } from './testing/graph';
-import * as account from '../contract/account';
-import * as auth from '../contract/auth';
-import type { Call, EndpointShape } from '../contract/endpoint';
+import type { Call, Route } from '../contract/endpoint';
+// the machine calls through the schema-free table (contract/routes.ts: method and path only)
+import { account, auth } from '../contract/routes';
 
 /**
  * Every simple path, plus every edge the simple paths leave out (the one that closes a loop, e.g. "Use a
@@ -191,8 +191,8 @@ describe('login real actors (endpoints and bodies)', () => {
       a.start();
     });
   }
-  const calls: Array<{ endpoint: EndpointShape; input: unknown }> = [];
-  const call = (async (endpoint: EndpointShape, input?: unknown) => {
+  const calls: Array<{ endpoint: Route; input: unknown }> = [];
+  const call = (async (endpoint: Route, input?: unknown) => {
     calls.push({ endpoint, input });
     return { data: { status: 'complete', redirect_to: REDIRECT_TO } };
   }) as Call;

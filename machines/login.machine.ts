@@ -18,8 +18,7 @@
  * contract/auth.ts and contract/account.ts); actions redirect, navigate.
  */
 import { assign, fromPromise, setup } from 'xstate';
-import { byKind } from '../contract/account';
-import * as auth from '../contract/auth';
+import { accountByKind as byKind, auth } from '../contract/routes';
 import type { LoginResult, SecondFactorResult, TwoFactorMethod } from '../contract/auth';
 import type { Call } from '../contract/endpoint';
 import { isCallFailure, notProvided, type ErrorCode, type ErrorInfo } from './shared';
@@ -112,7 +111,7 @@ export function createLoginActors(deps: { call: Call; startAuthorization: (input
     ),
     changeExpiredPassword: fromPromise<void, NewPasswordInput>(async ({ input }) => {
       const body = { reset_token: input.resetToken, password: input.password, password_confirmation: input.passwordConfirmation };
-      await call(byKind[input.admin ? 'admin' : 'user'].resetPassword, { body });
+      await (input.admin ? call(byKind.admin.resetPassword, { body }) : call(byKind.user.resetPassword, { body }));
     }),
   };
 }

@@ -5,15 +5,14 @@
  * language change or logout resets them together.
  */
 import { queryOptions } from '@tanstack/react-query';
-import * as auth from '../../contract/auth';
+import { auth, profile, system } from '../../contract/routes';
+import type { CurrentAdmin } from '../../contract/auth';
 import type { Locale } from '../../contract/locales';
-import * as profile from '../../contract/profile';
-import * as system from '../../contract/system';
 import type { OidcClientConfig } from '../../machines/shared';
 import { FALLBACK_LANGUAGES } from '../lib/i18n';
 import { call, sessionCall } from './call';
 
-export type AdminRole = NonNullable<auth.CurrentAdmin['auth_user']['role']>;
+export type AdminRole = NonNullable<CurrentAdmin['auth_user']['role']>;
 export type {
   AuthUser,
   ServiceAppLink,

@@ -4,13 +4,13 @@
  * 401 → shared refresh → one replay, src/api/index.ts) and resolves to the endpoint's answer type.
  * Failures reject with ApiError, whose `code` is one of the contract's ERROR_CODES.
  */
-import { pathOf, type Call, type CallInput, type CallOptions, type EndpointShape, type ResultOf } from '../../contract/endpoint';
+import { pathOf, type Call, type CallInput, type CallOptions, type EndpointShape, type ResultOf, type Route } from '../../contract/endpoint';
 import { apiRequest, sessionRequest, type ApiRequestOptions } from './index';
 
 type Requester = (method: EndpointShape['method'], url: string, options: ApiRequestOptions) => Promise<unknown>;
 
 export function createCall(request: Requester): Call {
-  return (async <E extends EndpointShape>(endpoint: E, input?: CallInput<E>, options: CallOptions = {}): Promise<ResultOf<E>> => {
+  return (async <E extends EndpointShape>(endpoint: E | Route<E>, input?: CallInput<E>, options: CallOptions = {}): Promise<ResultOf<E>> => {
     const parts = (input ?? {}) as { params?: Record<string, string | number>; query?: Record<string, unknown>; body?: unknown };
     const init: ApiRequestOptions = {};
     if (parts.query) init.query = Object.fromEntries(Object.entries(parts.query).filter(([, v]) => v !== undefined && v !== null && v !== ''));
@@ -33,7 +33,7 @@ export const sessionCall: Call = createCall((method, url, options) => sessionReq
  * goes as the body, through the same requester as `call`.
  */
 export function createUpload(request: Requester) {
-  return async <E extends EndpointShape>(endpoint: E, form: FormData, options: CallOptions & { params?: Record<string, string | number> } = {}): Promise<ResultOf<E>> => {
+  return async <E extends EndpointShape>(endpoint: E | Route<E>, form: FormData, options: CallOptions & { params?: Record<string, string | number> } = {}): Promise<ResultOf<E>> => {
     const init: ApiRequestOptions = { body: form };
     if (options.signal) init.signal = options.signal;
     return (await request(endpoint.method, pathOf(endpoint, options.params), init)) as ResultOf<E>;

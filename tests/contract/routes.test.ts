@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import * as account from '../../contract/account';
+import { allEndpoints } from '../../contract/index';
+import * as routes from '../../contract/routes';
+
+/** The schema-free table (contract/routes.ts) the SPA's eager code calls through: it must not drift from the contract. */
+describe('contract/routes.ts', () => {
+  const table = routes as unknown as Record<string, Record<string, unknown>>;
+
+  it('has every endpoint of the contract, with its method and path and nothing else', () => {
+    for (const { name, endpoint } of allEndpoints()) {
+      const [area, key] = name.split('.') as [string, string];
+      expect(table[area]?.[key], `${name} is missing from contract/routes.ts`).toEqual({ method: endpoint.method, path: endpoint.path });
+    }
+  });
+
+  it('has no entry the contract does not define', () => {
+    const defined = new Set(allEndpoints().map(({ name }) => name));
+    const listed = Object.entries(table)
+      .filter(([area]) => area !== 'accountByKind')
+      .flatMap(([area, entries]) => Object.keys(entries).map((key) => `${area}.${key}`));
+    expect(listed.filter((name) => !defined.has(name))).toEqual([]);
+    expect(listed.length).toBe(defined.size);
+  });
+
+  it('maps accountByKind as contract/account.ts byKind does', () => {
+    for (const kind of ['user', 'admin'] as const) {
+      const expected = Object.fromEntries(Object.entries(account.byKind[kind]).map(([key, e]) => [key, { method: e.method, path: e.path }]));
+      expect(routes.accountByKind[kind]).toEqual(expected);
+    }
+  });
+});
