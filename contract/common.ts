@@ -1,6 +1,7 @@
 /** Shapes many endpoints share: paging, list envelopes, ids, booleans in a query string, the account view. */
 import { z } from 'zod';
 import { LOCALES } from './domain/formats';
+import { ACCOUNT_STATES, type AccountState } from './domain/lists';
 
 export const idParams = z.object({ id: z.string().min(1).max(64) });
 
@@ -38,8 +39,7 @@ export const localeEnum = z.enum(LOCALES);
  * it (status INACTIVE, whatever else holds); INVITED when it is active, signs in with credentials and has neither
  * set a password nor been verified (the invitation is pending and can be sent again); ACTIVE otherwise.
  */
-export const ACCOUNT_STATES = ['INVITED', 'ACTIVE', 'INACTIVE'] as const;
-export type AccountState = (typeof ACCOUNT_STATES)[number];
+export { ACCOUNT_STATES, type AccountState } from './domain/lists';
 
 export function accountStateOf(a: { status: 'ACTIVE' | 'INACTIVE'; auth_type: 'CREDENTIALS' | 'SSO'; has_password: boolean; email_verified: boolean }): AccountState {
   if (a.status === 'INACTIVE') return 'INACTIVE';

@@ -1,6 +1,7 @@
 /** End users, as admins (super_admin and manager) manage them. CSV import and export: contract/admin/import.ts. */
 import { z } from 'zod';
 import { defineEndpoint } from '../endpoint';
+import { USER_SORTS } from '../domain/lists';
 import { ACCOUNT_STATES, accountSchema, boolQuery, dataOf, deletedAnswer, idParams, listMeta, localeEnum, pageQuery } from '../common';
 import { emailSchema, personNameSchema, phoneSchema } from '../domain/formats';
 
@@ -24,8 +25,7 @@ export const userFilterQuery = {
  * backed by an index ((type, created_at, id), (type, email_normalized), (type, last_name, first_name)) with the id as
  * the tie-breaker, so offset pages never repeat or skip a row.
  */
-export const USER_SORTS = ['-created_at', 'created_at', 'email', '-email', 'name', '-name'] as const;
-export type UserSort = (typeof USER_SORTS)[number];
+export { USER_SORTS, type UserSort } from '../domain/lists';
 
 /** The user list's filters as the server reads them (the export takes the same). */
 export const userFilterSchema = z.object(userFilterQuery);
