@@ -1,6 +1,6 @@
 import { msg } from '@lingui/core/macro';
 import { createFileRoute, useRouterState } from '@tanstack/react-router';
-import { z } from 'zod';
+import { adminTypeSearch } from '../../lib/route-searches';
 import { LoginFlow } from '../../features/account/login/login-flow';
 
 /**
@@ -9,7 +9,7 @@ import { LoginFlow } from '../../features/account/login/login-flow';
  */
 export const Route = createFileRoute('/_public/expired-password')({
   staticData: { title: msg`Password expired` },
-  validateSearch: z.object({ type: z.enum(['admin']).optional().catch(undefined) }),
+  validateSearch: adminTypeSearch,
   component: ExpiredPasswordPage,
 });
 

@@ -1,12 +1,12 @@
 import { msg } from '@lingui/core/macro';
 import { createFileRoute } from '@tanstack/react-router';
-import { z } from 'zod';
+import { adminTypeSearch } from '../../lib/route-searches';
 import { ForgotPasswordScreen } from '../../features/account/password/forgot-password-screen';
 
 /** `/forgot-password`, and `?type=admin` for administrators (linked from /admin/login). */
 export const Route = createFileRoute('/_public/forgot-password')({
   staticData: { title: msg`Forgot password` },
-  validateSearch: z.object({ type: z.enum(['admin']).optional().catch(undefined) }),
+  validateSearch: adminTypeSearch,
   component: ForgotPasswordPage,
 });
 

@@ -1,10 +1,10 @@
-import { z } from 'zod';
+import { searchValidator, textParam } from '../../../lib/search-params';
 
 /** Search params arrive parsed as JSON (a numeric code is a number); keep strings. */
-const str = z.preprocess((v) => (v === undefined || v === null ? undefined : String(v)), z.string().max(4096).optional()).catch(undefined);
+const str = textParam(4096);
 
-/** `/login` and `/admin/login` search (docs/DESIGN.md §6; docs/SPEC.md §2 origin / type=sso / token_reset). */
-export const loginSearchSchema = z.object({
+/** `/login` and `/admin/login` search (docs/DESIGN.md §6; docs/SPEC.md §2 origin / type=sso / token_reset); no zod (entry chunk). */
+export const loginSearchSchema = searchValidator({
   interaction: str,
   code: str,
   state: str,
@@ -15,4 +15,4 @@ export const loginSearchSchema = z.object({
   origin: str,
   token_reset: str,
 });
-export type LoginSearch = z.infer<typeof loginSearchSchema>;
+export type LoginSearch = ReturnType<typeof loginSearchSchema>;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { intParam, searchValidator, stringParam } from '../../../lib/search-params';
 
 // The admin list's URL state, apart from the screen: the route validates it up front while the screen loads lazily.
 export interface AdminSearch {
@@ -7,8 +7,8 @@ export interface AdminSearch {
   search?: string | undefined;
 }
 
-export const adminSearchSchema = z.object({
-  page: z.number().int().min(1).optional().catch(undefined),
-  size: z.number().int().min(1).max(100).optional().catch(undefined),
-  search: z.string().max(200).optional().catch(undefined),
+export const adminSearchSchema = searchValidator({
+  page: intParam(1),
+  size: intParam(1, 100),
+  search: stringParam(200),
 });

@@ -1,13 +1,13 @@
-import { z } from 'zod';
+import { intParam, searchValidator, stringParam } from '../../../lib/search-params';
 
 // The dashboard's URL state, apart from the screen: the route validates it up front while the screen loads lazily.
-const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional().catch(undefined);
-const page = z.number().int().min(1).optional().catch(undefined);
-const size = z.number().int().min(1).max(100).optional().catch(undefined);
-const text = z.string().max(254).optional().catch(undefined);
+const day = stringParam(Infinity, /^\d{4}-\d{2}-\d{2}$/);
+const page = intParam(1);
+const size = intParam(1, 100);
+const text = stringParam(254);
 
 /** URL search params: `a_*` for the activities table, `e_*` for the error log. */
-export const dashboardSearchSchema = z.object({
+export const dashboardSearchSchema = searchValidator({
   a_page: page,
   a_size: size,
   a_from: day,
@@ -20,7 +20,7 @@ export const dashboardSearchSchema = z.object({
   e_code: text,
   e_user: text,
 });
-export type DashboardSearch = z.infer<typeof dashboardSearchSchema>;
+export type DashboardSearch = ReturnType<typeof dashboardSearchSchema>;
 
 export function activityFilters(s: DashboardSearch) {
   return { page: s.a_page ?? 1, size: s.a_size ?? 10, from: s.a_from, to: s.a_to, user: s.a_user?.trim() || undefined };

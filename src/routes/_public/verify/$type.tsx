@@ -1,6 +1,6 @@
 import { msg } from '@lingui/core/macro';
 import { createFileRoute, notFound } from '@tanstack/react-router';
-import { z } from 'zod';
+import { linkUrlSearch } from '../../../lib/route-searches';
 import { PasswordLinkScreen } from '../../../features/account/password/password-link-screen';
 
 /**
@@ -22,7 +22,7 @@ export const Route = createFileRoute('/_public/verify/$type')({
     },
     stringify: ({ type }) => ({ type }),
   },
-  validateSearch: z.object({ url: z.string().max(4096).optional().catch(undefined) }),
+  validateSearch: linkUrlSearch,
   staticData: { title: msg`Finish your profile setup` },
   component: VerifyPage,
 });

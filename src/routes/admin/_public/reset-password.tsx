@@ -1,11 +1,11 @@
 import { msg } from '@lingui/core/macro';
 import { createFileRoute } from '@tanstack/react-router';
-import { z } from 'zod';
+import { linkUrlSearch } from '../../../lib/route-searches';
 import { PasswordLinkScreen } from '../../../features/account/password/password-link-screen';
 
 export const Route = createFileRoute('/admin/_public/reset-password')({
   staticData: { title: msg`Reset password` },
-  validateSearch: z.object({ url: z.string().max(4096).optional().catch(undefined) }),
+  validateSearch: linkUrlSearch,
   component: AdminResetPasswordPage,
 });
 

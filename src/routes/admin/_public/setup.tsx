@@ -1,12 +1,12 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { z } from 'zod';
+import { adminSetupSearch } from '../../../lib/route-searches';
 import { AdminSetupScreen } from '../../../features/account/password/admin-setup-screen';
 import { pageTitles } from '../../../features/account/password/page-titles';
 
 /** `/admin/setup?token=` — first-start link printed by the server. */
 export const Route = createFileRoute('/admin/_public/setup')({
   staticData: { title: pageTitles.setup },
-  validateSearch: z.object({ token: z.preprocess((v) => (v == null ? undefined : String(v)), z.string().max(512).optional()).catch(undefined) }),
+  validateSearch: adminSetupSearch,
   component: AdminSetupPage,
 });
 
