@@ -147,9 +147,11 @@ export const SHORT_SEARCH_COUNT_WINDOW = 20_000;
 export const SHORT_PROBE_ROWS = 2000;
 const SHORT_PROBE_DENSE = 20;
 
-export async function shortSearchVia(handle: Db, type: 'user' | 'admin', f: UserFilters): Promise<'short' | 'scan' | undefined> {
-  const term = searchTerm(f);
-  if (!term || [...term].length >= 3 || !SHORT_INDEXABLE.test(term)) return undefined;
+/**
+ * How many of the newest `rows` rows of the filtered list (search left out) contain `term` (LIKE, as the list's
+ * check): `seen` rows read, `n` of them matching.
+ */
+async function likeMatchesInNewest(handle: Db, type: 'user' | 'admin', f: UserFilters, term: string, rows: number): Promise<{ seen: number | string; n: number | string | null }> {
   const db = handle.kysely;
   const window = db
     .selectFrom('accounts')
@@ -157,14 +159,20 @@ export async function shortSearchVia(handle: Db, type: 'user' | 'admin', f: User
     .where(accountWhere(handle.dialect, type, { ...f, search: undefined }))
     .orderBy('accounts.created_at', 'desc')
     .orderBy('accounts.id', 'desc')
-    .limit(SHORT_PROBE_ROWS);
-  const r = await db
+    .limit(rows);
+  return db
     .selectFrom(window.as('w'))
     .select((eb) => [
       eb.fn.countAll<number | string>().as('seen'),
       eb.fn.sum<number | string | null>(sql`case when w.search_text like ${`%${escapeLike(term)}%`} escape '\\' then 1 else 0 end`).as('n'),
     ])
     .executeTakeFirstOrThrow();
+}
+
+export async function shortSearchVia(handle: Db, type: 'user' | 'admin', f: UserFilters): Promise<'short' | 'scan' | undefined> {
+  const term = searchTerm(f);
+  if (!term || [...term].length >= 3 || !SHORT_INDEXABLE.test(term)) return undefined;
+  const r = await likeMatchesInNewest(handle, type, f, term, SHORT_PROBE_ROWS);
   // a list shorter than the probe is walked whole anyway
   return Number(r.n ?? 0) >= SHORT_PROBE_DENSE || Number(r.seen) < SHORT_PROBE_ROWS ? 'scan' : 'short';
 }
@@ -254,20 +262,7 @@ async function countAccounts(handle: Db, type: 'user' | 'admin', f: UserFilters,
   }
   if (limit !== undefined && term !== undefined && [...term].length < 3 && via !== 'short') {
     // no index for the term: read a window of the newest rows of the filtered list and count the matches in it
-    const window = db
-      .selectFrom('accounts')
-      .select('accounts.search_text')
-      .where(accountWhere(handle.dialect, type, { ...f, search: undefined }))
-      .orderBy('accounts.created_at', 'desc')
-      .orderBy('accounts.id', 'desc')
-      .limit(SHORT_SEARCH_COUNT_WINDOW);
-    const r = await db
-      .selectFrom(window.as('w'))
-      .select((eb) => [
-        eb.fn.countAll<number | string>().as('seen'),
-        eb.fn.sum<number | string | null>(sql`case when w.search_text like ${`%${escapeLike(term)}%`} escape '\\' then 1 else 0 end`).as('n'),
-      ])
-      .executeTakeFirstOrThrow();
+    const r = await likeMatchesInNewest(handle, type, f, term, SHORT_SEARCH_COUNT_WINDOW);
     const n = Number(r.n ?? 0);
     if (n > limit) return { total: limit, lowerBound: true };
     // the window held the whole list: exact; else at least n
