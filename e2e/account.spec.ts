@@ -70,6 +70,9 @@ test.describe('account', () => {
   });
 
   test('invited user sets a password, signs in, enables TOTP, signs in again with 2FA', async ({ page }) => {
+    // three sign-ins, five axe scans, a dozen screenshots and a wait of up to 30.5 s for a fresh TOTP step: 50–60 s
+    // on the 2-core CI machine, so the default 60 s left no margin (it ran out once in CI at b0cf5be)
+    test.setTimeout(150_000);
     await adminSignIn(page);
     const token = await apiToken(page);
     const created = await page.request.post('/api/admin/users', {
