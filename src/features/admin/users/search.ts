@@ -1,5 +1,6 @@
 import { ACCOUNT_STATES, USER_SORTS, type AccountState, type UserSort } from '../../../../contract/domain/lists';
 import { LOCALES, type Locale } from '../../../../contract/locales';
+import { booleanParam, intParam, oneOfParam, searchValidator, stringParam } from '../../../lib/search-params';
 import type { UserFilters } from '../api/users';
 
 /** URL search params of /admin/user-management (page, size, search and filters live in the URL). */
@@ -20,35 +21,23 @@ export interface UserSearch {
   count?: 'exact' | undefined;
 }
 
-const int = (min: number, max: number) => (v: unknown) => (typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max ? v : undefined);
-const str = (max: number) => (v: unknown) => (typeof v === 'string' && v.length <= max ? v : undefined);
-const oneOf = <T extends string>(values: readonly T[]) => (v: unknown) => ((values as readonly unknown[]).includes(v) ? (v as T) : undefined);
-
-const fields: { [K in keyof UserSearch]-?: (v: unknown) => UserSearch[K] } = {
-  page: int(1, Number.MAX_SAFE_INTEGER),
-  size: int(1, 100),
-  search: str(200),
-  status: oneOf(ACCOUNT_STATES),
-  technical: (v) => (typeof v === 'boolean' ? v : undefined),
-  auth_type: oneOf(['CREDENTIALS', 'SSO'] as const),
-  role: str(64),
-  locale: oneOf(LOCALES),
-  sort: oneOf(USER_SORTS),
-  cursor: str(300),
-  count: oneOf(['exact'] as const),
-};
-
 /**
  * The route's validateSearch, without zod (it runs in the entry chunk): known keys only, each invalid value becomes
  * undefined (never throws). tests/spa/user-search.test.ts checks it against the zod schema it replaces.
  */
-export function userSearchSchema(input: Record<string, unknown>): UserSearch {
-  const out: Record<string, unknown> = {};
-  for (const [key, parse] of Object.entries(fields) as Array<[keyof UserSearch, (v: unknown) => unknown]>) {
-    if (key in input) out[key] = parse(input[key]);
-  }
-  return out as UserSearch;
-}
+export const userSearchSchema: (input: Record<string, unknown>) => UserSearch = searchValidator({
+  page: intParam(1),
+  size: intParam(1, 100),
+  search: stringParam(200),
+  status: oneOfParam(ACCOUNT_STATES),
+  technical: booleanParam,
+  auth_type: oneOfParam(['CREDENTIALS', 'SSO']),
+  role: stringParam(64),
+  locale: oneOfParam(LOCALES),
+  sort: oneOfParam(USER_SORTS),
+  cursor: stringParam(300),
+  count: oneOfParam(['exact']),
+});
 
 export const DEFAULT_PAGE_SIZE = 10;
 
