@@ -334,16 +334,18 @@ export async function listAccounts(handle: Db, type: 'user' | 'admin', f: UserFi
   const keyset = sort === '-created_at' || sort === 'created_at';
   if (cursor && !keyset) throw invalidCursor();
   const short = (await shortSearchVia(handle, type, f)) ?? (await ftsProbeVia(handle, type, f));
+  // a short term's own route ('short' or 'scan'); 'probe' is a choice of the keyset walk only
+  const shortRoute = short === 'probe' ? undefined : short;
   const counted = await countAccounts(handle, type, f, opts.count === 'exact' ? undefined : COUNT_EXACT_BELOW, short);
   const { total, lowerBound } = counted;
   const offset = cursor ? 0 : (page - 1) * size;
   const none: ListAnswer = { rows: [], total, totalIsLowerBound: lowerBound, nextCursor: null, prevCursor: null };
   if (!cursor && !lowerBound && offset >= total) return none;
-  if (!keyset) return { ...none, rows: await sortedPage(handle, type, f, sort, size, offset, short === 'probe' ? 'index' : (short ?? 'index')), prevCursor: null };
+  if (!keyset) return { ...none, rows: await sortedPage(handle, type, f, sort, size, offset, shortRoute ?? 'index'), prevCursor: null };
 
   const listDir: 'asc' | 'desc' = sort === '-created_at' ? 'desc' : 'asc';
   // a short term's route; else a common term walks the list, a rarer one takes FTS5 (driven or probed)
-  const walked = short === 'short' || short === 'scan' ? short : await searchVia(handle, type, f, { total, lowerBound }, offset + size);
+  const walked = shortRoute ?? (await searchVia(handle, type, f, { total, lowerBound }, offset + size));
   const via = walked === 'index' && short === 'probe' ? 'probe' : walked;
   // the side of the cursor to read, in the order of the walk
   const backwards = cursor?.side === 'b';
