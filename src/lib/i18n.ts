@@ -24,12 +24,18 @@ export function setAdminCatalogs(enabled: boolean): void {
   withAdminCatalogs = enabled;
 }
 
-function loadersFor(locale: string, admin: boolean): Array<() => Promise<CatalogModule>> {
+/** The catalogs of one locale, each marked whether it is admin-only. */
+function catalogsOf(locale: string): Array<{ adminOnly: boolean; load: () => Promise<CatalogModule> }> {
   const prefix = `../../locales/${locale}/`;
   return Object.entries(catalogLoaders)
     .filter(([path]) => path.startsWith(prefix))
-    .filter(([path]) => admin === true || !ADMIN_ONLY_CATALOGS.includes(path.slice(prefix.length).replace(/\.ts$/, '')))
-    .map(([, load]) => load);
+    .map(([path, load]) => ({ adminOnly: ADMIN_ONLY_CATALOGS.includes(path.slice(prefix.length).replace(/\.ts$/, '')), load }));
+}
+
+function loadersFor(locale: string, admin: boolean): Array<() => Promise<CatalogModule>> {
+  return catalogsOf(locale)
+    .filter((catalog) => admin || !catalog.adminOnly)
+    .map((catalog) => catalog.load);
 }
 
 /** Loads and merges the catalogs (common, account and — unless `admin` is false — admin) of one locale. */
@@ -48,10 +54,9 @@ export async function loadMessages(locale: string, { admin = withAdminCatalogs }
 export async function loadAdminCatalogs(): Promise<void> {
   if (withAdminCatalogs) return;
   const locale = i18n.locale || SOURCE_LOCALE;
-  const prefix = `../../locales/${locale}/`;
-  const loaders = Object.entries(catalogLoaders)
-    .filter(([path]) => path.startsWith(prefix) && ADMIN_ONLY_CATALOGS.includes(path.slice(prefix.length).replace(/\.ts$/, '')))
-    .map(([, load]) => load);
+  const loaders = catalogsOf(locale)
+    .filter((catalog) => catalog.adminOnly)
+    .map((catalog) => catalog.load);
   const modules = await Promise.all(loaders.map((load) => load()));
   withAdminCatalogs = true;
   // merged into the active locale's messages; i18n emits "change", so what is on screen re-renders
