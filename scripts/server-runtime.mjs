@@ -11,7 +11,7 @@ export function serverNodeArgs() {
 }
 
 /**
- * Environment: the libuv threadpool gets 4 threads more than argon2id may use at once (IAM_HASH_CONCURRENCY, default 2 per
+ * Environment: the libuv threadpool gets 4 threads more than argon2id may use at once (IAM_HASH_CONCURRENCY, default 1 per
  * core), so file, DNS and crypto work never waits behind hashing; glibc hands each 19 MiB argon2id buffer back to the
  * system when the hash ends (fixed mmap threshold) and keeps at most 2 malloc arenas, so the resident size falls back
  * after a burst of sign-ins instead of staying at its peak; those mmap'd buffers are backed by transparent huge pages
@@ -20,6 +20,6 @@ export function serverNodeArgs() {
  */
 export function serverEnv(env = process.env) {
   const cores = Math.max(1, os.availableParallelism?.() ?? os.cpus().length);
-  const hashes = /^\d+$/.test(env.IAM_HASH_CONCURRENCY ?? '') ? Number(env.IAM_HASH_CONCURRENCY) : cores * 2;
+  const hashes = /^\d+$/.test(env.IAM_HASH_CONCURRENCY ?? '') ? Number(env.IAM_HASH_CONCURRENCY) : cores;
   return { UV_THREADPOOL_SIZE: String(hashes + 4), MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072', GLIBC_TUNABLES: 'glibc.malloc.hugetlb=1', ...env };
 }

@@ -90,8 +90,8 @@ export interface AppConfig {
     ipLockMinutes: number;
   };
   /**
-   * Concurrent password hashes and hashes waiting (IAM_HASH_CONCURRENCY, default 2 per core; IAM_HASH_QUEUE, default 4 per
-   * core: a short queue, a wait of about two hashes). They also size the sign-in admission gates (server/lib/admission.ts).
+   * Concurrent password hashes and hashes waiting (IAM_HASH_CONCURRENCY, default 1 per core; IAM_HASH_QUEUE, default 4 per
+   * core: a short queue, a wait of about four hashes). They also size the sign-in admission gates (server/lib/admission.ts).
    */
   hashGate: { concurrency: number; queue: number };
   /**
@@ -124,10 +124,15 @@ export class ConfigError extends Error {
 
 type Env = Record<string, string | undefined>;
 
-/** Password hashing limits when IAM_HASH_CONCURRENCY / IAM_HASH_QUEUE are not set: 2 hashes per core, 4 waiting per core. */
+/**
+ * Password hashing limits when IAM_HASH_CONCURRENCY / IAM_HASH_QUEUE are not set: 1 hash per core, 4 waiting per core.
+ * argon2id keeps a core busy for its whole run, so a second hash per core adds no throughput: it only holds another
+ * 19 MiB buffer and doubles how long every hash in flight takes, so refusals come later and the peak memory is higher
+ * (BENCHMARKS.md "One hash per core": same capacity, refusal p99 30 ms instead of 117–521, peak RSS 296 instead of 317–322 MB).
+ */
 export function defaultHashGateLimits(): AppConfig['hashGate'] {
   const cores = Math.max(1, os.availableParallelism?.() ?? os.cpus().length);
-  return { concurrency: cores * 2, queue: cores * 4 };
+  return { concurrency: cores, queue: cores * 4 };
 }
 
 function int(env: Env, name: string, fallback: number, min: number, max: number): number {

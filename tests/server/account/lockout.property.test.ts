@@ -32,7 +32,7 @@ const IP_LIMIT = 8;
 /**
  * the configuration every app of this file gets: a low per-IP limit, and a sign-in admission gate wide enough to let a
  * whole burst into the handlers at once. These properties are about races in the lockout's reservations, so the
- * attempts must really arrive together; with the default gate (2 per core, a short queue) part of a 64-burst is
+ * attempts must really arrive together; with the default gate (1 per core, a short queue) part of a 64-burst is
  * refused with 503 or queued and arrives one by one (tests/server/plugins/app/admission.test.ts covers that gate).
  * Only the lockout's limit of secrets is ever hashed, so the wide gate runs no more argon2 at once.
  */

@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error -- a plain .mjs script without types (the settings npm start uses)
 import { serverEnv } from '../../../scripts/server-runtime.mjs';
@@ -12,6 +13,10 @@ describe('server runtime environment (npm start)', () => {
     expect(env.GLIBC_TUNABLES).toBe('glibc.malloc.hugetlb=1');
     expect(env.MALLOC_MMAP_THRESHOLD_).toBe('131072');
     expect(env.MALLOC_ARENA_MAX).toBe('2');
+  });
+
+  it('gives the threadpool one argon2id hash per core plus 4 threads for file, DNS and crypto work', () => {
+    expect(envOf({}).UV_THREADPOOL_SIZE).toBe(String(Math.max(1, os.availableParallelism()) + 4));
   });
 
   it('keeps a value already set in the environment', () => {
