@@ -160,14 +160,23 @@ export async function superAdminToken(browser: Browser): Promise<string> {
   }
 }
 
+/**
+ * Codes of an authenticator key as the server takes them one after another: each call gives the code of the first
+ * 30 s step after the one given last, not earlier than the current step. The server accepts the current step ±1 and
+ * refuses a step at or before the last one it accepted (replay), so a second code within the same step is the next
+ * step's code, taken at once, instead of a wait of up to 30 s for the clock to reach it.
+ */
 export function totpFromSecret(secret: string): () => string {
   const generator = new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret), digits: 6, period: 30 });
-  return () => generator.generate();
-}
-
-/** Waits for the next 30 s TOTP step (the server refuses a code of a step already used). */
-export async function nextTotpStep(page: Page): Promise<void> {
-  await page.waitForTimeout(Math.max(0, 30_000 - (Date.now() % 30_000)) + 500);
+  let last = -Infinity;
+  return () => {
+    const now = generator.counter();
+    const step = Math.max(now, last + 1);
+    // beyond now + 1 the server would refuse it: a third code within one step needs a real wait
+    if (step > now + 1) throw new Error(`TOTP step ${step} is past the server's window (now ${now})`);
+    last = step;
+    return generator.generate({ timestamp: step * 30_000 + 1_000 });
+  };
 }
 
 export async function typeCode(page: Page, code: string): Promise<void> {
