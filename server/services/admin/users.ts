@@ -189,6 +189,7 @@ const PROBE_RATIO = 8;
 const FTS_COUNT_CAP = 50_000;
 const FILTER_COUNT_CAP = 200_000;
 const FILTER_SIZE_TTL_MS = 60_000;
+const FILTER_SIZE_ENTRIES = 1000;
 const filterSizes = new WeakMap<Db, Map<string, { n: number; at: number }>>();
 
 async function filterSize(handle: Db, type: 'user' | 'admin', column: 'status' | 'locale' | 'auth_type' | 'technical', value: string | number): Promise<number> {
@@ -215,10 +216,26 @@ export async function ftsProbeVia(handle: Db, type: 'user' | 'admin', f: UserFil
   if (f.technical !== undefined) sizes.push(filterSize(handle, type, 'technical', f.technical ? 1 : 0));
   if (sizes.length === 0) return undefined;
   const smallest = Math.min(...(await Promise.all(sizes)));
+  return (await ftsMatches(handle, term)) * PROBE_RATIO > smallest ? 'probe' : undefined;
+}
+
+/**
+ * The FTS5 matches of a term (up to FTS_COUNT_CAP), counted on the index alone and kept like the filter sizes (a
+ * plan choice: the answer's rows and total come from the statements that follow, never from this figure).
+ */
+async function ftsMatches(handle: Db, term: string): Promise<number> {
+  const key = `fts|${term}`;
+  const cache = filterSizes.get(handle) ?? new Map<string, { n: number; at: number }>();
+  filterSizes.set(handle, cache);
+  const hit = cache.get(key);
+  if (hit && Date.now() - hit.at < FILTER_SIZE_TTL_MS) return hit.n;
   const db = handle.kysely;
   const fts = db.selectFrom(sql<{ rowid: number }>`accounts_fts`.as('accounts_fts')).select(sql`1`.as('one')).where(sql<SqlBool>`accounts_fts match ${ftsPhrase(term)}`).limit(FTS_COUNT_CAP);
-  const matches = Number((await db.selectFrom(fts.as('t')).select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow()).n);
-  return matches * PROBE_RATIO > smallest ? 'probe' : undefined;
+  const n = Number((await db.selectFrom(fts.as('t')).select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow()).n);
+  // bounded: a minute of typing new terms must not grow it without end
+  if (cache.size >= FILTER_SIZE_ENTRIES) cache.delete(cache.keys().next().value as string);
+  cache.set(key, { n, at: Date.now() });
+  return n;
 }
 
 /** The total of a list, exact up to `limit` (undefined: exact however large). `via`: a short term's route. */
@@ -336,9 +353,17 @@ export async function listAccounts(handle: Db, type: 'user' | 'admin', f: UserFi
   const short = (await shortSearchVia(handle, type, f)) ?? (await ftsProbeVia(handle, type, f));
   // a short term's own route ('short' or 'scan'); 'probe' is a choice of the keyset walk only
   const shortRoute = short === 'probe' ? undefined : short;
-  const counted = await countAccounts(handle, type, f, opts.count === 'exact' ? undefined : COUNT_EXACT_BELOW, short);
-  const { total, lowerBound } = counted;
   const offset = cursor ? 0 : (page - 1) * size;
+  const limitCount = opts.count === 'exact' ? undefined : COUNT_EXACT_BELOW;
+  let counted: CountAnswer | undefined;
+  if (short === 'probe' && keyset && !cursor) {
+    // the filtered matches in list order, from one walk that probes the FTS5 matches once: the total and the page
+    const one = await probedMatches(handle, type, f, sort === '-created_at' ? 'desc' : 'asc', limitCount);
+    if (one.lowerBound) counted = one;
+    else return probedPage(handle, one.ids, offset, size, sort === '-created_at' ? 'desc' : 'asc');
+  }
+  counted ??= await countAccounts(handle, type, f, limitCount, short);
+  const { total, lowerBound } = counted;
   const none: ListAnswer = { rows: [], total, totalIsLowerBound: lowerBound, nextCursor: null, prevCursor: null };
   if (!cursor && !lowerBound && offset >= total) return none;
   if (!keyset) return { ...none, rows: await sortedPage(handle, type, f, sort, size, offset, shortRoute ?? 'index'), prevCursor: null };
@@ -395,6 +420,37 @@ export async function listAccounts(handle: Db, type: 'user' | 'admin', f: UserFi
     totalIsLowerBound: shown.lowerBound,
     nextCursor: hasNext && last ? encodeCursor({ side: 'a', created_at: last.created_at, id: last.id }) : null,
     prevCursor: hasPrev && first ? encodeCursor({ side: 'b', created_at: first.created_at, id: first.id }) : null,
+  };
+}
+
+/**
+ * SQLite, a search with filters on the probe route: the ids of the matching rows in list order (up to `limit` + 1),
+ * from one walk of the smallest filter's index that probes the FTS5 matches, evaluated once. When they are no more
+ * than `limit`, they are the total and every page; more, and the total is a lower bound (the page is then walked on
+ * its own).
+ */
+async function probedMatches(handle: Db, type: 'user' | 'admin', f: UserFilters, dir: 'asc' | 'desc', limit: number | undefined): Promise<CountAnswer & { ids: string[] }> {
+  let q = handle.kysely.selectFrom('accounts').select('accounts.id').where(accountWhere(handle.dialect, type, f, 'probe')).orderBy('accounts.created_at', dir).orderBy('accounts.id', dir);
+  if (limit !== undefined) q = q.limit(limit + 1);
+  const ids = (await q.execute()).map((r) => r.id);
+  if (limit !== undefined && ids.length > limit) return { total: limit, lowerBound: true, ids: [] };
+  return { total: ids.length, lowerBound: false, ids };
+}
+
+/** An offset page of a list whose ids (in list order) are all known: those of the page, fetched by primary key. */
+async function probedPage(handle: Db, ids: string[], offset: number, size: number, dir: 'asc' | 'desc'): Promise<ListAnswer> {
+  const pageIds = ids.slice(offset, offset + size);
+  const rows = pageIds.length
+    ? await handle.kysely.selectFrom('accounts').select([...ACCOUNT_VIEW_COLUMNS]).where('id', 'in', pageIds).orderBy('created_at', dir).orderBy('id', dir).execute()
+    : [];
+  const first = rows[0];
+  const last = rows[rows.length - 1];
+  return {
+    rows: rows.map(accountView),
+    total: ids.length,
+    totalIsLowerBound: false,
+    nextCursor: offset + size < ids.length && last ? encodeCursor({ side: 'a', created_at: last.created_at, id: last.id }) : null,
+    prevCursor: offset > 0 && first ? encodeCursor({ side: 'b', created_at: first.created_at, id: first.id }) : null,
   };
 }
 
