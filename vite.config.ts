@@ -75,7 +75,7 @@ export default defineConfig({
         test: {
           name: 'node',
           environment: 'node',
-          include: ['tests/server/**/*.test.ts', 'tests/contract/**/*.test.ts', 'machines/**/*.test.ts'],
+          include: ['tests/server/**/*.test.ts', 'tests/contract/**/*.test.ts', 'tests/build/**/*.test.ts', 'machines/**/*.test.ts'],
         },
       },
       {

@@ -189,7 +189,7 @@ export const currentAdmin = defineEndpoint({
 
 const providerParams = z.object({ provider: z.string().max(64) });
 
-/** Not called with `call()`: the browser goes there (see ssoStartUrl). */
+/** Not called with `call()`: the browser goes there (see upstreamStartUrl in machines/ssoCallback.machine.ts). */
 export const ssoStart = defineEndpoint({
   method: 'GET', path: '/api/sso/:provider/start', tag, access: 'public', summary: 'Starts sign-in through an upstream identity provider (browser redirect)',
   params: providerParams,
@@ -219,12 +219,3 @@ export const ssoCallback = defineEndpoint({
 /** Error codes the SSO callback puts in the login page's query (`?error=…`). */
 export const SSO_CALLBACK_ERRORS = ['sso_failed', 'sso_account_not_found', 'interaction_expired'] as const;
 export type SsoCallbackError = (typeof SSO_CALLBACK_ERRORS)[number];
-
-/**
- * The address the browser is sent to for signing in with upstream provider `provider` within `interaction`;
- * `locale`: the person's language, passed upstream as `ui_locales`.
- */
-export function ssoStartUrl(provider: string, interaction: string, locale?: string): string {
-  const qs = new URLSearchParams({ interaction, ...(locale ? { ui_locales: locale } : {}) });
-  return `${ssoStart.path.replace(':provider', encodeURIComponent(provider))}?${qs.toString()}`;
-}

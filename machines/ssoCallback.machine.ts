@@ -14,7 +14,7 @@
  * TOKENS_RECEIVED).
  */
 import { assign, fromPromise, setup } from 'xstate';
-import { ssoStartUrl } from '../contract/auth';
+import { auth } from '../contract/routes';
 import { createPkceAuthorizationRequest, type PkceAuthorizationRequest } from './pkce';
 import {
   STORAGE_KEYS,
@@ -153,8 +153,15 @@ export function clientFor(context: Pick<SsoCallbackInput, 'admin' | 'config'>): 
 export function redirectUriFor(context: Pick<SsoCallbackInput, 'admin' | 'origin'>): string {
   return context.origin + loginPath(context.admin);
 }
-/** Where the browser goes to sign in through upstream provider `provider` (contract/auth.ts ssoStart). */
-export const upstreamStartUrl = ssoStartUrl;
+/**
+ * Where the browser goes to sign in through upstream provider `provider` within `interaction` (contract/auth.ts
+ * ssoStart, through the schema-free table of contract/routes.ts: the login screen's first load has no zod);
+ * `locale`: the person's language, passed upstream as `ui_locales`.
+ */
+export function upstreamStartUrl(provider: string, interaction: string, locale?: string): string {
+  const qs = new URLSearchParams({ interaction, ...(locale ? { ui_locales: locale } : {}) });
+  return `${auth.ssoStart.path.replace(':provider', encodeURIComponent(provider))}?${qs.toString()}`;
+}
 
 /** Real actors. `exchangeCode`: the provider's token endpoint, grant_type=authorization_code (src/api/oidc.ts). */
 export function createSsoActors(deps: { exchangeCode: (input: ExchangeCodeInput) => Promise<TokenEndpointResponse>; now?: () => number; crypto?: Crypto }) {

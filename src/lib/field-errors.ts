@@ -17,7 +17,7 @@ import { msg } from '@lingui/core/macro';
 import { useLingui } from '@lingui/react';
 import type { FieldError, FieldValues, Path, UseFormSetError } from 'react-hook-form';
 import type { FieldErrorCode } from '../../contract/errors';
-import { PASSWORD_MAX_LENGTH_EXCLUSIVE, PASSWORD_MIN_LENGTH, type PasswordRule } from '../../contract/domain/password-policy';
+import { PASSWORD_MAX_LENGTH_EXCLUSIVE, PASSWORD_MIN_LENGTH, type PasswordRule } from '../../contract/domain/password-rules';
 import { isApiError } from '../api/errors';
 
 /**

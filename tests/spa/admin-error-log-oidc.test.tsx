@@ -28,7 +28,8 @@ describe('admin logs: errors of the OIDC provider', () => {
     await renderWithRouter(() => <Dashboard search={{}} onSearchChange={(s) => changes.push(s)} />, '/admin/dashboard');
     expect(await screen.findByText('400 · invalid_grant')).toBeInTheDocument();
     expect(screen.getByText('POST /oidc/token')).toBeInTheDocument();
-    await user.click(screen.getByRole('combobox', { name: 'Error code' }));
+    // the select loads after the first render (simple-select-lazy.tsx); its placeholder shows the label meanwhile
+    await user.click(await screen.findByRole('combobox', { name: 'Error code' }));
     await user.click(await screen.findByRole('option', { name: 'invalid_client' }));
     await waitFor(() => expect(changes.at(-1)?.e_code).toBe('invalid_client'));
   });

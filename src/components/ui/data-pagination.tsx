@@ -3,7 +3,7 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { useId } from 'react';
 import { pagination } from 'styled-system/recipes';
 import { ChevronLeftIcon, ChevronRightIcon } from './icons';
-import { SimpleSelect } from './simple-select';
+import { SimpleSelect } from './simple-select-lazy';
 import { createStyleContext } from './style-context';
 
 const { withProvider, withContext } = createStyleContext(pagination);

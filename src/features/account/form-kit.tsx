@@ -7,7 +7,7 @@ import { msg } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { css, cx } from 'styled-system/css';
-import { passwordChecklist } from '../../../contract/domain/password-policy';
+import { passwordChecklist } from '../../../contract/domain/password-rules';
 import type { ErrorInfo } from '../../../machines/shared';
 import { isApiError } from '../../api/errors';
 import { Button } from '../../components/ui/button';

@@ -1,12 +1,10 @@
 /** `screen:login.credentials`: e-mail and password (and the SSO providers' buttons for users). */
-import { zodResolver } from '@hookform/resolvers/zod';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useEffect } from 'react';
 import { useForm } from 'react-hook-form';
 import { css } from 'styled-system/css';
-import { z } from 'zod';
 import type { ErrorInfo } from '../../../../machines/shared';
 import { upstreamStartUrl } from '../../../../machines/ssoCallback.machine';
 import { configQueryOptions } from '../../../api/account';
@@ -14,13 +12,14 @@ import { AuthCard } from '../../../components/page-heading';
 import { TextField } from '../../../components/ui/text-field';
 import { useFieldError } from '../../../lib/field-errors';
 import { FormAlert, formStack, linkClass, PasswordField, SubmitButton } from '../form-kit';
-import { emailField } from '../schemas';
+import { lazyResolver } from '../../../lib/lazy-resolver';
+import type { CredentialsValues } from './credentials-schema';
 import { loginErrorMessage } from './login-errors';
 import { ScreenHeading } from './login-heading';
 import { SignInTitle } from './status-screens';
 
-const credentialsSchema = z.object({ email: emailField, password: z.string().min(1, 'required') });
-type CredentialsValues = z.infer<typeof credentialsSchema>;
+/** zod and the schema load with the first validation (or once the form has rendered), not with the screen. */
+const credentialsResolver = lazyResolver<CredentialsValues>(() => import('./credentials-schema').then((m) => m.credentialsResolver));
 
 export interface CredentialsScreenProps {
   admin: boolean;
@@ -35,10 +34,13 @@ export function CredentialsScreen(props: CredentialsScreenProps) {
   const fieldError = useFieldError();
   const config = useQuery(configQueryOptions());
   const providers = props.admin ? [] : (config.data?.sso_providers ?? []);
-  const form = useForm<CredentialsValues>({ resolver: zodResolver(credentialsSchema), defaultValues: { email: '', password: '' } });
+  const form = useForm<CredentialsValues>({ resolver: credentialsResolver, defaultValues: { email: '', password: '' } });
   const { errors } = form.formState;
   const message = loginErrorMessage(i18n, props.error, 'credentials');
   const { setError } = form;
+  useEffect(() => {
+    void credentialsResolver.preload().catch(() => undefined); // retried by the first validation
+  }, []);
   useEffect(() => {
     // a server field error lands on its field (the form alert carries the rest)
     if (message?.place === 'email' || message?.place === 'password') setError(message.place, { type: 'server', message: message.text }, { shouldFocus: true });

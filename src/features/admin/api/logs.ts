@@ -1,6 +1,6 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { call } from '../../../api/call';
-import * as logs from '../../../../contract/admin/logs';
+import { adminLogs as logs } from '../../../../contract/routes';
 import { adminKeys, compactQuery } from './keys';
 
 export interface LogFilters {

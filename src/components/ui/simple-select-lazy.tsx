@@ -1,0 +1,43 @@
+import { lazy, Suspense } from 'react';
+import { cx } from 'styled-system/css';
+import { select } from 'styled-system/recipes';
+import { visuallyHidden } from '../visually-hidden';
+import { ChevronDownIcon } from './icons';
+import type { SimpleSelectProps } from './simple-select';
+
+/**
+ * SimpleSelect, loaded when first shown: its machinery (Ark UI / zag select, the list collection, floating-ui
+ * positioning, the dismissable layer and portal: ~20 KB brotli) is not part of the first load of a page that shows a
+ * select among its filters or under its list (the dashboard's error-code filter, the pagination's page size). Until
+ * it arrives, a few milliseconds after the page renders, the same label and a same-sized copy of the trigger show the
+ * current value, not yet operable; then the real select (keyboard, screen-reader semantics: Ark's) takes its place.
+ * Same props as SimpleSelect.
+ */
+const Loaded = lazy(() => import('./simple-select').then((m) => ({ default: m.SimpleSelect })));
+
+export function SimpleSelect(props: SimpleSelectProps) {
+  return (
+    <Suspense fallback={<SelectPlaceholder {...props} />}>
+      <Loaded {...props} />
+    </Suspense>
+  );
+}
+
+/** The select's look while it loads: label, trigger with the selected option's label (or the placeholder). */
+function SelectPlaceholder({ label, hideLabel, options, value, placeholder, size, className }: SimpleSelectProps) {
+  const classes = select({ size });
+  const selected = options.find((option) => option.value === value)?.label;
+  return (
+    <div className={cx(classes.root, className)} aria-busy="true" data-testid="select-placeholder">
+      <span className={cx(classes.label, hideLabel ? visuallyHidden : undefined)}>{label}</span>
+      <div className={classes.control}>
+        <div className={classes.trigger} data-placeholder-shown={selected === undefined ? '' : undefined}>
+          <span className={classes.valueText}>{selected ?? placeholder}</span>
+          <span className={classes.indicator}>
+            <ChevronDownIcon width={16} height={16} />
+          </span>
+        </div>
+      </div>
+    </div>
+  );
+}

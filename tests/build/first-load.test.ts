@@ -1,0 +1,75 @@
+/**
+ * What the first load of /login, /admin/login and the admin dashboard must not carry (issue 15, BENCHMARKS.md
+ * "zod off the first load"): zod and @hookform/resolvers, ~23 KB brotli, load with the forms' first validation and
+ * with the screens that need them, never with the entry chunk or these routes' chunks. A real production build
+ * (vite.config.ts, into a temporary directory), read as bench/web.ts reads it: the entry, its static imports and the
+ * route chunks the router loads for the URL, each chunk's modules taken from its source map.
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { build } from 'vite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { closure, loadManifest, routeKeys, ROUTES, type Manifest } from '../../bench/web-manifest';
+
+const FORBIDDEN = ['node_modules/zod/', 'node_modules/@hookform/resolvers/'];
+const FIRST_LOADS = ['/login', '/admin/login', '/admin/dashboard (admin shell)'];
+
+let dist = '';
+let manifest: Manifest;
+
+beforeAll(async () => {
+  dist = mkdtempSync(path.join(tmpdir(), 'iam-first-load-'));
+  await build({ configFile: path.resolve('vite.config.ts'), logLevel: 'error', build: { outDir: dist, emptyOutDir: true } });
+  manifest = loadManifest(dist);
+}, 300_000);
+
+afterAll(() => {
+  if (dist) rmSync(dist, { recursive: true, force: true });
+});
+
+/**
+ * Source modules of the given chunk files (from their source maps), as paths containing node_modules/<pkg>/…; a
+ * chunk without a map (the bundler's runtime) must be small glue, not a place a package could hide in.
+ */
+function modulesOf(files: Iterable<string>): string[] {
+  return [...files].flatMap((file) => {
+    if (!existsSync(path.join(dist, `${file}.map`))) {
+      expect(statSync(path.join(dist, file)).size, `${file} has no source map`).toBeLessThan(2048);
+      return [];
+    }
+    return (JSON.parse(readFileSync(path.join(dist, `${file}.map`), 'utf8')) as { sources: string[] }).sources;
+  });
+}
+
+const entryKey = () => Object.keys(manifest).find((key) => manifest[key]?.isEntry) ?? '';
+const firstLoad = (route: string) => closure(manifest, [entryKey(), ...(ROUTES[route] ?? []).flatMap((file) => routeKeys(manifest, file))]);
+
+describe('first-load chunks (production build)', () => {
+  it.each(FIRST_LOADS)('%s: no zod, no @hookform/resolvers in the entry and the route chunks', (route) => {
+    expect(ROUTES[route], route).toBeDefined();
+    const files = firstLoad(route);
+    expect(files.size).toBeGreaterThan(2);
+    expect(modulesOf(files).filter((source) => FORBIDDEN.some((pkg) => source.includes(pkg)))).toEqual([]);
+  });
+
+  it("/admin/dashboard: the filters' and the page size's select (zag select, floating-ui) load on first render, not with the route", () => {
+    const modules = modulesOf(firstLoad('/admin/dashboard (admin shell)'));
+    expect(modules.filter((source) => ['node_modules/@zag-js/select/', 'node_modules/@floating-ui/dom/'].some((pkg) => source.includes(pkg)))).toEqual([]);
+    // it is in the build, imported lazily by the dashboard's route chunk (simple-select-lazy.tsx)
+    const lazyFiles = (ROUTES['/admin/dashboard (admin shell)'] ?? []).flatMap((file) => routeKeys(manifest, file)).flatMap((key) => manifest[key]?.dynamicImports ?? []);
+    const dashboardChunks = [...firstLoad('/admin/dashboard (admin shell)')].map((file) => Object.keys(manifest).find((key) => manifest[key]?.file === file) ?? '');
+    const dynamic = new Set([...lazyFiles, ...dashboardChunks.flatMap((key) => manifest[key]?.dynamicImports ?? [])]);
+    expect(modulesOf(closure(manifest, [...dynamic])).some((source) => source.includes('node_modules/@zag-js/select/'))).toBe(true);
+  });
+
+  it('the login form still validates with zod: its schema chunk, loaded on first validation, carries it', () => {
+    const key = 'src/features/account/login/credentials-schema.ts';
+    expect(manifest[key]?.isDynamicEntry).toBe(true);
+    const lazy = modulesOf(closure(manifest, [key]));
+    expect(lazy.some((source) => source.includes('node_modules/zod/'))).toBe(true);
+    expect(lazy.some((source) => source.includes('node_modules/@hookform/resolvers/'))).toBe(true);
+    // and that chunk is not part of the first load
+    expect(firstLoad('/login').has(manifest[key]?.file ?? '')).toBe(false);
+  });
+});
