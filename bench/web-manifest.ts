@@ -13,7 +13,7 @@ export function loadManifest(dist: string): Manifest {
 export const ROUTES: Record<string, string[]> = {
   '/login': ['src/routes/_public.tsx', 'src/routes/_public/login.tsx'],
   '/admin/login': ['src/routes/admin/_public.tsx', 'src/routes/admin/_public/login.tsx'],
-  '/admin (shell layout alone)': ['src/routes/admin/_shell.tsx'],
+  '/admin/… (shell layout alone)': ['src/routes/admin/_shell.tsx'],
   '/admin/dashboard (admin shell)': ['src/routes/admin/_shell.tsx', 'src/routes/admin/_shell/dashboard.tsx'],
   '/admin/user-management': ['src/routes/admin/_shell.tsx', 'src/routes/admin/_shell/user-management.tsx'],
   '/ (user home)': ['src/routes/_user.tsx', 'src/routes/_user/index.tsx'],
