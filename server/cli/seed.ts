@@ -141,7 +141,8 @@ async function main() {
   const t0 = Date.now();
   await seedUsers(db, { users, batch: arg('batch', 1000), tx: arg('tx', 20_000), log: (m) => console.log(m) });
   // PostgreSQL: VACUUM sets the visibility map so list pages are index-only scans without heap fetches
-  await (db.dialect === 'postgres' ? sql`vacuum analyze accounts` : sql`analyze`).execute(db.kysely);
+  // (role_subscriptions too: the role filter's plans need its statistics; autovacuum may be off)
+  await (db.dialect === 'postgres' ? sql`vacuum analyze accounts, role_subscriptions` : sql`analyze`).execute(db.kysely);
   console.log(`done: ${users} users in ${((Date.now() - t0) / 1000).toFixed(1)} s on ${db.dialect}`);
   await db.close();
 }
