@@ -14,6 +14,7 @@ import { accountClaims } from './claims';
 import { pendingActivityOf, recordCompletedSignIn } from './activity';
 import type { ServiceHost } from '../services/deps';
 import type { AppConfig } from '../config';
+import type { Account } from '../db/schema';
 
 const epoch = (): number => Math.floor(Date.now() / 1000);
 
@@ -44,6 +45,12 @@ export function spaOriginFor(config: Pick<AppConfig, 'appUrl' | 'devOrigins'>, r
 }
 
 /** Remaining seconds of an absolute lifetime that started at `start` (epoch seconds), at least 1. */
+/**
+ * The account row findAccount read, per provider request (koa context): loadExistingGrant, later in the same request,
+ * checks the same row instead of reading it again. Never kept beyond the request (the context is the key).
+ */
+const accountsOfRequest = new WeakMap<object, Pick<Account, 'id' | 'type' | 'status'>>();
+
 const remaining = (absolute: number, start: number | undefined): number => Math.max(1, absolute - (epoch() - (start ?? epoch())));
 
 /**
@@ -149,7 +156,9 @@ export async function createProvider(deps: ServiceHost, jwks: JWKS, jwksMaxAgeSe
       const accountId = session?.accountId;
       const client = ctx.oidc.client;
       if (!session || !accountId || !client) return undefined;
-      const account = await db.selectFrom('accounts').select(['id', 'type', 'status']).where('id', '=', accountId).executeTakeFirst();
+      // the row findAccount read for this same request (the provider checks the session's account first), else read now
+      const seen = accountsOfRequest.get(ctx);
+      const account = seen?.id === accountId ? seen : await db.selectFrom('accounts').select(['id', 'type', 'status']).where('id', '=', accountId).executeTakeFirst();
       if (!account || !(await mayUseClient(db, client.clientId, account))) {
         // a signed-in person refused by a service app's role rules: no grant, so the provider asks for
         // consent, and the consent step (consent.ts) shows the "no access" page before access_denied
@@ -178,6 +187,7 @@ export async function createProvider(deps: ServiceHost, jwks: JWKS, jwksMaxAgeSe
     },
     findAccount: async (ctx, sub): Promise<OidcAccount | undefined> => {
       const a = await db.selectFrom('accounts').selectAll().where('id', '=', sub).executeTakeFirst();
+      if (a && ctx) accountsOfRequest.set(ctx, a);
       if (!a || a.status !== 'ACTIVE') return undefined;
       const clientId = ctx.oidc?.client?.clientId ?? '';
       return { accountId: a.id, claims: async () => ({ ...(await accountClaims(db, a, clientId)) }) };

@@ -225,6 +225,50 @@ async function takeSlot(deps: ServiceHost, key: string): Promise<{ count: number
   return row ? { count: Number(row.count), lockedUntil: Number(row.locked_until) } : null;
 }
 
+/**
+ * Takes one slot on each of `keys` (distinct) at once: the same step as takeSlot for every key, in one statement on
+ * the database (one multi-row upsert: a locked key's row is left as it is and comes back without a row; the other
+ * keys are counted, and the caller gives their slots back), one script call per key on Redis (stopping at the first
+ * locked key). Returns the slots taken, by key; the first key missing from the answer is locked.
+ */
+async function takeSlots(deps: ServiceHost, keys: readonly string[]): Promise<Map<string, { count: number; lockedUntil: number }>> {
+  const out = new Map<string, { count: number; lockedUntil: number }>();
+  if (keys.length === 0) return out;
+  if (redisOf(deps) || keys.length === 1) {
+    for (const key of keys) {
+      const slot = await takeSlot(deps, key);
+      if (!slot) break; // locked: the keys after it are not counted
+      out.set(key, slot);
+    }
+    return out;
+  }
+  const now = Date.now();
+  const rules = keys.map((key) => ({ key, ...ruleFor(key, deps.config.lockout) }));
+  const rows = sql.join(rules.map((r) => sql`(${r.key}, 1, cast(${now + r.windowMs} as bigint), cast(${r.limit <= 1 ? now + r.lockMs : 0} as bigint))`));
+  // per key: its limit, and when a lock it starts would end
+  const limitOf = sql`case rate_counters.key ${sql.join(rules.map((r) => sql`when ${r.key} then cast(${r.limit} as integer)`), sql` `)} end`;
+  const lockEndOf = sql`case rate_counters.key ${sql.join(rules.map((r) => sql`when ${r.key} then cast(${now + r.lockMs} as bigint)`), sql` `)} end`;
+  // as takeSlot's statement, with the new row's reset_at and first lock (excluded.*) standing for the key's own
+  const res = await sql<{ key: string; count: number; locked_until: number }>`
+    insert into rate_counters (key, count, reset_at, locked_until)
+    values ${rows}
+    on conflict (key) do update set
+      count = case
+        when rate_counters.reset_at <= cast(${now} as bigint) or rate_counters.locked_until <> 0 then 1
+        else rate_counters.count + 1 end,
+      reset_at = case
+        when rate_counters.reset_at <= cast(${now} as bigint) or rate_counters.locked_until <> 0 then excluded.reset_at
+        else rate_counters.reset_at end,
+      locked_until = case
+        when rate_counters.reset_at <= cast(${now} as bigint) or rate_counters.locked_until <> 0 then excluded.locked_until
+        when rate_counters.count + 1 >= ${limitOf} then ${lockEndOf}
+        else cast(0 as bigint) end
+    where rate_counters.locked_until <= cast(${now} as bigint)
+    returning key, count, locked_until`.execute(deps.db.kysely);
+  for (const row of res.rows) out.set(row.key, { count: Number(row.count), lockedUntil: Number(row.locked_until) });
+  return out;
+}
+
 /** Gives one slot of `key` back (an attempt that was not evaluated, or an ip slot after a success). */
 async function releaseSlot(deps: ServiceHost, key: string): Promise<void> {
   const { limit } = ruleFor(key, deps.config.lockout);
@@ -252,8 +296,9 @@ export interface AttemptReservation {
 }
 
 /**
- * Reserves one slot per key for an attempt at a secret, BEFORE the secret is evaluated. Keys are taken in
- * order; when one is locked the slots already taken are given back and the attempt gets the locked answer
+ * Reserves one slot per key for an attempt at a secret, BEFORE the secret is evaluated. Keys are taken together
+ * (takeSlots: one statement on the database); when one is locked the slots taken are given back and the attempt
+ * gets the locked answer of the first locked key
  * (429 `account_locked`, or `too_many_requests` for an ip key, with retry-after) without evaluating anything.
  * At most `limit` attempts per key are therefore ever evaluated within a window, however many run in
  * parallel and on however many instances (the counters live in the shared database or Redis).
@@ -263,16 +308,19 @@ export async function reserveAttempt(deps: ServiceHost, keys: string[]): Promise
   const taken: string[] = [];
   /** keys whose limit this attempt's slot reached: locked for good if the attempt fails */
   const locking: string[] = [];
+  const slots = await takeSlots(deps, unique);
+  const refused = unique.find((key) => !slots.has(key));
+  if (refused !== undefined) {
+    // a key is locked: every slot this attempt took is given back, nothing is evaluated
+    for (const k of slots.keys()) await releaseSlot(deps, k);
+    const locked = await lockedUntilOf(deps, [refused]);
+    throw lockedError(refused, locked[0]?.until ?? Date.now() + 1000, Date.now());
+  }
   for (const key of unique) {
-    const slot = await takeSlot(deps, key);
-    if (slot) {
-      taken.push(key);
-      if (slot.lockedUntil > 0 && slot.count >= ruleFor(key, deps.config.lockout).limit) locking.push(key);
-      continue;
-    }
-    for (const k of taken) await releaseSlot(deps, k);
-    const locked = await lockedUntilOf(deps, [key]);
-    throw lockedError(key, locked[0]?.until ?? Date.now() + 1000, Date.now());
+    const slot = slots.get(key);
+    if (!slot) continue;
+    taken.push(key);
+    if (slot.lockedUntil > 0 && slot.count >= ruleFor(key, deps.config.lockout).limit) locking.push(key);
   }
   let settled = false;
   const once = async (fn: () => Promise<void>) => {
@@ -288,10 +336,9 @@ export async function reserveAttempt(deps: ServiceHost, keys: string[]): Promise
       }),
     succeed: () =>
       once(async () => {
-        for (const key of taken) {
-          if (key.startsWith('ip:')) await releaseSlot(deps, key);
-          else await clearLock(deps, key);
-        }
+        const cleared = taken.filter((key) => !key.startsWith('ip:'));
+        await clearLocks(deps, cleared);
+        for (const key of taken) if (key.startsWith('ip:')) await releaseSlot(deps, key);
       }),
     release: () =>
       once(async () => {
@@ -351,6 +398,17 @@ export async function listLocks(deps: ServiceHost, prefix?: string): Promise<Loc
       locked_until: new Date(Number(r.locked_until)).toISOString(),
       retry_after_seconds: Math.ceil((Number(r.locked_until) - now) / 1000),
     }));
+}
+
+/** Removes the counters and locks of `keys` (clearLock for each; one statement on the database). */
+async function clearLocks(deps: ServiceHost, keys: readonly string[]): Promise<void> {
+  if (keys.length === 0) return;
+  const redis = redisOf(deps);
+  if (redis) {
+    await redis.del(...keys.map((key) => redisKey(deps, key)));
+    return;
+  }
+  await deps.db.kysely.deleteFrom('rate_counters').where('key', 'in', keys).execute();
 }
 
 /** Removes a key's counter and lock. Returns whether it existed. */

@@ -24,7 +24,7 @@ export interface TestApp {
  * A real app on a fresh database: a SQLite file in a temp dir, or its own PostgreSQL schema
  * (dropped on close) when kind is 'postgres'. `env` overrides configuration variables.
  */
-export async function createTestApp(kind: DbKind = 'sqlite', env: Record<string, string> = {}): Promise<TestApp> {
+export async function createTestApp(kind: DbKind = 'sqlite', env: Record<string, string> = {}, opts: { wrapDb?: (db: Db) => Db } = {}): Promise<TestApp> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'iam-test-'));
   const config = loadConfig({ IAM_DATA_DIR: dataDir, LOG_LEVEL: 'silent', APP_URL: 'http://localhost:3000', IAM_DIST_DIR: path.join(dataDir, 'no-dist'), ...env });
   let db: Db;
@@ -46,6 +46,8 @@ export async function createTestApp(kind: DbKind = 'sqlite', env: Record<string,
     db = createDb({ sqliteFile: path.join(dataDir, 'iam.sqlite') });
   }
   await migrateToLatest(db);
+  // the app (and the test) may see the database through a wrapper, e.g. one that counts statements
+  if (opts.wrapDb) db = opts.wrapDb(db);
   const app = await buildApp({ config: { ...config, databaseUrl: kind === 'postgres' ? process.env.TEST_DATABASE_URL : undefined }, db, logger: false, migrate: false });
   await app.ready();
   return {
