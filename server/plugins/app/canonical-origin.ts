@@ -20,6 +20,7 @@ function splitHost(host: string): { name: string; port: string } | null {
 /** Where to send a request for `url` that arrived with `host` (the Host header), or null to serve it. */
 export function canonicalRedirect(config: Pick<AppConfig, 'appUrl'>, method: string, url: string, host: string | undefined): string | null {
   if (method !== 'GET' && method !== 'HEAD') return null;
+  if (url.startsWith('/api/') || url.startsWith('/oidc/')) return null;
   const pathname = url.split('?')[0] ?? '/';
   if (/^\/(api|oidc)(\/|$)/.test(pathname) || !host) return null;
   const canonical = new URL(config.appUrl);
@@ -34,8 +35,10 @@ export function canonicalRedirect(config: Pick<AppConfig, 'appUrl'>, method: str
 }
 
 export default fp(async (app) => {
-  app.addHook('onRequest', async (req, reply) => {
+  app.addHook('onRequest', (req, reply, done) => {
     const target = canonicalRedirect(app.config, req.method, req.url, req.headers.host);
-    if (target) return reply.header('cache-control', 'no-store').redirect(target, 308);
+    // answered here: the hook does not call done(), so nothing else runs for this request
+    if (target) reply.header('cache-control', 'no-store').redirect(target, 308);
+    else done();
   });
 });

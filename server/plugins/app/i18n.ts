@@ -8,8 +8,9 @@ export default fp(async (app) => {
   app.decorateRequest('t', function (this: { lang: typeof FALLBACK_LANGUAGE }, code: string, params?: Record<string, string | number>) {
     return translate(this.lang, code, params);
   });
-  app.addHook('onRequest', async (req) => {
+  app.addHook('onRequest', (req, _reply, done) => {
     const locale = req.headers['locale'];
     req.lang = negotiateLanguage(Array.isArray(locale) ? locale[0] : locale, req.headers['accept-language']);
+    done();
   });
 });

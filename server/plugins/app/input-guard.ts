@@ -29,8 +29,8 @@ function findNul(value: unknown, path: string[] = [], depth = 0): string | null 
  * refuse them once for every route's params, query and JSON body, before validation.
  */
 export default fp(async (app) => {
-  app.addHook('preValidation', async (req) => {
+  app.addHook('preValidation', (req, _reply, done) => {
     const field = findNul(req.params) ?? findNul(req.query) ?? (req.isMultipart() ? null : findNul(req.body));
-    if (field) throw new AppError(422, 'validation_failed', { fields: { [field]: ['invalid'] } });
+    done(field ? new AppError(422, 'validation_failed', { fields: { [field]: ['invalid'] } }) : undefined);
   });
 });

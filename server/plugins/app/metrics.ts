@@ -25,7 +25,8 @@ export default fp(async (app) => {
     const url = req.routeOptions.url;
     return url ?? 'unmatched';
   };
-  app.addHook('onRequest', async (req, reply) => {
+  // callback-style hooks: no promise (and no async-hook bookkeeping) per request for work that never waits
+  app.addHook('onRequest', (req, reply, done) => {
     reply.header('x-request-id', req.id);
     const start = process.hrtime.bigint();
     // 'finish' also fires for hijacked replies (the OIDC provider writes the raw response)
@@ -34,11 +35,13 @@ export default fp(async (app) => {
       httpRequests.inc(labels);
       httpDuration.observe(labels, Number(process.hrtime.bigint() - start) / 1e9);
     });
+    done();
   });
 
   // while draining (shutdown), answers close their connection so the instance can stop
-  app.addHook('onSend', async (_req, reply) => {
+  app.addHook('onSend', (_req, reply, payload, done) => {
     if (app.lifecycle.draining) reply.header('connection', 'close');
+    done(null, payload);
   });
 
   const { token, port, host } = app.config.metrics;

@@ -15,7 +15,8 @@ export function wantsNoStore(url: string): boolean {
 }
 
 export default fp(async (app) => {
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     if (wantsNoStore(request.url)) reply.header('cache-control', 'no-store');
+    done();
   });
 });
