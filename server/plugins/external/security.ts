@@ -48,10 +48,13 @@ export default fp(async (app) => {
     referrerPolicy: { policy: 'no-referrer' },
     strictTransportSecurity: app.config.appUrl.startsWith('https:') ? { maxAge: 31536000, includeSubDomains: true } : false,
   });
-  // on the raw response, as helmet does: answers the OIDC provider writes itself (hijacked) carry them too
+  // as reply headers: a route or hook may replace one (e.g. the avatar's own CSP), and the OIDC handoff copies the
+  // reply's headers onto the raw response it hijacks, so the provider's own answers carry them too
+  // (oidc.routes.ts). Not on the raw response: one raw setHeader sends every header of the answer through Node's
+  // slower per-header path (validated and stored twice).
+  const headerObject: Record<string, string> = Object.fromEntries(secureHeaders.map(([name, value]) => [name.toLowerCase(), Array.isArray(value) ? value.join(', ') : String(value)]));
   app.addHook('onRequest', (_request, reply, done) => {
-    const raw = reply.raw;
-    for (const [name, value] of secureHeaders) raw.setHeader(name, value);
+    reply.headers(headerObject);
     done();
   });
   await app.register(cookie);
