@@ -44,7 +44,8 @@ export default defineConfig({
     },
   ],
   webServer: {
-    command: 'npm run build && tsx server/main.ts',
+    // .ci/run builds the app while the unit tests run and sets E2E_BUILT=1
+    command: process.env.E2E_BUILT === '1' ? 'tsx server/main.ts' : 'npm run build && tsx server/main.ts',
     url: `${BASE_URL}/api/languages`,
     reuseExistingServer: !process.env.CI,
     timeout: 180_000,
