@@ -14,14 +14,21 @@
  * TOKENS_RECEIVED).
  */
 import { assign, fromPromise, setup } from 'xstate';
-import { auth } from '../contract/routes';
 import { createPkceAuthorizationRequest, type PkceAuthorizationRequest } from './pkce';
+import {
+  clientFor,
+  redirectUriFor,
+  safeReturnTo,
+  storedAuthorizationJson,
+  upstreamStartUrl,
+  type SsoClientConfig,
+  type StoredAuthorization,
+} from './sso-authorize';
 import {
   STORAGE_KEYS,
   loginPath,
   notProvided,
   tokensFromResponse,
-  type OidcClientConfig,
   type StorageKey,
   type TokenEndpointResponse,
   type Tokens,
@@ -39,20 +46,12 @@ export interface SsoQuery {
   interaction?: string | null;
 }
 
-/**
- * What the `code_verifier` storage key holds (JSON): the verifier and the state sent with it, and where to land
- * after the exchange (`returnTo`, a same-site path) — the hand-off across the provider round trip.
- */
-export interface StoredAuthorization {
-  code_verifier: string;
-  state: string;
-  returnTo?: string;
-}
+export { clientFor, redirectUriFor, safeReturnTo, startAuthorization, upstreamStartUrl, type SsoClientConfig, type StoredAuthorization } from './sso-authorize';
 
 export interface SsoCallbackInput {
   admin: boolean;
   origin: string;
-  config: Pick<OidcClientConfig, 'authorization_endpoint' | 'token_endpoint' | 'scope' | 'clients'>;
+  config: SsoClientConfig;
   query: SsoQuery;
   /** Raw value of the `code_verifier` storage key. */
   storedAuthorization: string | null;
@@ -120,12 +119,6 @@ export function parseStoredAuthorization(raw: string | null): StoredAuthorizatio
   }
 }
 
-/** A same-site path (`/profile`), else undefined: never another origin (`//evil`, `https://…`, `/\\evil`). */
-export function safeReturnTo(value: unknown): string | undefined {
-  if (typeof value !== 'string' || !value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\')) return undefined;
-  return value;
-}
-
 /** Where a fresh sign-in lands: admins (or any /admin path) → the admin dashboard; others → `returnTo` or `/`. */
 export function afterSignInPath(kind: 'user' | 'admin', returnTo: string | undefined): string {
   const safe = safeReturnTo(returnTo);
@@ -134,33 +127,12 @@ export function afterSignInPath(kind: 'user' | 'admin', returnTo: string | undef
   return '/';
 }
 
-function storedAuthorizationJson(request: { codeVerifier: string; state: string }, returnTo: unknown): string {
-  const safe = safeReturnTo(returnTo);
-  return JSON.stringify({ code_verifier: request.codeVerifier, state: request.state, ...(safe ? { returnTo: safe } : {}) } satisfies StoredAuthorization);
-}
-
 /**
  * Where the new sign-in should land: the page's `?origin=`, else the wanted page of the sign-in that came back
  * (a retry after a failed exchange: /login?code=…&state=… carries no origin, the stored authorization did).
  */
 function wantedPage(context: Pick<SsoCallbackInput, 'query' | 'storedAuthorization'>): string | undefined {
   return safeReturnTo(context.query.origin) ?? parseStoredAuthorization(context.storedAuthorization)?.returnTo;
-}
-
-export function clientFor(context: Pick<SsoCallbackInput, 'admin' | 'config'>): string {
-  return context.admin ? context.config.clients.admin : context.config.clients.portal;
-}
-export function redirectUriFor(context: Pick<SsoCallbackInput, 'admin' | 'origin'>): string {
-  return context.origin + loginPath(context.admin);
-}
-/**
- * Where the browser goes to sign in through upstream provider `provider` within `interaction` (contract/auth.ts
- * ssoStart, through the schema-free table of contract/routes.ts: the login screen's first load has no zod);
- * `locale`: the person's language, passed upstream as `ui_locales`.
- */
-export function upstreamStartUrl(provider: string, interaction: string, locale?: string): string {
-  const qs = new URLSearchParams({ interaction, ...(locale ? { ui_locales: locale } : {}) });
-  return `${auth.ssoStart.path.replace(':provider', encodeURIComponent(provider))}?${qs.toString()}`;
 }
 
 /** Real actors. `exchangeCode`: the provider's token endpoint, grant_type=authorization_code (src/api/oidc.ts). */
@@ -172,28 +144,6 @@ export function createSsoActors(deps: { exchangeCode: (input: ExchangeCodeInput)
     ),
     exchangeCode: fromPromise<Tokens, ExchangeCodeInput>(async ({ input }) => tokensFromResponse(await deps.exchangeCode(input), input.clientId, now())),
   };
-}
-
-/**
- * Start the authorization from anywhere (e.g. the login machine's
- * `startAuthorization` actor when /login was opened without `interaction`).
- */
-export async function startAuthorization(deps: {
-  admin: boolean;
-  origin: string;
-  config: SsoCallbackInput['config'];
-  /** Where to land after the sign-in (`/login?origin=…`), kept in the stored authorization. */
-  returnTo?: string | undefined;
-  writeStorage: (key: StorageKey, value: string) => void;
-  redirect: (url: string) => void;
-  crypto?: Crypto;
-}): Promise<void> {
-  const request = await createPkceAuthorizationRequest(
-    { authorizationEndpoint: deps.config.authorization_endpoint, clientId: clientFor(deps), redirectUri: redirectUriFor(deps), scope: deps.config.scope },
-    deps.crypto,
-  );
-  deps.writeStorage(STORAGE_KEYS.codeVerifier, storedAuthorizationJson(request, deps.returnTo));
-  deps.redirect(request.url);
 }
 
 export const ssoCallbackMachine = setup({

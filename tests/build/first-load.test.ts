@@ -63,6 +63,27 @@ describe('first-load chunks (production build)', () => {
     expect(modulesOf(closure(manifest, [...dynamic])).some((source) => source.includes('node_modules/@zag-js/select/'))).toBe(true);
   });
 
+  it("/admin/dashboard: the pagination's machinery (zag pagination) loads on first render, not with the route", () => {
+    const modules = modulesOf(firstLoad('/admin/dashboard (admin shell)'));
+    expect(modules.filter((source) => source.includes('node_modules/@zag-js/pagination/') || source.endsWith('src/components/ui/data-pagination.tsx'))).toEqual([]);
+    // the real pagination is in the build, in a chunk the dashboard's chunks import lazily (data-pagination-lazy.tsx)
+    const dashboardKeys = [...firstLoad('/admin/dashboard (admin shell)')].map((file) => Object.keys(manifest).find((key) => manifest[key]?.file === file) ?? '');
+    const dynamic = dashboardKeys.flatMap((key) => manifest[key]?.dynamicImports ?? []);
+    const lazyPagination = dynamic.filter((key) => modulesOf([manifest[key]?.file ?? '']).some((source) => source.endsWith('src/components/ui/data-pagination.tsx')));
+    expect(lazyPagination).toHaveLength(1);
+    expect(modulesOf(closure(manifest, lazyPagination)).some((source) => source.includes('node_modules/@zag-js/pagination/'))).toBe(true);
+  });
+
+  it.each(['/login', '/admin/login'])('%s: the SSO-callback machine and its view are a chunk of their own, off the first load', (route) => {
+    const modules = modulesOf(firstLoad(route));
+    expect(modules.filter((source) => source.endsWith('machines/ssoCallback.machine.ts') || source.endsWith('login/sso-callback-view.tsx'))).toEqual([]);
+    // what the first load still needs to start a sign-in is there
+    expect(modules.some((source) => source.endsWith('machines/sso-authorize.ts'))).toBe(true);
+    const key = 'src/features/account/login/sso-callback-view.tsx';
+    expect(manifest[key]?.isDynamicEntry).toBe(true);
+    expect(modulesOf(closure(manifest, [key])).some((source) => source.endsWith('machines/ssoCallback.machine.ts'))).toBe(true);
+  });
+
   it('the login form still validates with zod: its schema chunk, loaded on first validation, carries it', () => {
     const key = 'src/features/account/login/credentials-schema.ts';
     expect(manifest[key]?.isDynamicEntry).toBe(true);

@@ -1,7 +1,8 @@
 import { Pagination as ArkPagination } from '@ark-ui/react/pagination';
-import { Trans, useLingui } from '@lingui/react/macro';
+import { useLingui } from '@lingui/react/macro';
 import { useId } from 'react';
 import { pagination } from 'styled-system/recipes';
+import { PaginationSummaryText, paginationCount } from './data-pagination-summary';
 import { ChevronLeftIcon, ChevronRightIcon } from './icons';
 import { SimpleSelect } from './simple-select-lazy';
 import { createStyleContext } from './style-context';
@@ -39,13 +40,7 @@ export interface DataPaginationProps {
 export function DataPagination({ total: totalCount, totalIsLowerBound = false, hasNext = false, page, pageSize, onPageChange, onPageSizeChange, pageSizes = DEFAULT_PAGE_SIZES }: DataPaginationProps) {
   const { t, i18n } = useLingui();
   const summaryId = useId();
-  // with a lower bound, the pages known to exist: up to the bound, and one past this page while there is a next
-  const count = totalIsLowerBound ? Math.max(totalCount, page * pageSize + (hasNext ? 1 : 0)) : totalCount;
-  // numbers in the reader's language ("1.001 - 1.010 von 123.456"), whether the total is exact or a lower bound
-  const from = i18n.number(count === 0 ? 0 : (page - 1) * pageSize + 1);
-  const to = i18n.number(Math.min(page * pageSize, count));
-  const total = i18n.number(totalCount);
-  const totalText = total;
+  const count = paginationCount({ total: totalCount, totalIsLowerBound, hasNext, page, pageSize });
   return (
     <Root
       count={count}
@@ -67,15 +62,7 @@ export function DataPagination({ total: totalCount, totalIsLowerBound = false, h
       }}
     >
       <Summary id={summaryId} aria-live="polite">
-        {totalIsLowerBound ? (
-          <Trans>
-            {from} - {to} of {totalText}+ items
-          </Trans>
-        ) : (
-          <Trans>
-            {from} - {to} of {total} items
-          </Trans>
-        )}
+        <PaginationSummaryText total={totalCount} totalIsLowerBound={totalIsLowerBound} hasNext={hasNext} page={page} pageSize={pageSize} />
       </Summary>
       {/* the page buttons wrap on a phone (with 1 2 3 4 5 … 9 they are wider than a 360 px screen's list) */}
       <div style={{ display: 'flex', alignItems: 'center', flexWrap: 'wrap', gap: '0.25rem', minWidth: 0 }}>

@@ -24,7 +24,7 @@ export function SimpleSelect(props: SimpleSelectProps) {
 }
 
 /** The select's look while it loads: label, trigger with the selected option's label (or the placeholder). */
-function SelectPlaceholder({ label, hideLabel, options, value, placeholder, size, className }: SimpleSelectProps) {
+export function SelectPlaceholder({ label, hideLabel, options, value, placeholder, size, className }: SimpleSelectProps) {
   const classes = select({ size });
   const selected = options.find((option) => option.value === value)?.label;
   return (

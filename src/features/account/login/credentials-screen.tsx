@@ -6,7 +6,7 @@ import { useEffect } from 'react';
 import { useForm } from 'react-hook-form';
 import { css } from 'styled-system/css';
 import type { ErrorInfo } from '../../../../machines/shared';
-import { upstreamStartUrl } from '../../../../machines/ssoCallback.machine';
+import { upstreamStartUrl } from '../../../../machines/sso-authorize';
 import { configQueryOptions } from '../../../api/account';
 import { AuthCard } from '../../../components/page-heading';
 import { TextField } from '../../../components/ui/text-field';

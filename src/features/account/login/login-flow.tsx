@@ -10,7 +10,7 @@ import { useMachine } from '@xstate/react';
 import { lazy, Suspense, useEffect, useMemo } from 'react';
 import { createLoginActors, LOGIN_SCREENS, loginMachine, type LoginMachine, type LoginNavigation, type LoginScreenTag } from '../../../../machines/login.machine';
 import type { StorageKey } from '../../../../machines/shared';
-import { startAuthorization } from '../../../../machines/ssoCallback.machine';
+import { startAuthorization } from '../../../../machines/sso-authorize';
 import { configQueryOptions } from '../../../api/account';
 import { call } from '../../../api/call';
 import { inspectOptions } from '../../../lib/inspect';

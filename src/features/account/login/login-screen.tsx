@@ -7,9 +7,14 @@
  */
 import type { LoginMachine } from '../../../../machines/login.machine';
 import type { SsoCallbackMachine } from '../../../../machines/ssoCallback.machine';
+import { lazy, Suspense } from 'react';
 import { LoginFlow } from './login-flow';
 import type { LoginSearch } from './login-search';
-import { SsoCallbackView } from './sso-callback-view';
+import { ScreenLoading } from './status-screens';
+
+// Needed only when coming back from a provider: the SSO-callback machine and its view are a chunk of their own, off
+// the first load of /login (issue 15).
+const SsoCallbackView = lazy(() => import('./sso-callback-view').then((m) => ({ default: m.SsoCallbackView })));
 
 export interface LoginScreenProps {
   admin: boolean;
@@ -21,7 +26,12 @@ export interface LoginScreenProps {
 
 export function LoginScreen({ admin, search, loginMachineOverride, ssoMachineOverride }: LoginScreenProps) {
   const isCallback = Boolean(search.code || search.error || (search.type === 'sso' && search.provider && search.interaction));
-  if (isCallback) return <SsoCallbackView admin={admin} search={search} machineOverride={ssoMachineOverride} />;
+  if (isCallback)
+    return (
+      <Suspense fallback={<ScreenLoading admin={admin} />}>
+        <SsoCallbackView admin={admin} search={search} machineOverride={ssoMachineOverride} />
+      </Suspense>
+    );
   // where the visitor wanted to go travels in the stored authorization (startAuthorization's returnTo)
   return <LoginFlow admin={admin} interaction={search.interaction ?? null} returnTo={search.origin} machineOverride={loginMachineOverride} />;
 }

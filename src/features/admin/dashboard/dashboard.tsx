@@ -7,7 +7,7 @@ import { PageHeading } from '../../../components/page-heading';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
-import { DataPagination } from '../../../components/ui/data-pagination';
+import { DataPagination } from '../../../components/ui/data-pagination-lazy';
 import { DateField } from '../../../components/ui/date-field-lazy';
 import { FilterXIcon } from '../../../components/ui/icons';
 import * as Table from '../../../components/ui/table';
