@@ -84,6 +84,13 @@ describe('first-load chunks (production build)', () => {
     expect(modulesOf(closure(manifest, [key])).some((source) => source.endsWith('machines/ssoCallback.machine.ts'))).toBe(true);
   });
 
+  it("/admin/… (the shell layout, on every admin page): no zag machine runtime, no Ark avatar (the header's avatar is a plain image)", () => {
+    expect(ROUTES['/admin/… (shell layout alone)']).toBeDefined();
+    const modules = modulesOf(firstLoad('/admin/… (shell layout alone)'));
+    const machinery = ['node_modules/@zag-js/react/', 'node_modules/@zag-js/avatar/', 'node_modules/@ark-ui/react/dist/components/avatar/'];
+    expect(modules.filter((source) => machinery.some((pkg) => source.includes(pkg)))).toEqual([]);
+  });
+
   it('the login form still validates with zod: its schema chunk, loaded on first validation, carries it', () => {
     const key = 'src/features/account/login/credentials-schema.ts';
     expect(manifest[key]?.isDynamicEntry).toBe(true);
