@@ -6,11 +6,11 @@ import { PaginationSummaryText } from './data-pagination-summary';
 import { SelectPlaceholder } from './simple-select-lazy';
 
 /**
- * DataPagination, loaded when first shown: its machinery (Ark UI / zag pagination and zag's React machine runtime,
- * ~6 KB brotli) is not part of the first load of a page that shows a pagination under its list (the admin dashboard's
- * logs). Until it arrives, a few milliseconds after the page renders, the same summary ("1 - 10 of 42 items") and a
- * copy of the items-per-page select show, not yet operable; then the real pagination (page buttons; keyboard and
- * screen-reader semantics: Ark's) takes its place. Same props as DataPagination.
+ * DataPagination, loaded when first shown: its machinery (Ark UI / zag pagination, zag's React machine runtime and
+ * the page-size select's zag select) is not part of the first load of a page that shows a pagination under its list
+ * (the admin dashboard's logs). Until it arrives, a few milliseconds after the page renders, the same summary
+ * ("1 - 10 of 42 items") and a copy of the items-per-page select show, not yet operable; then the real pagination
+ * (page buttons; keyboard and screen-reader semantics: Ark's) takes its place. Same props as DataPagination.
  */
 const Loaded = lazy(() => import('./data-pagination').then((m) => ({ default: m.DataPagination })));
 

@@ -4,7 +4,7 @@ import { useId } from 'react';
 import { pagination } from 'styled-system/recipes';
 import { PaginationSummaryText, paginationCount } from './data-pagination-summary';
 import { ChevronLeftIcon, ChevronRightIcon } from './icons';
-import { SimpleSelect } from './simple-select-lazy';
+import { SimpleSelect } from './simple-select';
 import { createStyleContext } from './style-context';
 
 const { withProvider, withContext } = createStyleContext(pagination);

@@ -8,7 +8,8 @@ import type { SimpleSelectProps } from './simple-select';
 /**
  * SimpleSelect, loaded when first shown: its machinery (Ark UI / zag select, the list collection, floating-ui
  * positioning, the dismissable layer and portal: ~20 KB brotli) is not part of the first load of a page that shows a
- * select among its filters or under its list (the dashboard's error-code filter, the pagination's page size). Until
+ * select among its filters (the dashboard's error-code filter; its pagination, page-size select included, is loaded
+ * the same way: data-pagination-lazy.tsx; the user and admin lists, whose filters are selects, import both directly). Until
  * it arrives, a few milliseconds after the page renders, the same label and a same-sized copy of the trigger show the
  * current value, not yet operable; then the real select (keyboard, screen-reader semantics: Ark's) takes its place.
  * Same props as SimpleSelect.
