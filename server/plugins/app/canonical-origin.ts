@@ -20,9 +20,8 @@ function splitHost(host: string): { name: string; port: string } | null {
 /** Where to send a request for `url` that arrived with `host` (the Host header), or null to serve it. */
 export function canonicalRedirect(config: Pick<AppConfig, 'appUrl'>, method: string, url: string, host: string | undefined): string | null {
   if (method !== 'GET' && method !== 'HEAD') return null;
-  if (url.startsWith('/api/') || url.startsWith('/oidc/')) return null;
-  const pathname = url.split('?')[0] ?? '/';
-  if (/^\/(api|oidc)(\/|$)/.test(pathname) || !host) return null;
+  // the API and the provider are served on any host (the path, read off the URL without splitting its query)
+  if (/^\/(api|oidc)([/?]|$)/.test(url) || !host) return null;
   const canonical = new URL(config.appUrl);
   const defaultPort = canonical.protocol === 'https:' ? '443' : '80';
   const wanted = { name: canonical.hostname.toLowerCase(), port: canonical.port || defaultPort };

@@ -31,6 +31,10 @@ describe('canonical origin', () => {
     expect(canonicalRedirect(local, 'GET', '/login', 'localhost:3000')).toBeNull();
     expect(canonicalRedirect(local, 'GET', '/api/config', '127.0.0.1:3000')).toBeNull();
     expect(canonicalRedirect(local, 'GET', '/oidc/auth?x=1', '127.0.0.1:3000')).toBeNull();
+    expect(canonicalRedirect(local, 'GET', '/api', '127.0.0.1:3000')).toBeNull();
+    expect(canonicalRedirect(local, 'GET', '/oidc?x=1', '127.0.0.1:3000')).toBeNull();
+    // only the two prefixes as whole path segments
+    expect(canonicalRedirect(local, 'GET', '/apis?x=1', '127.0.0.1:3000')).toBe('http://localhost:3000/apis?x=1');
     expect(canonicalRedirect(local, 'POST', '/login', '127.0.0.1:3000')).toBeNull();
     expect(canonicalRedirect(local, 'GET', '/login', '127.0.0.1:5173')).toBeNull();
     expect(canonicalRedirect(local, 'GET', '/login', 'iam.internal:3000')).toBeNull();
