@@ -192,17 +192,27 @@ const FILTER_SIZE_TTL_MS = 60_000;
 const FILTER_SIZE_ENTRIES = 1000;
 const filterSizes = new WeakMap<Db, Map<string, { n: number; at: number }>>();
 
-async function filterSize(handle: Db, type: 'user' | 'admin', column: 'status' | 'locale' | 'auth_type' | 'technical', value: string | number): Promise<number> {
-  const key = `${type}|${column}|${value}`;
+/**
+ * A size kept for FILTER_SIZE_TTL_MS per database handle under `key` (at most FILTER_SIZE_ENTRIES: a minute of typing
+ * new terms must not grow it without end), else counted by `count`.
+ */
+async function keptSize(handle: Db, key: string, count: () => Promise<number>): Promise<number> {
   const cache = filterSizes.get(handle) ?? new Map<string, { n: number; at: number }>();
   filterSizes.set(handle, cache);
   const hit = cache.get(key);
   if (hit && Date.now() - hit.at < FILTER_SIZE_TTL_MS) return hit.n;
-  const db = handle.kysely;
-  const rows = db.selectFrom('accounts').select(sql`1`.as('one')).where('accounts.type', '=', type).where(`accounts.${column}`, '=', value).limit(FILTER_COUNT_CAP);
-  const n = Number((await db.selectFrom(rows.as('t')).select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow()).n);
+  const n = await count();
+  if (!cache.has(key) && cache.size >= FILTER_SIZE_ENTRIES) cache.delete(cache.keys().next().value as string);
   cache.set(key, { n, at: Date.now() });
   return n;
+}
+
+function filterSize(handle: Db, type: 'user' | 'admin', column: 'status' | 'locale' | 'auth_type' | 'technical', value: string | number): Promise<number> {
+  return keptSize(handle, `${type}|${column}|${value}`, async () => {
+    const db = handle.kysely;
+    const rows = db.selectFrom('accounts').select(sql`1`.as('one')).where('accounts.type', '=', type).where(`accounts.${column}`, '=', value).limit(FILTER_COUNT_CAP);
+    return Number((await db.selectFrom(rows.as('t')).select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow()).n);
+  });
 }
 
 export async function ftsProbeVia(handle: Db, type: 'user' | 'admin', f: UserFilters): Promise<'probe' | undefined> {
@@ -223,19 +233,12 @@ export async function ftsProbeVia(handle: Db, type: 'user' | 'admin', f: UserFil
  * The FTS5 matches of a term (up to FTS_COUNT_CAP), counted on the index alone and kept like the filter sizes (a
  * plan choice: the answer's rows and total come from the statements that follow, never from this figure).
  */
-async function ftsMatches(handle: Db, term: string): Promise<number> {
-  const key = `fts|${term}`;
-  const cache = filterSizes.get(handle) ?? new Map<string, { n: number; at: number }>();
-  filterSizes.set(handle, cache);
-  const hit = cache.get(key);
-  if (hit && Date.now() - hit.at < FILTER_SIZE_TTL_MS) return hit.n;
-  const db = handle.kysely;
-  const fts = db.selectFrom(sql<{ rowid: number }>`accounts_fts`.as('accounts_fts')).select(sql`1`.as('one')).where(sql<SqlBool>`accounts_fts match ${ftsPhrase(term)}`).limit(FTS_COUNT_CAP);
-  const n = Number((await db.selectFrom(fts.as('t')).select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow()).n);
-  // bounded: a minute of typing new terms must not grow it without end
-  if (cache.size >= FILTER_SIZE_ENTRIES) cache.delete(cache.keys().next().value as string);
-  cache.set(key, { n, at: Date.now() });
-  return n;
+function ftsMatches(handle: Db, term: string): Promise<number> {
+  return keptSize(handle, `fts|${term}`, async () => {
+    const db = handle.kysely;
+    const fts = db.selectFrom(sql<{ rowid: number }>`accounts_fts`.as('accounts_fts')).select(sql`1`.as('one')).where(sql<SqlBool>`accounts_fts match ${ftsPhrase(term)}`).limit(FTS_COUNT_CAP);
+    return Number((await db.selectFrom(fts.as('t')).select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow()).n);
+  });
 }
 
 /** The total of a list, exact up to `limit` (undefined: exact however large). `via`: a short term's route. */
