@@ -1,8 +1,8 @@
 import { useLingui } from '@lingui/react/macro';
-import { lazy, Suspense } from 'react';
 import { pagination } from 'styled-system/recipes';
 import type { DataPaginationProps } from './data-pagination';
 import { PaginationSummaryText } from './data-pagination-summary';
+import { lazyWithPlaceholder } from './lazy-with-placeholder';
 import { SelectPlaceholder } from './simple-select-lazy';
 
 /**
@@ -12,15 +12,7 @@ import { SelectPlaceholder } from './simple-select-lazy';
  * ("1 - 10 of 42 items") and a copy of the items-per-page select show, not yet operable; then the real pagination
  * (page buttons; keyboard and screen-reader semantics: Ark's) takes its place. Same props as DataPagination.
  */
-const Loaded = lazy(() => import('./data-pagination').then((m) => ({ default: m.DataPagination })));
-
-export function DataPagination(props: DataPaginationProps) {
-  return (
-    <Suspense fallback={<PaginationPlaceholder {...props} />}>
-      <Loaded {...props} />
-    </Suspense>
-  );
-}
+export const DataPagination = lazyWithPlaceholder<DataPaginationProps>(() => import('./data-pagination').then((m) => m.DataPagination), PaginationPlaceholder);
 
 /** The pagination's look while it loads: the summary and the page-size select's placeholder, no page buttons yet. */
 function PaginationPlaceholder({ total, totalIsLowerBound, hasNext, page, pageSize }: DataPaginationProps) {

@@ -1,6 +1,6 @@
 import { useLingui } from '@lingui/react/macro';
-import { lazy, Suspense } from 'react';
 import type { DateFieldProps } from './date-field';
+import { lazyWithPlaceholder } from './lazy-with-placeholder';
 import { TextField } from './text-field';
 
 /**
@@ -9,15 +9,7 @@ import { TextField } from './text-field';
  * arrives (a few milliseconds after the page renders) the same label shows a read-only field with the date in the
  * reader's format.
  */
-const Loaded = lazy(() => import('./date-field').then((m) => ({ default: m.DateField })));
-
-export function DateField(props: DateFieldProps) {
-  return (
-    <Suspense fallback={<Pending {...props} />}>
-      <Loaded {...props} />
-    </Suspense>
-  );
-}
+export const DateField = lazyWithPlaceholder<DateFieldProps>(() => import('./date-field').then((m) => m.DateField), Pending);
 
 function Pending({ label, value }: DateFieldProps) {
   const { i18n } = useLingui();

@@ -1,8 +1,8 @@
-import { lazy, Suspense } from 'react';
 import { cx } from 'styled-system/css';
 import { select } from 'styled-system/recipes';
 import { visuallyHidden } from '../visually-hidden';
 import { ChevronDownIcon } from './icons';
+import { lazyWithPlaceholder } from './lazy-with-placeholder';
 import type { SimpleSelectProps } from './simple-select';
 
 /**
@@ -14,15 +14,7 @@ import type { SimpleSelectProps } from './simple-select';
  * current value, not yet operable; then the real select (keyboard, screen-reader semantics: Ark's) takes its place.
  * Same props as SimpleSelect.
  */
-const Loaded = lazy(() => import('./simple-select').then((m) => ({ default: m.SimpleSelect })));
-
-export function SimpleSelect(props: SimpleSelectProps) {
-  return (
-    <Suspense fallback={<SelectPlaceholder {...props} />}>
-      <Loaded {...props} />
-    </Suspense>
-  );
-}
+export const SimpleSelect = lazyWithPlaceholder<SimpleSelectProps>(() => import('./simple-select').then((m) => m.SimpleSelect), SelectPlaceholder);
 
 /** The select's look while it loads: label, trigger with the selected option's label (or the placeholder). */
 export function SelectPlaceholder({ label, hideLabel, options, value, placeholder, size, className }: SimpleSelectProps) {
