@@ -25,36 +25,76 @@ export function helmetHeaders(options: HelmetOptions): [string, string | number 
   return headers;
 }
 
-/** External tier: secure headers with a strict CSP, cookies, a global per-IP rate limit, multipart. */
+/**
+ * Answers of the JSON API: everything under /api except the pages served there (the API reference at /api/docs and
+ * the provider's pages at /api/oidc-pages). The other answers (the SPA, /oidc, static files) are pages or may be.
+ */
+const API = /^\/api(?:[/?]|$)/;
+const API_PAGES = /^\/api\/(?:docs|oidc-pages)(?:[/?]|$)/;
+export const isApiAnswer = (url: string): boolean => API.test(url) && !API_PAGES.test(url);
+
+type HeaderObject = Record<string, string>;
+const headerObjectOf = (headers: ReturnType<typeof helmetHeaders>): HeaderObject =>
+  Object.fromEntries(headers.map(([name, value]) => [name.toLowerCase(), Array.isArray(value) ? value.join(', ') : String(value)]));
+
+/**
+ * External tier: secure headers, cookies, a global per-IP rate limit, multipart. Pages get helmet's full set with the
+ * SPA's strict CSP. JSON answers of the API get what the OWASP REST Security Cheat Sheet ("Security Headers") asks of
+ * an API: a CSP that allows nothing (`default-src 'none'; frame-ancestors 'none'`: a JSON answer loads nothing and is
+ * framed by nothing), X-Frame-Options DENY, nosniff, no-store (plugins/app/no-store.ts), HSTS on https, plus
+ * no-referrer and Cross-Origin-Resource-Policy same-origin; not the headers that only act on documents
+ * (Cross-Origin-Opener-Policy, Origin-Agent-Cluster, X-DNS-Prefetch-Control, X-Download-Options,
+ * X-Permitted-Cross-Domain-Policies, X-XSS-Protection). Six header lines and ~190 bytes of CSP fewer per answer.
+ */
 export default fp(async (app) => {
-  const secureHeaders = helmetHeaders({
-    contentSecurityPolicy: {
-      useDefaults: false,
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        styleSrc: ["'self'"],
-        imgSrc: ["'self'", 'data:', 'blob:'],
-        fontSrc: ["'self'"],
-        connectSrc: ["'self'"],
-        objectSrc: ["'none'"],
-        baseUri: ["'self'"],
-        formAction: ["'self'"],
-        frameAncestors: ["'none'"],
-        upgradeInsecureRequests: app.config.appUrl.startsWith('https:') ? [] : null,
+  const https = app.config.appUrl.startsWith('https:');
+  const hsts = https ? { maxAge: 31536000, includeSubDomains: true } : false;
+  const pageHeaders = headerObjectOf(
+    helmetHeaders({
+      contentSecurityPolicy: {
+        useDefaults: false,
+        directives: {
+          defaultSrc: ["'self'"],
+          scriptSrc: ["'self'"],
+          styleSrc: ["'self'"],
+          imgSrc: ["'self'", 'data:', 'blob:'],
+          fontSrc: ["'self'"],
+          connectSrc: ["'self'"],
+          objectSrc: ["'none'"],
+          baseUri: ["'self'"],
+          formAction: ["'self'"],
+          frameAncestors: ["'none'"],
+          upgradeInsecureRequests: https ? [] : null,
+        },
       },
-    },
-    crossOriginEmbedderPolicy: false,
-    referrerPolicy: { policy: 'no-referrer' },
-    strictTransportSecurity: app.config.appUrl.startsWith('https:') ? { maxAge: 31536000, includeSubDomains: true } : false,
-  });
+      crossOriginEmbedderPolicy: false,
+      referrerPolicy: { policy: 'no-referrer' },
+      strictTransportSecurity: hsts,
+    }),
+  );
+  const apiHeaders = headerObjectOf(
+    helmetHeaders({
+      contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
+      xFrameOptions: { action: 'deny' },
+      xContentTypeOptions: true,
+      referrerPolicy: { policy: 'no-referrer' },
+      crossOriginResourcePolicy: { policy: 'same-origin' },
+      strictTransportSecurity: hsts,
+      crossOriginEmbedderPolicy: false,
+      crossOriginOpenerPolicy: false,
+      originAgentCluster: false,
+      xDnsPrefetchControl: false,
+      xDownloadOptions: false,
+      xPermittedCrossDomainPolicies: false,
+      xXssProtection: false,
+    }),
+  );
   // as reply headers: a route or hook may replace one (e.g. the avatar's own CSP), and the OIDC handoff copies the
   // reply's headers onto the raw response it hijacks, so the provider's own answers carry them too
   // (oidc.routes.ts). Not on the raw response: one raw setHeader sends every header of the answer through Node's
   // slower per-header path (validated and stored twice).
-  const headerObject: Record<string, string> = Object.fromEntries(secureHeaders.map(([name, value]) => [name.toLowerCase(), Array.isArray(value) ? value.join(', ') : String(value)]));
-  app.addHook('onRequest', (_request, reply, done) => {
-    reply.headers(headerObject);
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.headers(isApiAnswer(request.url) ? apiHeaders : pageHeaders);
     done();
   });
   await app.register(cookie);

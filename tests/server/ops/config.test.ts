@@ -124,7 +124,8 @@ describe('the global rate limit follows the app configuration', () => {
     expect(res.json().error.message).toMatch(/Anfragen/);
     expect(res.headers['x-request-id']).toBeTruthy();
     expect(res.headers['cache-control']).toBe('no-store');
-    expect(res.headers['content-security-policy']).toContain("default-src 'self'");
+    expect(res.headers['content-security-policy']).toBe("default-src 'none';frame-ancestors 'none'");
+    expect(res.headers['x-frame-options']).toBe('DENY');
     expect(res.headers['x-content-type-options']).toBe('nosniff');
     expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
   });
