@@ -165,21 +165,28 @@ export function createOidcRuntime(deps: ServiceHost): OidcRuntime {
     return { claims: verified.claims };
   };
 
-  /** Whether a cached check still holds now: the token's time claims, its key's publication, the grant's expiry. */
-  const stillValid = async (hit: AuthEntry): Promise<boolean> => {
+  /**
+   * Whether a cached check still holds now: the token's time claims, its key's publication, the grant's expiry.
+   * Without waiting when the key ring is loaded and fresh (every hit but the first after a stale poll): no promise
+   * per hit (promise hooks are on in this process, see BENCHMARKS.md "Authenticated API reads").
+   */
+  const stillValid = (hit: AuthEntry): boolean | Promise<boolean> => {
     const now = Math.floor(Date.now() / 1000);
     const { exp, nbf } = hit.claims;
     if (typeof exp === 'number' && exp <= now - CLOCK_TOLERANCE_SECONDS) return false;
     if (typeof nbf === 'number' && nbf > now + CLOCK_TOLERANCE_SECONDS) return false;
     if (hit.grantExpiresAt !== null && hit.grantExpiresAt <= now) return false;
-    const r = await freshRing();
-    return r.isPublished(hit.kid);
+    if (started?.isFresh()) return started.isPublished(hit.kid);
+    return freshRing().then((r) => r.isPublished(hit.kid));
   };
 
   const checkApiToken = async (token: string, cacheable: boolean): Promise<AuthEntry | null> => {
     if (cacheable) {
       const hit = auth.cache.get(token);
-      if (hit && (await stillValid(hit))) return hit;
+      if (hit) {
+        const valid = stillValid(hit);
+        if (valid === true || (valid !== false && (await valid))) return hit;
+      }
     }
     const generation = auth.cache.generation;
     const verified = await verifiedClaims(token, 'api');

@@ -291,9 +291,14 @@ export class KeyRing {
     return this.inflight;
   }
 
+  /** Whether the snapshot is loaded and at most maxStaleSeconds old (else ensureFresh reloads it). */
+  isFresh(): boolean {
+    return !!this.snapshot && this.clock() - this.snapshot.loadedAt <= this.policy.maxStaleSeconds * 1000;
+  }
+
   /** Reloads first when the snapshot is older than maxStaleSeconds (the poller is late or failing). */
   async ensureFresh(): Promise<void> {
-    if (!this.snapshot || this.clock() - this.snapshot.loadedAt > this.policy.maxStaleSeconds * 1000) await this.refresh();
+    if (!this.isFresh()) await this.refresh();
   }
 
   /** Starts the poll (unref'd timer). */
