@@ -5,7 +5,6 @@ import SQLite from 'better-sqlite3';
 import {
   Kysely,
   Migrator,
-  PostgresDialect,
   SqliteDialect,
   sql,
   type KyselyPlugin,
@@ -18,6 +17,7 @@ import {
 } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema';
+import { CurrentSchemaPostgresDialect } from './introspection';
 import { DependencyUnavailableError, databaseFailureOf } from '../errors';
 import { dbErrors, poolAcquire, watchPool } from '../lib/metrics';
 
@@ -301,7 +301,7 @@ export function createDb(opts: DbOptions): Db {
     const schema = opts.pgSchema;
     const guarded = guardedPool({ ...opts, databaseUrl: opts.databaseUrl });
     const watch = writeWatch();
-    const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool: guarded.pool }), plugins: [watch.plugin] });
+    const kysely = new Kysely<Database>({ dialect: new CurrentSchemaPostgresDialect({ pool: guarded.pool }), plugins: [watch.plugin] });
     return {
       kysely,
       dialect: 'postgres',
