@@ -15,12 +15,12 @@
  * The shared machine's CPU drifts, so windows alternate (capacity, raw rate, overload; BENCH_SIGNIN_ROUNDS, default 3) and
  * each ratio compares a window with its neighbours.
  * Env: BENCH_SIGNIN_SECONDS (window length, default 8), BENCH_SIGNIN_PORT (default 3261), BENCH_OVERLOAD (4), BENCH_SIGNIN_ACCOUNTS (50),
- * BENCH_CLIENT=fetch (the generator uses the global fetch instead of node:http with keep-alive), BENCH_NODE_OPTIONS (extra node flags for the server), BENCH_PLAIN=1 (start the server without scripts/server-runtime.mjs), and any server variable (IAM_HASH_CONCURRENCY…) passes through.
+ * BENCH_CHEAP_HASHES=1 (diagnostic: cheap account hashes, see below), BENCH_SERVER_LOG=<file> (the server's output lines, e.g. with BENCH_NODE_OPTIONS=--trace-gc), BENCH_MEM_LOG=<file> (a line per second: the server's RSS, anonymous memory, huge pages, V8 heap, sign-ins done), BENCH_CLIENT=fetch (the generator uses the global fetch instead of node:http with keep-alive), BENCH_NODE_OPTIONS (extra node flags for the server), BENCH_PLAIN=1 (start the server without scripts/server-runtime.mjs), and any server variable (IAM_HASH_CONCURRENCY…) passes through.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -45,6 +45,7 @@ const PASSWORD = 'Bench-Passw0rd!42';
 const APP_URL = `http://localhost:${PORT}`;
 const REDIRECT_URI = `${APP_URL}/login`;
 
+const CHEAP = process.env.BENCH_CHEAP_HASHES === '1';
 const METRICS_TOKEN = 'bench-signin-metrics-token';
 
 /** Server-side durations of the 503 answers (iam_http_request_duration_seconds): answers within 50 ms / all, per route. */
@@ -96,6 +97,24 @@ async function argonRate(parallel: number, ms: number): Promise<number> {
 function rssMb(pid: number): number {
   const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   return m ? Number(m[1]) / 1024 : 0;
+}
+/** The kB fields of /proc/<pid>/smaps_rollup that say what the resident memory is (anonymous, huge pages, files), in MB. */
+function smapsMb(pid: number): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const m of readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8').matchAll(/^(Rss|Anonymous|AnonHugePages|Private_Clean|Private_Dirty|Shared_Clean):\s+(\d+) kB/gm)) out[m[1] ?? ''] = Number(m[2]) / 1024;
+  return out;
+}
+/** The server's V8 heap and external memory (prom-client's default metrics at /metrics), in MB; undefined when not answered. */
+async function heapMb(url: string, token: string): Promise<Record<string, number> | undefined> {
+  try {
+    const text = await fetch(url, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.text());
+    const out: Record<string, number> = {};
+    for (const m of text.matchAll(/^iam_nodejs_(heap_size_used|heap_size_total|external_memory)_bytes (\S+)/gm)) out[m[1] ?? ''] = Number(m[2]) / 1048576;
+    for (const m of text.matchAll(/^iam_nodejs_heap_space_size_used_bytes\{space="(\w+)"\} (\S+)/gm)) out[`used ${m[1]}`] = Number(m[2]) / 1048576;
+    return out;
+  } catch {
+    return undefined;
+  }
 }
 /**
  * CPU time (user + system, ms) of a process, of its main thread, and per thread name (/proc/<pid>/task/<tid>/stat:
@@ -194,6 +213,7 @@ class Jar {
 
 const refused = (status: number) => status === 429 || status === 503;
 
+let signInsDone = 0;
 /** One full sign-in as a browser + relying party do it; stops at the first step that is not answered as expected. */
 async function signIn(email: string): Promise<Outcome> {
   const jar = new Jar();
@@ -258,6 +278,7 @@ async function signIn(email: string): Promise<Outcome> {
   if (!isAnswer(token)) return token;
   const tokens = JSON.parse(await token.text()) as { access_token?: string; id_token?: string };
   if (!tokens.access_token || !tokens.id_token) return { ok: false, step: 'token', error: 'no tokens' };
+  signInsDone++;
   return { ok: true };
 }
 
@@ -318,7 +339,10 @@ async function main() {
   console.error(`seeding ${ACCOUNTS} accounts…`);
   const db = createDb({ sqliteFile: path.join(dataDir, 'iam.sqlite') });
   await migrateToLatest(db);
-  const hash = await argon2.hash(PASSWORD, ARGON2_OPTIONS);
+  // BENCH_CHEAP_HASHES=1 (diagnostic only): the accounts' hashes cost m=1024 KiB, t=1, so a loaded machine still runs
+  // thousands of sign-ins through everything but the hash (memory that grows with the number of sign-ins); the
+  // ratios are then meaningless
+  const hash = await argon2.hash(PASSWORD, CHEAP ? { ...ARGON2_OPTIONS, memoryCost: 1024, timeCost: 1 } : ARGON2_OPTIONS);
   const now = new Date().toISOString();
   for (let i = 0; i < ACCOUNTS; i++) {
     await db.kysely
@@ -352,6 +376,7 @@ async function main() {
     const lines = buffer.split('\n');
     buffer = lines.pop() ?? '';
     logLines.push(...lines.filter(Boolean));
+    if (process.env.BENCH_SERVER_LOG) appendFileSync(process.env.BENCH_SERVER_LOG, lines.filter(Boolean).map((l) => `${l}\n`).join(''));
   };
   server.stdout?.on('data', collect);
   server.stderr?.on('data', collect);
@@ -368,13 +393,43 @@ async function main() {
     const rssIdleStart = rssMb(pid);
 
     let peak = rssIdleStart;
+    // what the peak is made of: smaps_rollup when a new peak is seen, and the V8 heap scraped every second (the
+    // scrape nearest before the peak is shown, and the largest of each figure over the run)
+    const idleSmaps = smapsMb(pid);
+    const idleHeap = await heapMb(`${APP_URL}/metrics`, METRICS_TOKEN);
+    let peakSmaps = idleSmaps;
+    let peakHeap = idleHeap;
+    let lastHeap = idleHeap;
+    const maxHeap: Record<string, number> = {};
+    let peakSmapsAt = 0;
     const sampler = setInterval(() => {
       try {
-        peak = Math.max(peak, rssMb(pid));
+        const r = rssMb(pid);
+        if (r > peak) {
+          peak = r;
+          if (r > peakSmapsAt + 1) {
+            peakSmaps = smapsMb(pid);
+            peakSmapsAt = r;
+          }
+          peakHeap = lastHeap;
+        }
       } catch {
         /* exited */
       }
     }, 50);
+    const memLog = process.env.BENCH_MEM_LOG;
+    const t00 = performance.now();
+    const heapSampler = setInterval(() => {
+      void heapMb(`${APP_URL}/metrics`, METRICS_TOKEN).then((h) => {
+        if (!h) return;
+        lastHeap = h;
+        if (memLog) {
+          const sm = smapsMb(pid);
+          appendFileSync(memLog, `${((performance.now() - t00) / 1000).toFixed(1)} rss ${f1(sm.Rss ?? 0)} anon ${f1(sm.Anonymous ?? 0)} thp ${f1(sm.AnonHugePages ?? 0)} heapUsed ${f1(h.heap_size_used ?? 0)} heapTotal ${f1(h.heap_size_total ?? 0)} old ${f1(h['used old'] ?? 0)} ext ${f1(h.external_memory ?? 0)} done ${signInsDone}\n`);
+        }
+        for (const [k, v] of Object.entries(h)) maxHeap[k] = Math.max(maxHeap[k] ?? 0, v);
+      });
+    }, 1000);
 
     // warm-up (JIT, first provider build, statement caches), not counted
     const warm = await closedLoop(CLIENTS, 3000);
@@ -422,9 +477,12 @@ async function main() {
     caps.push(lastCap);
     const overLoad = loadavg();
     clearInterval(sampler);
+    clearInterval(heapSampler);
     const logOver = logLines.slice(logStart);
     await sleep(5000);
     const rssIdleAfter = rssMb(pid);
+    const afterSmaps = smapsMb(pid);
+    const afterHeap = await heapMb(`${APP_URL}/metrics`, METRICS_TOKEN);
     await rawWindow();
     const rateOf = (p: PhaseResult) => p.completed / p.seconds;
     const median = (xs: number[]) => pct(xs, 50);
@@ -463,6 +521,7 @@ async function main() {
 
     const steps: Step[] = ['authorize', 'login', 'resume', 'token'];
     console.log(`\n### Sign-in throughput and overload (${CORES} cores, ${os.cpus()[0]?.model ?? ''}, Node ${process.version}, server started ${plain ? 'plainly (BENCH_PLAIN=1)' : `as npm start does: ${nodeArgs.slice(0, -3).join(' ')} UV_THREADPOOL_SIZE=${env.UV_THREADPOOL_SIZE} MALLOC_ARENA_MAX=${env.MALLOC_ARENA_MAX} MALLOC_MMAP_THRESHOLD_=${env.MALLOC_MMAP_THRESHOLD_} GLIBC_TUNABLES=${env.GLIBC_TUNABLES ?? ""}`})\n`);
+    if (CHEAP) console.log('**Diagnostic run (BENCH_CHEAP_HASHES=1): the accounts are hashed with m=1024 KiB, t=1, not the product cost; the ratios below are meaningless, the memory figures show what grows with the number of sign-ins.**\n');
     console.log(`Load generator: ${useFetch ? "fetch" : "node:http, keep-alive"}. Load average (1/5/15 min): ${startLoad} at the start, ${capLoad} at the end. ${ROUNDS} rounds of ${SECONDS} s windows: capacity, raw argon2id, overload (then a last capacity window).\n`);
     console.log('| measure | value |\n|---|---:|');
     console.log(`| raw argon2id verify rate (m=19456, t=2, p=1) per window; median | ${raws.map(f1).join(', ')}; **${f1(raw)}**/s (first ${f1(rawBeforeShown)}, last ${f1(rawAfter)}) |`);
@@ -494,6 +553,12 @@ async function main() {
     console.log(`| refusal counter lines | ${overloadLines.length}${overloadLines[0] ? ` (e.g. \`${JSON.stringify(overloadLines[0]).slice(0, 160)}\`)` : ''} |`);
     console.log(`| server RSS idle (after start) / idle (5 s after the load) | **${f1(rssIdleStart)}** / ${f1(rssIdleAfter)} MB |`);
     console.log(`| server RSS peak: capacity phase / overall | ${f1(capPeak)} / **${f1(peak)}** MB |`);
+    const memRow = (sm: Record<string, number>, h: Record<string, number> | undefined) =>
+      `${['Rss', 'Anonymous', 'AnonHugePages', 'Private_Dirty', 'Shared_Clean'].map((k) => `${k} ${f1(sm[k] ?? 0)}`).join(', ')}; V8 heap ${h ? `${f1(h.heap_size_used ?? 0)} used / ${f1(h.heap_size_total ?? 0)} total (old space ${f1(h['used old'] ?? 0)}, new ${f1(h['used new'] ?? 0)}, code ${f1(h['used code'] ?? 0)}, large objects ${f1(h['used large_object'] ?? 0)}), external ${f1(h.external_memory ?? 0)}` : 'n/a'}`;
+    console.log(`| server memory, MB (smaps_rollup; V8 heap from /metrics): idle after start | ${memRow(idleSmaps, idleHeap)} |`);
+    console.log(`| … at the RSS peak (heap: the last scrape before it) | ${memRow(peakSmaps, peakHeap)} |`);
+    console.log(`| … 5 s after the load | ${memRow(afterSmaps, afterHeap)} |`);
+    console.log(`| … largest V8 figures over the run (scraped every second) | heap used ${f1(maxHeap.heap_size_used ?? 0)}, heap total ${f1(maxHeap.heap_size_total ?? 0)}, external ${f1(maxHeap.external_memory ?? 0)} |`);
   } finally {
     server.kill('SIGTERM');
     await new Promise((r) => setTimeout(r, 1000));

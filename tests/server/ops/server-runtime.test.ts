@@ -1,7 +1,7 @@
 import os from 'node:os';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error -- a plain .mjs script without types (the settings npm start uses)
-import { serverEnv } from '../../../scripts/server-runtime.mjs';
+import { serverEnv, serverNodeArgs } from '../../../scripts/server-runtime.mjs';
 
 type Env = Record<string, string | undefined>;
 const envOf = (env: Env): Env => serverEnv(env) as Env;
@@ -22,5 +22,13 @@ describe('server runtime environment (npm start)', () => {
   it('keeps a value already set in the environment', () => {
     expect(envOf({ GLIBC_TUNABLES: 'glibc.malloc.hugetlb=0' }).GLIBC_TUNABLES).toBe('glibc.malloc.hugetlb=0');
     expect(envOf({ IAM_HASH_CONCURRENCY: '3' }).UV_THREADPOOL_SIZE).toBe('7');
+  });
+
+  it('caps V8\'s old generation at 1 GiB, so its heap grows by at most 1.6× the live size between full GCs (4× uncapped)', () => {
+    expect(serverNodeArgs({}) as string[]).toEqual(['--max-semi-space-size=1', '--max-old-space-size=1024']);
+  });
+
+  it('leaves the old-generation size to NODE_OPTIONS when it sets one', () => {
+    expect(serverNodeArgs({ NODE_OPTIONS: '--enable-source-maps --max-old-space-size=4096' }) as string[]).toEqual(['--max-semi-space-size=1']);
   });
 });
