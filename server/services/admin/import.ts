@@ -67,7 +67,6 @@ async function validateRecords(config: Deps['config'], parsed: ParsedCsv, actorI
   const skipped: ImportReport['skipped'] = [];
   const valid: ValidRow[] = [];
   const seen = new Set<string>();
-  const now = Date.now();
   for (let i = 0; i < parsed.records.length; i++) {
     // validation is CPU work: let other requests run every 1000 rows
     if (i > 0 && i % 1000 === 0) await yieldToLoop();
@@ -95,8 +94,6 @@ async function validateRecords(config: Deps['config'], parsed: ParsedCsv, actorI
       continue;
     }
     seen.add(normalized);
-    // strictly increasing timestamps keep the file's order stable in the newest-first list
-    const ts = new Date(now + i).toISOString();
     valid.push({
       row,
       account: {
@@ -114,8 +111,9 @@ async function validateRecords(config: Deps['config'], parsed: ParsedCsv, actorI
         status: 'ACTIVE',
         created_by: actorId,
         search_text: searchTextOf({ email, first_name: r.first_name, last_name: r.last_name }),
-        created_at: ts,
-        updated_at: ts,
+        // set when its batch is inserted (runImport)
+        created_at: '',
+        updated_at: '',
       },
     });
   }
@@ -184,9 +182,12 @@ async function runImport(
       inserted = new Set(emails.filter((e) => !existing.has(e)));
     } else {
       inserted = await db.transaction().execute(async (trx) => {
+        // the batch's rows are created now: one timestamp for the batch, never ahead of the clock (rows of equal
+        // created_at are ordered by id in the list, whose (created_at, id) order and cursors stay total)
+        const at = nowIso();
         const rows = await trx
           .insertInto('accounts')
-          .values(batch.map((b) => b.account))
+          .values(batch.map((b) => ({ ...b.account, created_at: at, updated_at: at })))
           .onConflict((oc) => oc.columns(['type', 'email_normalized']).doNothing())
           .returning(['id', 'email_normalized', 'auth_type'])
           .execute();
