@@ -4,6 +4,7 @@ import { setImmediate as yieldToLoop, setTimeout as sleep } from 'node:timers/pr
 import { z } from 'zod';
 import type { Account, NewAccount } from '../../db/schema';
 import { nowIso, type Db } from '../../db/index';
+import { refreshAfterBulkInsert } from '../../db/statistics';
 import { AppError } from '../../errors';
 import { importJobs as importJobMetrics } from '../../lib/metrics';
 import { zodErrorToFieldIssues } from '../../lib/validation';
@@ -397,6 +398,9 @@ async function startImportJob(deps: Deps, actor: Actor, parsed: ParsedCsv, opts:
         .catch((e: unknown) => deps.log.error({ err: e }, 'could not record import failure'));
     } finally {
       clearInterval(heartbeat);
+      // many new rows: the planner's statistics of accounts are refreshed now rather than whenever autovacuum
+      // gets to it (db/statistics.ts); the job ends after it, its rows and report already committed
+      if (!opts.dryRun) await refreshAfterBulkInsert(deps.db, 'accounts', lastCounts.created, deps.log).catch(() => {});
     }
   })();
   jobs.running.add(run);
