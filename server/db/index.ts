@@ -329,17 +329,67 @@ export function createDb(opts: DbOptions): Db {
 
 export const migrationFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
 
-/** Every `NNNN_name.ts` in migrations/, by name. (Our own import() so TS files load under tsx and vitest.) */
-const folderMigrations: MigrationProvider = {
-  async getMigrations() {
-    const out: Record<string, Migration> = {};
-    for (const file of readdirSync(migrationFolder).filter((f) => /^\d{4}_.+\.(ts|js)$/.test(f) && !f.endsWith('.d.ts')).sort()) {
-      out[file.replace(/\.(ts|js)$/, '')] = (await import(path.join(migrationFolder, file))) as Migration;
-    }
-    return out;
-  },
-};
+/**
+ * An index a migration leaves to be built after its transaction (PostgreSQL only): `create index <name> on <table>
+ * <using>` — CONCURRENTLY on a table of ONLINE_INDEX_FROM_ROWS rows or more, so writes to the table go on while it
+ * builds (a plain CREATE INDEX holds a SHARE lock: every INSERT, UPDATE and DELETE waits until it commits).
+ */
+export interface OnlineIndex {
+  name: string;
+  table: string;
+  /** the rest of the statement after the table, e.g. `using gin (f(col))` */
+  using: string;
+}
+/** A migration module: kysely's up/down, and the indexes it leaves to be built outside its transaction. */
+type MigrationModule = Migration & { onlineIndexes?: readonly OnlineIndex[] };
 
+/** From this many rows the table's online indexes are built CONCURRENTLY (below it a plain build takes milliseconds). */
+export const ONLINE_INDEX_FROM_ROWS = 10_000;
+
+async function migrationModules(): Promise<Record<string, MigrationModule>> {
+  const out: Record<string, MigrationModule> = {};
+  for (const file of readdirSync(migrationFolder).filter((f) => /^\d{4}_.+\.(ts|js)$/.test(f) && !f.endsWith('.d.ts')).sort()) {
+    out[file.replace(/\.(ts|js)$/, '')] = (await import(path.join(migrationFolder, file))) as MigrationModule;
+  }
+  return out;
+}
+
+/** Every `NNNN_name.ts` in migrations/, by name. (Our own import() so TS files load under tsx and vitest.) */
+const folderMigrations: MigrationProvider = { getMigrations: migrationModules };
+
+/**
+ * Builds the online indexes that are missing or invalid (a CONCURRENTLY build that was interrupted leaves an invalid
+ * index: it is dropped and built again), each on its own, outside any transaction, under an advisory lock per schema
+ * (instances starting together build each index once; the others wait for it). PostgreSQL only.
+ */
+export async function buildOnlineIndexes(db: Db, indexes: readonly OnlineIndex[], opts: { concurrentlyFromRows?: number } = {}): Promise<string[]> {
+  if (db.dialect !== 'postgres' || !indexes.length) return [];
+  const from = opts.concurrentlyFromRows ?? ONLINE_INDEX_FROM_ROWS;
+  const built: string[] = [];
+  await db.kysely.connection().execute(async (c) => {
+    await sql`select pg_advisory_lock(hashtext(current_schema() || '.online_indexes'))`.execute(c);
+    try {
+      for (const ix of indexes) {
+        const found = await sql<{ valid: boolean }>`select i.indisvalid as valid from pg_index i join pg_class x on x.oid = i.indexrelid join pg_namespace n on n.oid = x.relnamespace where n.nspname = current_schema() and x.relname = ${ix.name}`.execute(c);
+        if (found.rows[0]?.valid) continue;
+        if (found.rows[0]) await sql`drop index concurrently if exists ${sql.id(ix.name)}`.execute(c);
+        const rows = await sql<{ n: number | string }>`select count(*) as n from (select 1 from ${sql.id(ix.table)} limit ${Math.max(from, 1)}) s`.execute(c);
+        const concurrently = from === 0 || Number(rows.rows[0]?.n ?? 0) >= from;
+        await sql`create index ${sql.raw(concurrently ? 'concurrently ' : '')}${sql.id(ix.name)} on ${sql.id(ix.table)} ${sql.raw(ix.using)}`.execute(c);
+        built.push(ix.name);
+      }
+    } finally {
+      await sql`select pg_advisory_unlock(hashtext(current_schema() || '.online_indexes'))`.execute(c);
+    }
+  });
+  return built;
+}
+
+/**
+ * Runs the pending migrations (kysely's Migrator: on PostgreSQL all of them in one transaction under its advisory
+ * lock), then builds the online indexes of every migration that are not there yet (buildOnlineIndexes). Returns the
+ * migrations run.
+ */
 export async function migrateToLatest(db: Db): Promise<string[]> {
   const migrator = new Migrator({
     db: db.kysely,
@@ -348,6 +398,7 @@ export async function migrateToLatest(db: Db): Promise<string[]> {
   });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
+  if (db.dialect === 'postgres') await buildOnlineIndexes(db, Object.values(await migrationModules()).flatMap((m) => m.onlineIndexes ?? []));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
 
