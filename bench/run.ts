@@ -45,6 +45,8 @@ async function main() {
     console.error(`seeding ${USERS - have} users…`);
     await seedUsers(db, { users: USERS - have, log: (m) => console.error(m) });
   }
+  // still needed: the seed loads with seedUsers, not through an import job (which analyzes accounts itself,
+  // server/db/statistics.ts), and only VACUUM sets PostgreSQL's visibility map for index-only scans.
   // as after a real bulk load (autovacuum would get there too): statistics, and on PostgreSQL the visibility map, of
   // every table the list reads (without statistics on role_subscriptions, PostgreSQL drove role + filters from the
   // role's 33 000 holders with a primary-key lookup each: 1.3–2 s instead of a 0.1 s hash semi-join)
