@@ -13,7 +13,19 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
  *  - `importJobs.*`                       import job progress
  */
 export const registry = new Registry();
-collectDefaultMetrics({ register: registry, prefix: 'iam_' });
+
+let processMetrics = false;
+/**
+ * prom-client's default process metrics (CPU, memory, handles, GC, event-loop lag), registered by the metrics plugin
+ * only when /metrics is exposed (IAM_METRICS_TOKEN or METRICS_PORT): their event-loop-delay histogram is Node's
+ * monitorEventLoopDelay, a timer that wakes the event loop every 10 ms (its resolution) for as long as the process
+ * lives and cannot be paused; a server nobody scrapes should sleep (BENCHMARKS.md "Idle server"). Idempotent.
+ */
+export function collectProcessMetrics(): void {
+  if (processMetrics) return;
+  processMetrics = true;
+  collectDefaultMetrics({ register: registry, prefix: 'iam_' });
+}
 
 const registers = [registry];
 

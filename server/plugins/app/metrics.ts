@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { timingSafeEqual, createHash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import { httpDuration, httpRequests, registry } from '../../lib/metrics';
+import { collectProcessMetrics, httpDuration, httpRequests, registry } from '../../lib/metrics';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 
@@ -45,6 +45,8 @@ export default fp(async (app) => {
   });
 
   const { token, port, host } = app.config.metrics;
+  // process metrics (and their 10 ms event-loop-delay timer) only where something can read them
+  if (token || port !== undefined) collectProcessMetrics();
   if (token) {
     const want = digest(`Bearer ${token}`);
     app.get('/metrics', { schema: { hide: true }, config: { rateLimit: false } }, async (req, reply) => {

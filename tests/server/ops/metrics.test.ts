@@ -53,6 +53,11 @@ describeEachDb(
       expect(text).toContain('iam_signing_keys_in_use{kid="kid-b"} 1');
       expect(text).not.toContain('kid="kid-a"');
       expect(text).toMatch(/iam_db_pool_connections\{state="in_use"\}/);
+      // prom-client's process metrics, the event-loop-delay ones included, are registered when /metrics is exposed
+      // (only then: BENCHMARKS.md "Idle server")
+      expect(text).toMatch(/iam_process_cpu_seconds_total \d/);
+      expect(text).toMatch(/iam_nodejs_heap_size_used_bytes \d/);
+      expect(text).toMatch(/iam_nodejs_eventloop_lag_p99_seconds \S+/);
     });
   },
   { IAM_METRICS_TOKEN: TOKEN },
