@@ -561,8 +561,9 @@ async function main() {
     console.log(`| … largest V8 figures over the run (scraped every second) | heap used ${f1(maxHeap.heap_size_used ?? 0)}, heap total ${f1(maxHeap.heap_size_total ?? 0)}, external ${f1(maxHeap.external_memory ?? 0)} |`);
   } finally {
     server.kill('SIGTERM');
-    await new Promise((r) => setTimeout(r, 1000));
-    if (server.exitCode === null) server.kill('SIGKILL');
+    // a graceful exit writes --cpu-prof profiles; the drain can take a few seconds after the load
+    for (let i = 0; i < 100 && server.exitCode === null && server.signalCode === null; i++) await sleep(100);
+    if (server.exitCode === null && server.signalCode === null) server.kill('SIGKILL');
     rmSync(dataDir, { recursive: true, force: true });
   }
 }
