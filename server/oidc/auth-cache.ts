@@ -37,6 +37,7 @@ export class AuthCache {
   /** the cache's time source (tests move it forward) */
   clock: () => number = Date.now;
   private entries = new Map<string, { entry: AuthEntry; at: number }>();
+  private inflight = new Map<string, Promise<AuthEntry | null>>();
   private gen = 0;
   private readonly flushListeners = new Set<(origin: 'local' | 'remote') => void>();
 
@@ -76,9 +77,27 @@ export class AuthCache {
     this.entries.set(token, { entry, at: this.clock() });
   }
 
+  /**
+   * One lookup per token at a time: a read that misses while a lookup of the same token runs waits for that one (when
+   * an entry ages out, every read in flight misses at once: up to one signature check and statement per connection
+   * otherwise). A flush drops the lookups in flight, so a read that starts after it never gets what a lookup started
+   * before it found. Refusals reach every read that waited.
+   */
+  shared(token: string, lookup: () => Promise<AuthEntry | null>): Promise<AuthEntry | null> {
+    if (this.ttlMs <= 0) return lookup();
+    const running = this.inflight.get(token);
+    if (running) return running;
+    const started = lookup().finally(() => {
+      if (this.inflight.get(token) === started) this.inflight.delete(token);
+    });
+    this.inflight.set(token, started);
+    return started;
+  }
+
   flush(origin: 'local' | 'remote' = 'local'): void {
     this.gen++;
     this.entries.clear();
+    this.inflight.clear();
     for (const l of this.flushListeners) l(origin);
   }
 

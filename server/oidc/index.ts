@@ -187,7 +187,13 @@ export function createOidcRuntime(deps: ServiceHost): OidcRuntime {
         const valid = stillValid(hit);
         if (valid === true || (valid !== false && (await valid))) return hit;
       }
+      return auth.cache.shared(token, () => lookUp(token, true));
     }
+    return lookUp(token, false);
+  };
+
+  /** The full check of a bearer: signature, issuer, audience, then grant and account in the database. */
+  const lookUp = async (token: string, cacheable: boolean): Promise<AuthEntry | null> => {
     const generation = auth.cache.generation;
     const verified = await verifiedClaims(token, 'api');
     if (!verified) return null;
