@@ -1,11 +1,14 @@
 import { defineConfig } from '@lingui/conf';
 import { LOCALES, SOURCE_LOCALE } from './contract/locales';
+import { ADMIN_PAGE_AREAS } from './src/lib/catalog-areas';
 
 /**
  * Catalogs are split by area, like the code (see docs/CONVENTIONS.md):
  *  - common:  shared components, lib, root route, layouts, error pages
  *  - account: public and user-area routes and src/features/account
- *  - admin:   admin routes and src/features/admin
+ *  - admin:   admin routes, the console's shell and shared parts (src/features/admin but its page folders)
+ *  - admin-<area>: the screens of one group of console pages, src/features/admin/<area> (ADMIN_PAGE_AREAS in
+ *    src/lib/catalog-areas.ts): a page loads only its own (issue 15, BENCHMARKS.md "step 6")
  * en is the source locale and the fallback; the locale list is contract/locales.ts.
  */
 export default defineConfig({
@@ -34,6 +37,11 @@ export default defineConfig({
     {
       path: '<rootDir>/locales/{locale}/admin',
       include: ['<rootDir>/src/routes/admin', '<rootDir>/src/features/admin'],
+      exclude: ADMIN_PAGE_AREAS.map((area) => `<rootDir>/src/features/admin/${area}/**`),
     },
+    ...ADMIN_PAGE_AREAS.map((area) => ({
+      path: `<rootDir>/locales/{locale}/admin-${area}`,
+      include: [`<rootDir>/src/features/admin/${area}`],
+    })),
   ],
 });

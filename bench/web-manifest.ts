@@ -1,6 +1,7 @@
 /** The chunk graph of a build (dist/.vite/manifest.json) as bench/web.ts and bench/web-composition.ts read it. */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { catalogsForPath } from '../src/lib/catalog-areas';
 
 export type ManifestChunk = { file: string; src?: string; isEntry?: boolean; isDynamicEntry?: boolean; imports?: string[]; dynamicImports?: string[]; css?: string[] };
 export type Manifest = Record<string, ManifestChunk>;
@@ -40,12 +41,9 @@ export function routeKeys(manifest: Manifest, file: string): string[] {
   });
 }
 
-/** Catalogs loaded at start-up: src/lib/i18n.ts loads the catalogs of the active locale the route needs. */
+/** Catalogs loaded at start-up: src/lib/i18n.ts loads the active locale's catalogs the page needs (catalogsForPath). */
 export function catalogsFor(manifest: Manifest, route: string, enCatalogs: string[]): string[] {
-  const src = readFileSync(path.resolve('src/lib/i18n.ts'), 'utf8');
-  // the admin catalogs are loaded on the console's pages (/admin/…) only (ADMIN_ONLY_CATALOGS in src/lib/i18n.ts)
-  const adminOnly = /ADMIN_ONLY_CATALOGS\s*=\s*\[([^\]]*)\]/.exec(src)?.[1]?.match(/'([^']+)'/g)?.map((s) => s.slice(1, -1)) ?? [];
-  const isAdmin = route.startsWith('/admin/');
-  return enCatalogs.filter((key) => isAdmin || !adminOnly.includes(path.basename(key, '.ts')));
+  // a route's label is its path, then a description: '/admin/dashboard (admin shell)'
+  const names = catalogsForPath(route.split(' ')[0] ?? route);
+  return enCatalogs.filter((key) => names.includes(path.basename(key, '.ts')));
 }
-

@@ -5,7 +5,8 @@ import { RouterProvider } from '@tanstack/react-router';
 import { StrictMode } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import { StartupError } from './components/errors/startup-error';
-import { activateLocale, i18n, initialLocale, setAdminCatalogs } from './lib/i18n';
+import { catalogsForPath } from './lib/catalog-areas';
+import { activateLocale, i18n, initialLocale, setCatalogs } from './lib/i18n';
 import { installPreloadErrorListener } from './lib/preload-error';
 import { createQueryClient } from './lib/query-client';
 import { startSession } from './lib/session';
@@ -13,8 +14,8 @@ import { SessionProvider } from './lib/session-context';
 import { createAppRouter, type AppRouter } from './router';
 
 installPreloadErrorListener();
-// the admin catalogs are loaded for the console's pages only (the admin layouts add them when the SPA goes there)
-setAdminCatalogs(window.location.pathname === '/admin' || window.location.pathname.startsWith('/admin/'));
+// only the catalogs of the page being opened (the root route adds another page's when the SPA goes there)
+setCatalogs(catalogsForPath(window.location.pathname));
 
 function mount(): Root {
   const container = document.getElementById('root');

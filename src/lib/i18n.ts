@@ -1,5 +1,6 @@
 import { i18n, type Messages } from '@lingui/core';
 import { LOCALES, SOURCE_LOCALE } from '../../contract/locales';
+import { ALL_CATALOGS, catalogsForPath } from './catalog-areas';
 import { readStorage, STORAGE_KEYS } from './storage';
 
 export { SOURCE_LOCALE };
@@ -12,53 +13,45 @@ type CatalogModule = { messages: Messages };
 // Each becomes its own lazily loaded chunk.
 const catalogLoaders = import.meta.glob<CatalogModule>(['../../locales/*/*.ts', '!../../locales/**/*.d.ts']);
 
-/** Catalogs only the admin console uses (/admin/…): pages outside it do not load them (bench/web.ts reads this list). */
-export const ADMIN_ONLY_CATALOGS = ['admin'];
+// The catalogs activateLocale loads: every one unless told otherwise (tests); src/main.tsx starts with the catalogs
+// of the page being opened (catalogsForPath), and the root route's beforeLoad adds a page's when the SPA goes there.
+let catalogsInUse: ReadonlySet<string> = new Set(ALL_CATALOGS);
 
-// Whether the admin catalogs are part of what activateLocale loads. All catalogs unless told otherwise (tests);
-// src/main.tsx starts without them outside /admin/…, and the admin layouts' beforeLoad adds them (loadAdminCatalogs).
-let withAdminCatalogs = true;
-
-/** At start-up: load the admin catalogs only for a page of the admin console. */
-export function setAdminCatalogs(enabled: boolean): void {
-  withAdminCatalogs = enabled;
+/** At start-up: the catalogs the first page shows (src/lib/catalog-areas.ts). */
+export function setCatalogs(names: readonly string[]): void {
+  catalogsInUse = new Set(names);
 }
 
-/** The catalogs of one locale, each marked whether it is admin-only. */
-function catalogsOf(locale: string): Array<{ adminOnly: boolean; load: () => Promise<CatalogModule> }> {
+function catalogName(path: string, prefix: string): string {
+  return path.slice(prefix.length).replace(/\.ts$/, '');
+}
+
+/** The loaders of the named catalogs of one locale. */
+function loadersFor(locale: string, names: ReadonlySet<string>): Array<() => Promise<CatalogModule>> {
   const prefix = `../../locales/${locale}/`;
   return Object.entries(catalogLoaders)
-    .filter(([path]) => path.startsWith(prefix))
-    .map(([path, load]) => ({ adminOnly: ADMIN_ONLY_CATALOGS.includes(path.slice(prefix.length).replace(/\.ts$/, '')), load }));
+    .filter(([path]) => path.startsWith(prefix) && names.has(catalogName(path, prefix)))
+    .map(([, load]) => load);
 }
 
-function loadersFor(locale: string, admin: boolean): Array<() => Promise<CatalogModule>> {
-  return catalogsOf(locale)
-    .filter((catalog) => admin || !catalog.adminOnly)
-    .map((catalog) => catalog.load);
-}
-
-/** Loads and merges the catalogs (common, account and — unless `admin` is false — admin) of one locale. */
-export async function loadMessages(locale: string, { admin = withAdminCatalogs }: { admin?: boolean } = {}): Promise<Messages> {
-  const loaders = loadersFor(locale, admin);
+/** Loads and merges the catalogs of one locale: those in use (all unless setCatalogs was called), or the named ones. */
+export async function loadMessages(locale: string, { catalogs = catalogsInUse }: { catalogs?: ReadonlySet<string> } = {}): Promise<Messages> {
+  const loaders = loadersFor(locale, catalogs);
   if (loaders.length === 0) throw new Error(`No catalogs for locale "${locale}"`);
   const modules = await Promise.all(loaders.map((load) => load()));
   return Object.assign({}, ...modules.map((module) => module.messages)) as Messages;
 }
 
 /**
- * Adds the admin catalogs of the active locale when they are not loaded yet (a page outside the console loaded
- * without them, then the visitor went to /admin/…): the admin layouts await it before their screens render.
- * Later locale changes load them too.
+ * Adds the catalogs a page needs that are not loaded yet (the SPA started on a page that did not need them, then went
+ * there): the root route awaits it before the page renders. Later locale changes load them too.
  */
-export async function loadAdminCatalogs(): Promise<void> {
-  if (withAdminCatalogs) return;
+export async function loadCatalogsFor(pathname: string): Promise<void> {
+  const missing = new Set(catalogsForPath(pathname).filter((name) => !catalogsInUse.has(name)));
+  if (missing.size === 0) return;
   const locale = i18n.locale || SOURCE_LOCALE;
-  const loaders = catalogsOf(locale)
-    .filter((catalog) => catalog.adminOnly)
-    .map((catalog) => catalog.load);
-  const modules = await Promise.all(loaders.map((load) => load()));
-  withAdminCatalogs = true;
+  const modules = await Promise.all(loadersFor(locale, missing).map((load) => load()));
+  catalogsInUse = new Set([...catalogsInUse, ...missing]);
   // merged into the active locale's messages; i18n emits "change", so what is on screen re-renders
   i18n.load(locale, Object.assign({}, ...modules.map((module) => module.messages)) as Messages);
 }

@@ -3,6 +3,7 @@ import { lazy, Suspense, useEffect } from 'react';
 import { GlobalNotFound } from '../components/errors/not-found-page';
 import { PreloadErrorBanner } from '../components/errors/preload-error-banner';
 import { RouteErrorPage } from '../components/errors/route-error-page';
+import { loadCatalogsFor } from '../lib/i18n';
 import { usePageTitle } from '../lib/page-title';
 import type { RouterContext } from '../lib/router-context';
 
@@ -11,6 +12,9 @@ import type { RouterContext } from '../lib/router-context';
 const Toaster = lazy(() => import('../components/ui/toast').then((module) => ({ default: module.Toaster })));
 
 export const Route = createRootRouteWithContext<RouterContext>()({
+  // the strings of the page being opened (src/lib/catalog-areas.ts): loaded before it renders when the SPA started on
+  // a page that did not need them
+  beforeLoad: ({ location }) => loadCatalogsFor(location.pathname),
   component: RootComponent,
   notFoundComponent: GlobalNotFound,
   errorComponent: RouteErrorPage,

@@ -1,33 +1,76 @@
+import { readdirSync } from 'node:fs';
 import { i18n } from '@lingui/core';
 import { afterEach, describe, expect, it } from 'vitest';
+import { messages as deAccount } from '../../locales/de/account';
 import { messages as deAdmin } from '../../locales/de/admin';
+import { messages as deAdminDashboard } from '../../locales/de/admin-dashboard';
+import { messages as deAdminUsers } from '../../locales/de/admin-users';
 import { messages as deCommon } from '../../locales/de/common';
-import { activateLocale, loadAdminCatalogs, loadMessages, setAdminCatalogs } from '../../src/lib/i18n';
+import { ALL_CATALOGS, catalogsForPath } from '../../src/lib/catalog-areas';
+import { activateLocale, loadCatalogsFor, loadMessages, setCatalogs } from '../../src/lib/i18n';
 
-const adminId = Object.keys(deAdmin).find((id) => !(id in deCommon))!;
+const only = (catalog: Record<string, unknown>, ...others: Array<Record<string, unknown>>) =>
+  Object.keys(catalog).find((id) => others.every((other) => !(id in other)))!;
+const adminId = only(deAdmin, deCommon, deAccount, deAdminDashboard, deAdminUsers);
+const dashboardId = only(deAdminDashboard, deCommon, deAccount, deAdmin, deAdminUsers);
+const usersId = only(deAdminUsers, deCommon, deAccount, deAdmin, deAdminDashboard);
+const accountId = only(deAccount, deCommon, deAdmin, deAdminDashboard, deAdminUsers);
 const commonId = Object.keys(deCommon)[0]!;
 
 describe('catalogs by area', () => {
-  afterEach(() => setAdminCatalogs(true));
+  afterEach(() => setCatalogs(ALL_CATALOGS));
 
-  it('outside the console the admin catalog is not loaded; the admin layouts add it, and a language change keeps it', async () => {
-    setAdminCatalogs(false);
+  it('every catalog in locales/ is known by name', () => {
+    const files = readdirSync('locales/en').filter((file) => file.endsWith('.po')).map((file) => file.replace(/\.po$/, ''));
+    expect([...ALL_CATALOGS].sort()).toEqual(files.sort());
+  });
+
+  it('a page gets common, then account outside the console and on its account screens, else admin and its own area', () => {
+    expect(catalogsForPath('/login')).toEqual(['common', 'account']);
+    expect(catalogsForPath('/')).toEqual(['common', 'account']);
+    expect(catalogsForPath('/admin/login')).toEqual(['common', 'account', 'admin']);
+    expect(catalogsForPath('/admin/profile')).toEqual(['common', 'account', 'admin']);
+    expect(catalogsForPath('/admin/dashboard')).toEqual(['common', 'admin', 'admin-dashboard']);
+    expect(catalogsForPath('/admin/user-information/123')).toEqual(['common', 'admin', 'admin-users']);
+    expect(catalogsForPath('/admin/service-apps')).toEqual(['common', 'admin', 'admin-catalog']);
+    expect(catalogsForPath('/admin/admin-management')).toEqual(['common', 'admin', 'admin-admins']);
+    expect(catalogsForPath('/admin/nowhere')).toEqual(['common', 'admin']);
+  });
+
+  it('outside the console no admin catalog is loaded; going to a page adds its catalogs, and a language change keeps them', async () => {
+    setCatalogs(catalogsForPath('/login'));
     expect(Object.keys(await loadMessages('de'))).not.toContain(adminId);
     await activateLocale('de');
     expect(i18n.messages).toHaveProperty(commonId);
+    expect(i18n.messages).toHaveProperty(accountId);
     expect(i18n.messages).not.toHaveProperty(adminId);
 
-    await loadAdminCatalogs();
+    await loadCatalogsFor('/admin/dashboard');
     expect(i18n.locale).toBe('de');
     expect(i18n.messages[adminId]).toEqual(deAdmin[adminId]);
+    expect(i18n.messages[dashboardId]).toEqual(deAdminDashboard[dashboardId]);
+    expect(i18n.messages).not.toHaveProperty(usersId);
     expect(i18n.messages).toHaveProperty(commonId);
 
     await activateLocale('fr');
     await activateLocale('de');
-    expect(i18n.messages[adminId]).toEqual(deAdmin[adminId]);
+    expect(i18n.messages[dashboardId]).toEqual(deAdminDashboard[dashboardId]);
+    expect(i18n.messages[accountId]).toEqual(deAccount[accountId]);
   });
 
-  it('loads every catalog unless told otherwise (tests, the console)', async () => {
-    expect(Object.keys(await loadMessages('de'))).toEqual(expect.arrayContaining([adminId, commonId]));
+  it('a console page opened first has no account catalog and no other page area until the SPA goes there', async () => {
+    setCatalogs(catalogsForPath('/admin/dashboard'));
+    await activateLocale('de');
+    expect(i18n.messages).toHaveProperty(dashboardId);
+    expect(i18n.messages).not.toHaveProperty(accountId);
+    expect(i18n.messages).not.toHaveProperty(usersId);
+    await loadCatalogsFor('/admin/user-management');
+    expect(i18n.messages[usersId]).toEqual(deAdminUsers[usersId]);
+    await loadCatalogsFor('/admin/profile');
+    expect(i18n.messages[accountId]).toEqual(deAccount[accountId]);
+  });
+
+  it('loads every catalog unless told otherwise (tests)', async () => {
+    expect(Object.keys(await loadMessages('de'))).toEqual(expect.arrayContaining([adminId, dashboardId, usersId, accountId, commonId]));
   });
 });

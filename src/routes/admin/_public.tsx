@@ -1,14 +1,11 @@
 import { createFileRoute, Outlet } from '@tanstack/react-router';
 import { SiteLayout } from '../../components/layout/site-layout';
 import { guardPublicArea } from '../../lib/guards';
-import { loadAdminCatalogs } from '../../lib/i18n';
 import { SessionScreenRoot } from '../../lib/session-context';
 
 /** Admin login, admin reset password and first-start setup use the public layout and its guard. */
 export const Route = createFileRoute('/admin/_public')({
   beforeLoad: async ({ context, location }) => {
-    // the console's strings (not loaded at start-up on a page outside it)
-    await loadAdminCatalogs();
     await guardPublicArea({ context, location });
   },
   component: AdminPublicLayout,

@@ -2,7 +2,6 @@ import { createFileRoute, Outlet } from '@tanstack/react-router';
 import { NotFoundPage } from '../../components/errors/not-found-page';
 import { AdminShell } from '../../features/admin/shell/admin-shell';
 import { guardAdminArea } from '../../lib/guards';
-import { loadAdminCatalogs } from '../../lib/i18n';
 import { SessionScreenRoot } from '../../lib/session-context';
 
 /**
@@ -11,8 +10,6 @@ import { SessionScreenRoot } from '../../lib/session-context';
  */
 export const Route = createFileRoute('/admin/_shell')({
   beforeLoad: async ({ context, location }) => {
-    // the console's strings (not loaded at start-up on a page outside it)
-    await loadAdminCatalogs();
     await guardAdminArea({ context, location });
   },
   component: AdminShellLayout,

@@ -1,0 +1,41 @@
+/**
+ * Which message catalogs a page needs (lingui.config.ts splits them like the code). src/lib/i18n.ts loads, for the
+ * URL being shown, these catalogs of the active locale and no others; bench/web.ts and tests/build/first-load.test.ts
+ * read the same map. Pure: no imports, so lingui.config.ts can use it too.
+ */
+
+/**
+ * Console page groups with a catalog of their own, locales/<locale>/admin-<area>: the folder
+ * src/features/admin/<area> holds their screens.
+ */
+export const ADMIN_PAGE_AREAS = ['dashboard', 'users', 'catalog', 'admins'] as const;
+
+/** The console's page paths (/admin/<first segment>) whose screens come from one admin area. */
+const ADMIN_PAGES: Record<string, (typeof ADMIN_PAGE_AREAS)[number]> = {
+  dashboard: 'dashboard',
+  'user-management': 'users',
+  'user-information': 'users',
+  roles: 'catalog',
+  'service-apps': 'catalog',
+  subscriptions: 'catalog',
+  'admin-management': 'admins',
+};
+
+/** Console pages whose screens are account screens (sign-in, password links, first set-up, own profile). */
+const ADMIN_ACCOUNT_PAGES = new Set(['login', 'reset-password', 'setup', 'profile']);
+
+/** Every catalog name (tests, and the SPA before it knows the page: all of them). */
+export const ALL_CATALOGS: readonly string[] = ['common', 'account', 'admin', ...ADMIN_PAGE_AREAS.map((area) => `admin-${area}`)];
+
+/**
+ * The catalogs a URL's page shows strings from: common everywhere; account outside the console and on its account
+ * screens; on the console (/admin/…) admin, plus the page's own area.
+ */
+export function catalogsForPath(pathname: string): string[] {
+  const segments = pathname.split('/').filter(Boolean);
+  if (segments[0] !== 'admin') return ['common', 'account'];
+  const page = segments[1] ?? '';
+  if (ADMIN_ACCOUNT_PAGES.has(page)) return ['common', 'account', 'admin'];
+  const area = ADMIN_PAGES[page];
+  return area ? ['common', 'admin', `admin-${area}`] : ['common', 'admin'];
+}
