@@ -21,7 +21,7 @@ import { MultiSelect } from '../../../components/ui/multi-select';
 import * as Table from '../../../components/ui/table';
 import { TableFrame } from '../../../components/ui/table-frame';
 import { rolesQueryOptions } from '../api/catalog';
-import { useNotify } from '../components/feedback';
+import { useNotify } from '../components/notify';
 import { QueryRows } from '../components/query-rows';
 
 /** One column: its header and the cell (a `Table.Cell`) of an item. */

@@ -4,7 +4,6 @@ import { useLingui } from '@lingui/react';
 import type { ErrorCode } from '../../../../contract/errors';
 import { toAdminError, type AdminError } from '../../../../machines/adminError';
 import { isApiError } from '../../../api/errors';
-import { toaster } from '../../../components/ui/toaster';
 import { fieldErrorMessage } from '../../../lib/field-errors';
 
 /**
@@ -134,16 +133,4 @@ export function errorText(i18n: I18n, error: unknown): string {
 export function useErrorText() {
   const { i18n } = useLingui();
   return (error: unknown): string => errorText(i18n, error);
-}
-
-/** Success and failure toasts for admin actions whose outcome is not shown where the action was taken. */
-export function useNotify() {
-  const text = useErrorText();
-  return {
-    success: (title: string, description?: string) => toaster.create({ type: 'success', title, description, duration: 4000 }),
-    error: (error: unknown, title?: string) => {
-      const message = text(error);
-      return toaster.create({ type: 'error', title: title ?? message, description: title ? message : undefined, duration: 8000 });
-    },
-  };
 }

@@ -14,13 +14,15 @@ import * as Table from '../../../components/ui/table';
 import { TableFrame } from '../../../components/ui/table-frame';
 import { TextField } from '../../../components/ui/text-field';
 import { SimpleSelect } from '../../../components/ui/simple-select-lazy';
+import { lazyWithPlaceholder } from '../../../components/ui/lazy-with-placeholder';
 import { Toolbar } from '../../../components/ui/toolbar';
 import { LOGGED_ERROR_CODES } from '../../../../contract/admin/log-codes';
 import { activitiesQueryOptions, dailySignInsQueryOptions, errorLogsQueryOptions } from '../api/logs';
 import { useFormat } from '../components/format';
 import { useSearchParams } from '../components/use-search-params';
 import { QueryRows } from '../components/query-rows';
-import { SignInChart } from './sign-in-chart';
+import type { DailyCount } from '../api/types';
+import { CHART_HEIGHT } from './chart-size';
 import { activityFilters, errorFilters, type DashboardSearch } from './search';
 
 export function Dashboard({ search, onSearchChange }: { search: DashboardSearch; onSearchChange: (next: DashboardSearch) => void }) {
@@ -38,9 +40,7 @@ export function Dashboard({ search, onSearchChange }: { search: DashboardSearch;
       </PageHeading>
       <Card title={t`Sign-ins per day`} titleId={ids.chart} description={t`Successful sign-ins over the last 30 days (UTC).`}>
         {daily.isPending ? (
-          <div aria-busy="true" className={css({ height: '56', bg: 'bg.subtle', borderRadius: 'lg', animation: 'pulse 1.4s ease-in-out infinite' })}>
-            <span className={css({ srOnly: true })}>{t`Loading…`}</span>
-          </div>
+          <ChartPlaceholder />
         ) : daily.isError ? (
           <p role="alert" className={css({ color: 'fg.error', fontSize: 'sm' })}>
             {errorText(daily.error)}
@@ -51,6 +51,36 @@ export function Dashboard({ search, onSearchChange }: { search: DashboardSearch;
       </Card>
       <ActivitiesCard search={search} update={update} titleId={ids.act} />
       <ErrorLogCard search={search} update={update} titleId={ids.err} />
+    </div>
+  );
+}
+
+/**
+ * The sign-in chart is drawn after the first render (its SVG, table and axis code are not needed to show the page).
+ * Until its data or its code is there, a placeholder of the chart's own box stands in: the two figures' lines at
+ * their sizes, the plot at its height and the table toggle's line, so nothing below moves when the chart appears.
+ */
+const SignInChart = lazyWithPlaceholder<{ data: DailyCount[] }>(() => import('./sign-in-chart').then((m) => m.SignInChart), ChartPlaceholder);
+
+function ChartPlaceholder() {
+  const { t } = useLingui();
+  const figure = (
+    <div>
+      <p className={css({ fontSize: 'xs' })}>&nbsp;</p>
+      <p className={css({ fontSize: '2xl', fontWeight: 'semibold' })}>&nbsp;</p>
+    </div>
+  );
+  return (
+    <div aria-busy="true" data-testid="signin-chart-placeholder" className={css({ display: 'flex', flexDirection: 'column', gap: '3' })}>
+      <span className={css({ srOnly: true })}>{t`Loading…`}</span>
+      <div aria-hidden="true" className={css({ display: 'flex', gap: '6', flexWrap: 'wrap', animation: 'pulse 1.4s ease-in-out infinite', '& p': { bg: 'bg.subtle', borderRadius: 'sm', minWidth: '32' } })}>
+        {figure}
+        {figure}
+      </div>
+      <div aria-hidden="true" style={{ height: CHART_HEIGHT }} className={css({ bg: 'bg.subtle', borderRadius: 'lg', animation: 'pulse 1.4s ease-in-out infinite' })} />
+      <p aria-hidden="true" className={css({ fontSize: 'sm' })}>
+        &nbsp;
+      </p>
     </div>
   );
 }

@@ -3,10 +3,11 @@ import { useEffect, useId, useRef, useState, type RefObject } from 'react';
 import { css } from 'styled-system/css';
 import * as Table from '../../../components/ui/table';
 import type { DailyCount } from '../api/types';
+import { CHART_HEIGHT } from './chart-size';
 import { useFormat } from '../components/format';
 
 const DEFAULT_WIDTH = 720;
-const HEIGHT = 200;
+const HEIGHT = CHART_HEIGHT;
 const PAD = { top: 12, right: 8, bottom: 28, left: 36 };
 /** Room one day label needs on the x axis (px). */
 const LABEL_ROOM = 56;

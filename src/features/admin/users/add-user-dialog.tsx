@@ -16,7 +16,7 @@ import { Switch } from '../../../components/ui/switch';
 import { applyServerFieldErrors, fieldErrorMessage } from '../../../lib/field-errors';
 import { ssoProvidersQueryOptions } from '../api/config';
 import { useCreateUser } from '../api/users';
-import { useNotify } from '../components/feedback';
+import { useNotify } from '../components/notify';
 import { FormField } from '../components/form';
 import { useLanguageName } from '../components/format';
 

@@ -9,7 +9,8 @@ import { SimpleSelect } from '../../../components/ui/simple-select';
 import { subscriptionsQueryOptions } from '../api/catalog';
 import type { Account } from '../api/types';
 import { useBulkUsers } from '../api/users';
-import { errorCodeMessage, useNotify } from '../components/feedback';
+import { errorCodeMessage } from '../components/feedback';
+import { useNotify } from '../components/notify';
 
 /**
  * The bar above the user list once users are selected: one action for all of them (send invitation, deactivate,

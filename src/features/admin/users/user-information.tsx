@@ -25,7 +25,8 @@ import { adminKeys } from '../api/keys';
 import type { UserDetail } from '../api/types';
 import { useUpdateUser, userQueryOptions, useVerifyUser } from '../api/users';
 import { StateBadge } from '../components/state-badge';
-import { adminErrorText, useErrorText, useNotify } from '../components/feedback';
+import { adminErrorText, useErrorText } from '../components/feedback';
+import { useNotify } from '../components/notify';
 import { useFormat, useLanguageName } from '../components/format';
 
 export function UserInformation({ id, canEditRoles }: { id: string; canEditRoles: boolean }) {
