@@ -340,8 +340,12 @@ export interface OnlineIndex {
   /** the rest of the statement after the table, e.g. `using gin (f(col))` */
   using: string;
 }
-/** A migration module: kysely's up/down, and the indexes it leaves to be built outside its transaction. */
-type MigrationModule = Migration & { onlineIndexes?: readonly OnlineIndex[] };
+/**
+ * A migration module: kysely's up/down, the indexes it leaves to be built outside its transaction, and the indexes
+ * they replace (`retiredIndexes`: dropped CONCURRENTLY once every online index is built, so the table is never without
+ * an index its queries use and writes never wait on the drop).
+ */
+type MigrationModule = Migration & { onlineIndexes?: readonly OnlineIndex[]; retiredIndexes?: readonly string[] };
 
 /** From this many rows the table's online indexes are built CONCURRENTLY (below it a plain build takes milliseconds). */
 export const ONLINE_INDEX_FROM_ROWS = 10_000;
@@ -386,11 +390,35 @@ export async function buildOnlineIndexes(db: Db, indexes: readonly OnlineIndex[]
 }
 
 /**
- * Runs the pending migrations (kysely's Migrator: on PostgreSQL all of them in one transaction under its advisory
- * lock), then builds the online indexes of every migration that are not there yet (buildOnlineIndexes). Returns the
- * migrations run.
+ * Drops indexes replaced by online ones (PostgreSQL only), CONCURRENTLY: a plain DROP INDEX takes an ACCESS EXCLUSIVE
+ * lock on the table (no read nor write until it commits, and it queues behind every running query). Same advisory lock
+ * as buildOnlineIndexes. Returns the indexes dropped.
  */
-export async function migrateToLatest(db: Db): Promise<string[]> {
+export async function dropRetiredIndexes(db: Db, names: readonly string[]): Promise<string[]> {
+  if (db.dialect !== 'postgres' || !names.length) return [];
+  const dropped: string[] = [];
+  await db.kysely.connection().execute(async (c) => {
+    await sql`select pg_advisory_lock(hashtext(current_schema() || '.online_indexes'))`.execute(c);
+    try {
+      for (const name of names) {
+        const found = await sql<{ n: number }>`select 1 as n from pg_class x join pg_namespace n on n.oid = x.relnamespace where n.nspname = current_schema() and x.relname = ${name} and x.relkind = 'i'`.execute(c);
+        if (!found.rows[0]) continue;
+        await sql`drop index concurrently if exists ${sql.id(name)}`.execute(c);
+        dropped.push(name);
+      }
+    } finally {
+      await sql`select pg_advisory_unlock(hashtext(current_schema() || '.online_indexes'))`.execute(c);
+    }
+  });
+  return dropped;
+}
+
+/**
+ * Runs the pending migrations (kysely's Migrator: on PostgreSQL all of them in one transaction under its advisory
+ * lock), then builds the online indexes of every migration that are not there yet (buildOnlineIndexes) and drops the
+ * indexes they replace (dropRetiredIndexes). Returns the migrations run.
+ */
+export async function migrateToLatest(db: Db, opts: { concurrentlyFromRows?: number } = {}): Promise<string[]> {
   const migrator = new Migrator({
     db: db.kysely,
     provider: folderMigrations,
@@ -398,7 +426,11 @@ export async function migrateToLatest(db: Db): Promise<string[]> {
   });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
-  if (db.dialect === 'postgres') await buildOnlineIndexes(db, Object.values(await migrationModules()).flatMap((m) => m.onlineIndexes ?? []));
+  if (db.dialect === 'postgres') {
+    const modules = Object.values(await migrationModules());
+    await buildOnlineIndexes(db, modules.flatMap((m) => m.onlineIndexes ?? []), opts);
+    await dropRetiredIndexes(db, modules.flatMap((m) => m.retiredIndexes ?? []));
+  }
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
 

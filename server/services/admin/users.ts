@@ -67,7 +67,7 @@ function shortTermCondition(dialect: 'sqlite' | 'postgres', term: string): Expre
 
 /**
  * WHERE for account lists, every condition backed by an index:
- * type + filter columns → accounts_type_*_created_idx; search → trigram index or LIKE (SearchVia);
+ * type + filter columns → accounts_type_*_created_idx (SQLite), accounts_type_*_cover_idx (PostgreSQL); search → trigram index or LIKE (SearchVia);
  * role → role_subscriptions_role_idx.
  */
 export function accountWhere(dialect: 'sqlite' | 'postgres', type: 'user' | 'admin', f: UserFilters, via: SearchVia = 'index') {
