@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import pg from 'pg';
+import type pg from 'pg';
 import { sql } from 'kysely';
 import { buildOnlineIndexes, createDb, migrateToLatest, type Db } from '../../../server/db/index';
 import { onlineIndexes } from '../../../server/db/migrations/0008_short_search';
-import { accountRow } from '../../../server/services/accounts';
+import { insertAccountRow, lockTimeoutClient } from '../../helpers/pg-writer';
 
 const url = process.env.TEST_DATABASE_URL;
 
@@ -18,17 +18,8 @@ describe.skipIf(!url)('online index of migration 0008 [postgres]', () => {
   const schema = `iam_oi_${randomBytes(4).toString('hex')}`;
   let db: Db;
   let admin: Db;
-  /** A plain connection to the schema with a short lock timeout: a write that would wait on a lock fails instead. */
-  const client = async (): Promise<pg.Client> => {
-    const c = new pg.Client({ connectionString: url, options: `-c search_path=${schema} -c lock_timeout=2000` });
-    await c.connect();
-    return c;
-  };
-  const insertAccount = async (c: pg.Client, n: string): Promise<void> => {
-    const row = accountRow({ type: 'user', email: `oi-${n}@example.com`, first_name: 'On', last_name: 'Line', locale: 'en', status: 'ACTIVE', auth_type: 'CREDENTIALS', technical: 0 });
-    const cols = Object.keys(row);
-    await c.query(`insert into accounts (${cols.join(', ')}) values (${cols.map((_, i) => `$${i + 1}`).join(', ')})`, Object.values(row));
-  };
+  const client = () => lockTimeoutClient(url ?? '', schema);
+  const insertAccount = (c: pg.Client, n: string) => insertAccountRow(c, { email: `oi-${n}@example.com` });
   const indexState = async () =>
     (
       await sql<{ valid: boolean; def: string }>`select i.indisvalid as valid, pg_get_indexdef(i.indexrelid) as def from pg_index i join pg_class x on x.oid = i.indexrelid join pg_namespace n on n.oid = x.relnamespace where n.nspname = ${schema} and x.relname = 'accounts_search_grams_idx'`.execute(admin.kysely)

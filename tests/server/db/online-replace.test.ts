@@ -2,11 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import pg from 'pg';
+import type pg from 'pg';
 import { Migrator, sql, type Migration } from 'kysely';
 import { buildOnlineIndexes, createDb, migrateToLatest, migrationFolder, type Db } from '../../../server/db/index';
 import { onlineIndexes as shortSearchIndexes } from '../../../server/db/migrations/0008_short_search';
-import { accountRow } from '../../../server/services/accounts';
+import { insertAccountRow, lockTimeoutClient } from '../../helpers/pg-writer';
 
 const url = process.env.TEST_DATABASE_URL;
 
@@ -21,16 +21,8 @@ describe.skipIf(!url)('migration 0011 replaces the filter indexes online [postgr
   const schema = `iam_or_${randomBytes(4).toString('hex')}`;
   let db: Db;
   let admin: Db;
-  const client = async (): Promise<pg.Client> => {
-    const c = new pg.Client({ connectionString: url, options: `-c search_path=${schema} -c lock_timeout=2000` });
-    await c.connect();
-    return c;
-  };
-  const insertAccount = async (c: pg.Client, n: string): Promise<void> => {
-    const row = accountRow({ type: 'user', email: `or-${n}@example.com`, first_name: 'Ro', last_name: 'Ssi', locale: 'it', status: 'INACTIVE', auth_type: 'CREDENTIALS', technical: 0 });
-    const cols = Object.keys(row);
-    await c.query(`insert into accounts (${cols.join(', ')}) values (${cols.map((_, i) => `$${i + 1}`).join(', ')})`, Object.values(row));
-  };
+  const client = () => lockTimeoutClient(url ?? '', schema);
+  const insertAccount = (c: pg.Client, n: string) => insertAccountRow(c, { email: `or-${n}@example.com`, locale: 'it', status: 'INACTIVE' });
   const indexes = async () =>
     (
       await sql<{ name: string; valid: boolean; def: string }>`select x.relname as name, i.indisvalid as valid, pg_get_indexdef(i.indexrelid) as def from pg_index i join pg_class x on x.oid = i.indexrelid join pg_namespace n on n.oid = x.relnamespace where n.nspname = ${schema} and x.relname ~ '^accounts_type_.*(created|cover)_idx$' order by x.relname`.execute(admin.kysely)
