@@ -362,6 +362,27 @@ async function migrationModules(): Promise<Record<string, MigrationModule>> {
 const folderMigrations: MigrationProvider = { getMigrations: migrationModules };
 
 /**
+ * Runs `fn` on one connection under the advisory lock of this schema's online index work (instances starting together
+ * wait for each other: each index is built or dropped once).
+ */
+async function underOnlineIndexLock<T>(db: Db, fn: (c: Kysely<Database>) => Promise<T>): Promise<T> {
+  return db.kysely.connection().execute(async (c) => {
+    await sql`select pg_advisory_lock(hashtext(current_schema() || '.online_indexes'))`.execute(c);
+    try {
+      return await fn(c);
+    } finally {
+      await sql`select pg_advisory_unlock(hashtext(current_schema() || '.online_indexes'))`.execute(c);
+    }
+  });
+}
+
+/** The index `name` of the current schema: whether it is valid, or undefined when there is none. */
+async function indexValidity(c: Kysely<Database>, name: string): Promise<boolean | undefined> {
+  const found = await sql<{ valid: boolean }>`select i.indisvalid as valid from pg_index i join pg_class x on x.oid = i.indexrelid join pg_namespace n on n.oid = x.relnamespace where n.nspname = current_schema() and x.relname = ${name}`.execute(c);
+  return found.rows[0]?.valid;
+}
+
+/**
  * Builds the online indexes that are missing or invalid (a CONCURRENTLY build that was interrupted leaves an invalid
  * index: it is dropped and built again), each on its own, outside any transaction, under an advisory lock per schema
  * (instances starting together build each index once; the others wait for it). PostgreSQL only.
@@ -369,24 +390,19 @@ const folderMigrations: MigrationProvider = { getMigrations: migrationModules };
 export async function buildOnlineIndexes(db: Db, indexes: readonly OnlineIndex[], opts: { concurrentlyFromRows?: number } = {}): Promise<string[]> {
   if (db.dialect !== 'postgres' || !indexes.length) return [];
   const from = opts.concurrentlyFromRows ?? ONLINE_INDEX_FROM_ROWS;
-  const built: string[] = [];
-  await db.kysely.connection().execute(async (c) => {
-    await sql`select pg_advisory_lock(hashtext(current_schema() || '.online_indexes'))`.execute(c);
-    try {
-      for (const ix of indexes) {
-        const found = await sql<{ valid: boolean }>`select i.indisvalid as valid from pg_index i join pg_class x on x.oid = i.indexrelid join pg_namespace n on n.oid = x.relnamespace where n.nspname = current_schema() and x.relname = ${ix.name}`.execute(c);
-        if (found.rows[0]?.valid) continue;
-        if (found.rows[0]) await sql`drop index concurrently if exists ${sql.id(ix.name)}`.execute(c);
-        const rows = await sql<{ n: number | string }>`select count(*) as n from (select 1 from ${sql.id(ix.table)} limit ${Math.max(from, 1)}) s`.execute(c);
-        const concurrently = from === 0 || Number(rows.rows[0]?.n ?? 0) >= from;
-        await sql`create index ${sql.raw(concurrently ? 'concurrently ' : '')}${sql.id(ix.name)} on ${sql.id(ix.table)} ${sql.raw(ix.using)}`.execute(c);
-        built.push(ix.name);
-      }
-    } finally {
-      await sql`select pg_advisory_unlock(hashtext(current_schema() || '.online_indexes'))`.execute(c);
+  return underOnlineIndexLock(db, async (c) => {
+    const built: string[] = [];
+    for (const ix of indexes) {
+      const valid = await indexValidity(c, ix.name);
+      if (valid) continue;
+      if (valid === false) await sql`drop index concurrently if exists ${sql.id(ix.name)}`.execute(c);
+      const rows = await sql<{ n: number | string }>`select count(*) as n from (select 1 from ${sql.id(ix.table)} limit ${Math.max(from, 1)}) s`.execute(c);
+      const concurrently = from === 0 || Number(rows.rows[0]?.n ?? 0) >= from;
+      await sql`create index ${sql.raw(concurrently ? 'concurrently ' : '')}${sql.id(ix.name)} on ${sql.id(ix.table)} ${sql.raw(ix.using)}`.execute(c);
+      built.push(ix.name);
     }
+    return built;
   });
-  return built;
 }
 
 /**
@@ -396,21 +412,15 @@ export async function buildOnlineIndexes(db: Db, indexes: readonly OnlineIndex[]
  */
 export async function dropRetiredIndexes(db: Db, names: readonly string[]): Promise<string[]> {
   if (db.dialect !== 'postgres' || !names.length) return [];
-  const dropped: string[] = [];
-  await db.kysely.connection().execute(async (c) => {
-    await sql`select pg_advisory_lock(hashtext(current_schema() || '.online_indexes'))`.execute(c);
-    try {
-      for (const name of names) {
-        const found = await sql<{ n: number }>`select 1 as n from pg_class x join pg_namespace n on n.oid = x.relnamespace where n.nspname = current_schema() and x.relname = ${name} and x.relkind = 'i'`.execute(c);
-        if (!found.rows[0]) continue;
-        await sql`drop index concurrently if exists ${sql.id(name)}`.execute(c);
-        dropped.push(name);
-      }
-    } finally {
-      await sql`select pg_advisory_unlock(hashtext(current_schema() || '.online_indexes'))`.execute(c);
+  return underOnlineIndexLock(db, async (c) => {
+    const dropped: string[] = [];
+    for (const name of names) {
+      if ((await indexValidity(c, name)) === undefined) continue;
+      await sql`drop index concurrently if exists ${sql.id(name)}`.execute(c);
+      dropped.push(name);
     }
+    return dropped;
   });
-  return dropped;
 }
 
 /**

@@ -35,17 +35,20 @@ export const onlineIndexes = FILTERS.map((c) => ({
 }));
 export const retiredIndexes = FILTERS.map(oldName);
 
+/** SQLite: the filter column's index under its name, rebuilt with (or without) search_text as its last column. */
+async function rebuildSqlite(db: Kysely<any>, c: Filter, withSearch: boolean): Promise<void> {
+  await sql`drop index if exists ${sql.id(oldName(c))}`.execute(db);
+  await db.schema
+    .createIndex(oldName(c))
+    .on('accounts')
+    .columns(['type', c, 'created_at', 'id', ...carried(c, withSearch)])
+    .execute();
+}
+
 export async function up(db: Kysely<any>): Promise<void> {
   // PostgreSQL: see onlineIndexes and retiredIndexes
   if (await isPostgres(db)) return;
-  for (const c of FILTERS) {
-    await sql`drop index if exists ${sql.id(oldName(c))}`.execute(db);
-    await db.schema
-      .createIndex(oldName(c))
-      .on('accounts')
-      .columns(['type', c, 'created_at', 'id', ...carried(c, true)])
-      .execute();
-  }
+  for (const c of FILTERS) await rebuildSqlite(db, c, true);
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
@@ -56,12 +59,7 @@ export async function down(db: Kysely<any>): Promise<void> {
       await sql`drop index if exists ${sql.id(oldName(c))}`.execute(db);
       await sql`create index ${sql.id(oldName(c))} on accounts (type, ${sql.id(c)}, created_at, id) include (${sql.join(carried(c, false).map((o) => sql.id(o)))})`.execute(db);
     } else {
-      await sql`drop index if exists ${sql.id(oldName(c))}`.execute(db);
-      await db.schema
-        .createIndex(oldName(c))
-        .on('accounts')
-        .columns(['type', c, 'created_at', 'id', ...carried(c, false)])
-        .execute();
+      await rebuildSqlite(db, c, false);
     }
   }
 }
