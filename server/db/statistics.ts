@@ -79,6 +79,12 @@ export function refreshStatistics(db: Db, tables: readonly PlannedTable[], log: 
   return run;
 }
 
+/** SQLite: whether any ANALYZE ever ran (it creates sqlite_stat1). */
+async function hasSqliteStat1(db: Db): Promise<boolean> {
+  const r = await sql<{ one: number }>`select 1 as one from sqlite_master where type = 'table' and name = 'sqlite_stat1'`.execute(db.kysely);
+  return r.rows.length > 0;
+}
+
 /**
  * After `created` rows were added to `table` in bulk (an import job): refreshes its statistics when that is many rows.
  * PostgreSQL: from ANALYZE_AFTER_ROWS rows (its ANALYZE reads a sample: about a second at 1 M rows). SQLite: its
@@ -89,8 +95,7 @@ export function refreshStatistics(db: Db, tables: readonly PlannedTable[], log: 
 export async function refreshAfterBulkInsert(db: Db, table: PlannedTable, created: number, log: DbLogger): Promise<void> {
   if (created < ANALYZE_AFTER_ROWS) return;
   if (db.dialect === 'sqlite') {
-    const stat1 = await sql<{ one: number }>`select 1 as one from sqlite_master where type = 'table' and name = 'sqlite_stat1'`.execute(db.kysely);
-    if (stat1.rows.length) {
+    if (await hasSqliteStat1(db)) {
       const r = await sql<{ stat: string }>`select stat from sqlite_stat1 where tbl = ${table} limit 1`.execute(db.kysely);
       const rows = Number(r.rows[0]?.stat.split(' ')[0] ?? 0);
       if (rows > 0 && created * 10 < rows) return;
@@ -107,8 +112,7 @@ export async function tablesWithoutStatistics(db: Db, tables: readonly PlannedTa
       const r = await sql<{ one: number }>`select 1 as one from pg_stats where schemaname = current_schema() and tablename = ${t} limit 1`.execute(db.kysely);
       return r.rows.length > 0;
     }
-    const stat1 = await sql<{ one: number }>`select 1 as one from sqlite_master where type = 'table' and name = 'sqlite_stat1'`.execute(db.kysely);
-    if (!stat1.rows.length) return false;
+    if (!(await hasSqliteStat1(db))) return false;
     const r = await sql<{ one: number }>`select 1 as one from sqlite_stat1 where tbl = ${t} limit 1`.execute(db.kysely);
     return r.rows.length > 0;
   };
