@@ -350,7 +350,7 @@ type MigrationModule = Migration & { onlineIndexes?: readonly OnlineIndex[]; ret
 /** From this many rows the table's online indexes are built CONCURRENTLY (below it a plain build takes milliseconds). */
 export const ONLINE_INDEX_FROM_ROWS = 10_000;
 
-async function migrationModules(): Promise<Record<string, MigrationModule>> {
+export async function migrationModules(): Promise<Record<string, MigrationModule>> {
   const out: Record<string, MigrationModule> = {};
   for (const file of readdirSync(migrationFolder).filter((f) => /^\d{4}_.+\.(ts|js)$/.test(f) && !f.endsWith('.d.ts')).sort()) {
     out[file.replace(/\.(ts|js)$/, '')] = (await import(path.join(migrationFolder, file))) as MigrationModule;

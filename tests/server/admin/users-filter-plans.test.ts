@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { describeEachDb } from '../../helpers/app';
 import { accountRow } from '../../../server/services/accounts';
 import { ensureCatalog } from '../../../server/cli/seed';
-import { countQuery, listAccounts, shortSearchVia, windowQuery, type ListAnswer, type UserFilters } from '../../../server/services/admin/users';
+import { countQuery, listAccounts, pageQuery, shortSearchVia, windowQuery, type ListAnswer, type UserFilters } from '../../../server/services/admin/users';
 
 /**
  * Several filters (migrations 0009 SQLite, 0010 PostgreSQL): the walk of one filter's index checks the other filters
@@ -130,6 +130,23 @@ describeEachDb('admin users: filter combinations read the index only', (get) => 
     });
     const text = plan.rows.map((r) => String(r['QUERY PLAN'] ?? r.detail)).join('\n');
     expect(text).toMatch(t.kind === 'postgres' ? /Index Only Scan( Backward)? using accounts_type_(status|locale)_cover_idx/ : /USING COVERING INDEX accounts_type_(status|locale)_created_idx/);
+  });
+
+  it('probes the role holders by the account rowid on SQLite (migration 0012), by a join on the id on PostgreSQL', async () => {
+    const t = get();
+    const f = { role: roleIds[0] ?? '', locale: 'de', auth_type: 'SSO' } as const;
+    for (const q of [countQuery(t.db, 'user', f), pageQuery(t.db, 'user', f, 10, 0)]) {
+      const c = q.compile();
+      if (t.kind === 'postgres') {
+        // no account_rowid there: the holders are matched on account_id
+        expect(c.sql).toContain('"role_subscriptions"."account_id" = "accounts"."id"');
+        continue;
+      }
+      await t.db.kysely.executeQuery(CompiledQuery.raw('analyze'));
+      const plan = await t.db.kysely.executeQuery<{ detail: string }>(CompiledQuery.raw(`explain query plan ${c.sql}`, [...c.parameters]));
+      // an integer probe per walked entry (the entry carries the rowid), not a seek by the 36-character text id
+      expect(plan.rows.map((r) => r.detail).join('\n')).toMatch(/SEARCH role_subscriptions( EXISTS)? USING COVERING INDEX role_subscriptions_role_rowid_idx \(role_id=\? AND account_rowid=\?\)/);
+    }
   });
 
   it('counts status + locale, and auth type + locale, on a covering index', async () => {
