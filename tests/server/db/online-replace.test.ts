@@ -79,7 +79,8 @@ describe.skipIf(!url)('migration 0011 replaces the filter indexes online [postgr
       const seen = await writer.query<{ n: string }>(`select count(*) as n from accounts where status = 'INACTIVE' and locale = 'it'`);
       expect(Number(seen.rows[0]?.n)).toBe(21);
       await reader.query('commit');
-      expect(await migrated).toEqual(['0011_list_search_cover']);
+      // 0011 and any later migration
+      expect(await migrated).toContain('0011_list_search_cover');
     } finally {
       await reader.query('rollback').catch(() => undefined);
       await reader.end();
