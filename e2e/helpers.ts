@@ -129,15 +129,32 @@ export function restoreAdminLanguage(): void {
   withDb((db) => db.prepare("UPDATE accounts SET locale = 'en' WHERE type = 'admin' AND email_normalized = ?").run(ADMIN.email.toLowerCase()));
 }
 
+/**
+ * Opens a sign-in page, which leaves for the provider at once and comes back with `?interaction=`: waits for the commit
+ * only (its 'load' may be cut short). The page already open may navigate at the same moment (its session machine
+ * reacting to cleared cookies or to another tab's storage) and abort this navigation before it commits
+ * (net::ERR_ABORTED, seen in the session walk at load 18): then its navigation is let settle and the page opened once
+ * more. The caller asserts where it lands.
+ */
+export async function gotoSignIn(page: Page, path: '/login' | '/admin/login'): Promise<void> {
+  try {
+    await page.goto(path, { waitUntil: 'commit' });
+  } catch (err) {
+    if (!String(err).includes('net::ERR_ABORTED')) throw err;
+    await page.waitForLoadState('domcontentloaded').catch(() => undefined);
+    await page.goto(path, { waitUntil: 'commit' });
+  }
+}
+
 export async function adminSignIn(page: Page, creds: { email: string; password: string } = ADMIN): Promise<void> {
-  await page.goto('/admin/login', { waitUntil: 'commit' }); // the page leaves for the provider at once (a later 'load' may never come: ERR_ABORTED)
+  await gotoSignIn(page, '/admin/login');
   await expect(page).toHaveURL(/\/admin\/login\?interaction=/);
   await fillCredentials(page, creds.email, creds.password);
   await expect(page).toHaveURL(/\/admin\/dashboard/);
 }
 
 export async function userSignIn(page: Page, email: string, password: string): Promise<void> {
-  await page.goto('/login', { waitUntil: 'commit' });
+  await gotoSignIn(page, '/login');
   await expect(page).toHaveURL(/\/login\?interaction=/);
   await fillCredentials(page, email, password);
 }

@@ -11,7 +11,7 @@
  */
 import { expect, type Page, type Route } from '@playwright/test';
 import { authCacheMs } from '../../server/config';
-import { ADMIN, linkFromOutbox, superAdminToken, withDb } from '../helpers';
+import { ADMIN, gotoSignIn, linkFromOutbox, superAdminToken, withDb } from '../helpers';
 import type { DriverContext, DriverFn, MachineDriver } from './driver';
 
 interface SessionWorld {
@@ -126,8 +126,7 @@ async function signIn(page: Page, admin: boolean, creds: { email: string; passwo
   // with e-mail and password, as the step says: a provider session an earlier step left alive (its revoke failed on
   // the network) would sign in silently, as whoever it belongs to
   await page.context().clearCookies();
-  // /login leaves for the provider at once: wait for the commit only (its 'load' may be cut short: ERR_ABORTED)
-  await page.goto(admin ? '/admin/login' : '/login', { waitUntil: 'commit' });
+  await gotoSignIn(page, admin ? '/admin/login' : '/login');
   await expect(page).toHaveURL(admin ? /\/admin\/login\?interaction=/ : /\/login\?interaction=/);
   await page.getByRole('textbox', { name: /e-mail/i }).fill(creds.email);
   await page.locator('input[name="password"]').fill(creds.password);
@@ -456,7 +455,7 @@ export const sessionDriver: MachineDriver = {
   machine: 'session',
   start: {
     'signed out at start': async (ctx) => {
-      await ctx.page.goto('/login', { waitUntil: 'commit' });
+      await gotoSignIn(ctx.page, '/login');
       await expect(ctx.page).toHaveURL(/\/login\?interaction=/);
     },
     'signed in at start': async (ctx) => {

@@ -8,7 +8,7 @@
  */
 import { expect, type Locator, type Page, type Route } from '@playwright/test';
 import * as OTPAuth from 'otpauth';
-import { apiToken, createUserWithPassword, fillCredentials, nextSmsCode, smsTo, superAdminToken, typeCode, withDb } from '../helpers';
+import { apiToken, createUserWithPassword, fillCredentials, gotoSignIn, nextSmsCode, smsTo, superAdminToken, typeCode, withDb } from '../helpers';
 import type { DriverContext, DriverFn, MachineDriver } from './driver';
 
 const PASSWORD = 'Two-Factor-Passw0rd!';
@@ -115,7 +115,7 @@ export async function startCase(ctx: DriverContext, options: { phone: boolean; a
   world(ctx).accountId = withDb((db) => (db.prepare('select id from accounts where email = ?').get(w.email) as { id: string }).id);
   // the SPA's resend cooldown runs on this clock (fastForward), everything else on real time
   await page.clock.install();
-  await page.goto('/login', { waitUntil: 'commit' });
+  await gotoSignIn(page, '/login');
   await expect(page).toHaveURL(/\/login\?interaction=/);
   await fillCredentials(page, w.email, w.password);
   await expect(page.getByRole('heading', { level: 1, name: 'Welcome, Tess!' })).toBeVisible();
