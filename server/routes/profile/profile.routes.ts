@@ -40,7 +40,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         .header('x-content-type-options', 'nosniff')
         .header('content-disposition', 'inline; filename="avatar.png"')
         .header('cache-control', 'public, max-age=31536000, immutable')
-        .header('content-security-policy', "default-src 'none'; sandbox")
+        .header('content-security-policy', "default-src 'none'; frame-ancestors 'none'; sandbox")
         .header('cross-origin-resource-policy', 'same-origin');
       return reply.send(createReadStream(path) as unknown as string);
     },
