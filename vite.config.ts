@@ -60,6 +60,11 @@ export default defineConfig({
     // dist/.vite/manifest.json: bench/web.ts reads the chunk graph from it (the server does not)
     manifest: true,
     rolldownOptions: {
+      // Panda's generated recipes and patterns (styled-system/, no package.json of its own) compute their variant keys at
+      // top level (`Object.keys(...)`), which the bundler must otherwise keep as side effects: every recipe imported
+      // through the `styled-system/recipes` index ended up in the entry chunk. They have none; an unused one is dropped
+      // and a lazily used one goes with its chunk.
+      treeshake: { moduleSideEffects: [{ test: /[\\/]styled-system[\\/](recipes|patterns)[\\/][^\\/]+\.mjs$/, sideEffects: false }] },
       output: {
         codeSplitting: { groups: [{ name: 'initial', tags: ['$initial'] }] },
       },
