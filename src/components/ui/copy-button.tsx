@@ -1,7 +1,8 @@
 import { useLingui } from '@lingui/react/macro';
 import { useEffect, useState } from 'react';
 import { Button } from './button';
-import { CheckIcon, CopyIcon } from './icons';
+import { CheckIcon } from './icons';
+import { CopyIcon } from './icons-more';
 
 export interface CopyButtonProps {
   value: string;

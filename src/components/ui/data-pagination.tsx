@@ -3,7 +3,7 @@ import { useLingui } from '@lingui/react/macro';
 import { useId } from 'react';
 import { pagination } from 'styled-system/recipes';
 import { PaginationSummaryText, paginationCount } from './data-pagination-summary';
-import { ChevronLeftIcon, ChevronRightIcon } from './icons';
+import { ChevronLeftIcon, ChevronRightIcon } from './icons-more';
 import { SimpleSelect } from './simple-select';
 import { createStyleContext } from './style-context';
 

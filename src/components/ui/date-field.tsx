@@ -3,7 +3,7 @@ import { Portal } from '@ark-ui/react/portal';
 import { useLingui } from '@lingui/react/macro';
 import { useMemo } from 'react';
 import { datePicker } from 'styled-system/recipes';
-import { CalendarIcon, ChevronLeftIcon, ChevronRightIcon } from './icons';
+import { CalendarIcon, ChevronLeftIcon, ChevronRightIcon } from './icons-more';
 import { createStyleContext } from './style-context';
 
 const { withProvider, withContext } = createStyleContext(datePicker);

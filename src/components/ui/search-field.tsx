@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { css } from 'styled-system/css';
-import { SearchIcon } from './icons';
+import { SearchIcon } from './icons-more';
 import { Input } from './input';
 
 export interface SearchFieldProps {

@@ -1,7 +1,7 @@
 import { useState, type ComponentProps } from 'react';
 import { cx } from 'styled-system/css';
 import { avatar, type AvatarVariantProps } from 'styled-system/recipes';
-import { UserIcon } from './icons';
+import { UserIcon } from './icons-more';
 
 export interface UserAvatarProps extends Omit<ComponentProps<'div'>, 'children'>, AvatarVariantProps {
   name?: string | undefined;

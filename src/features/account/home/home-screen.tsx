@@ -6,7 +6,7 @@ import { currentUserQueryOptions, type ServiceAppLink } from '../../../api/accou
 import { LoadingBar } from '../../../components/loading-bar';
 import { PageHeading } from '../../../components/page-heading';
 import { Button } from '../../../components/ui/button';
-import { AppsIcon, LayersIcon } from '../../../components/ui/icons';
+import { AppsIcon, LayersIcon } from '../../../components/ui/icons-more';
 import { SimpleSelect } from '../../../components/ui/simple-select';
 import { FormAlert } from '../form-kit';
 

@@ -15,7 +15,7 @@ import { DataPagination } from '../../../components/ui/data-pagination';
 import * as Dialog from '../../../components/ui/dialog';
 import { DialogClose } from '../../../components/ui/dialog-close';
 import { DialogFooter } from '../../../components/ui/dialog-footer';
-import { PlusIcon, TrashIcon } from '../../../components/ui/icons';
+import { PlusIcon, TrashIcon } from '../../../components/ui/icons-more';
 import { SearchField } from '../../../components/ui/search-field';
 import { raiseWhenOpen } from '../../../components/ui/select';
 import { SimpleSelect } from '../../../components/ui/simple-select';

@@ -16,7 +16,7 @@ import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import * as Dialog from '../../../components/ui/dialog';
 import { DialogClose } from '../../../components/ui/dialog-close';
 import { DialogFooter } from '../../../components/ui/dialog-footer';
-import { EditIcon, PlusIcon, TrashIcon } from '../../../components/ui/icons';
+import { EditIcon, PlusIcon, TrashIcon } from '../../../components/ui/icons-more';
 import { MultiSelect } from '../../../components/ui/multi-select';
 import * as Table from '../../../components/ui/table';
 import { TableFrame } from '../../../components/ui/table-frame';

@@ -9,7 +9,7 @@ import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { DataPagination } from '../../../components/ui/data-pagination-lazy';
 import { DateField } from '../../../components/ui/date-field-lazy';
-import { FilterXIcon } from '../../../components/ui/icons';
+import { FilterXIcon } from '../../../components/ui/icons-more';
 import * as Table from '../../../components/ui/table';
 import { TableFrame } from '../../../components/ui/table-frame';
 import { TextField } from '../../../components/ui/text-field';

@@ -1,6 +1,6 @@
 import { useLingui } from '@lingui/react/macro';
 import { useNavigate } from '@tanstack/react-router';
-import { LogOutIcon, UserIcon } from '../../../components/ui/icons';
+import { LogOutIcon, UserIcon } from '../../../components/ui/icons-more';
 import * as Menu from '../../../components/ui/menu';
 import { TriggerContent, triggerClass, type UserMenuProps } from './user-menu';
 

@@ -4,7 +4,7 @@ import { lazy, Suspense, useEffect, useRef, useState, type ReactNode, type RefOb
 import { css } from 'styled-system/css';
 import { LanguagePicker } from '../../../components/language-picker';
 import { MAIN_CONTENT_ID, SkipLink } from '../../../components/skip-link';
-import { MenuIcon } from '../../../components/ui/icons';
+import { MenuIcon } from '../../../components/ui/icons-more';
 import { useCurrentAdmin } from '../../../lib/current-admin';
 import { usePageTitle } from '../../../lib/page-title';
 import { useLogout } from '../../../lib/session-context';

@@ -1,7 +1,7 @@
 import type { MessageDescriptor } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 import type { ComponentType, SVGProps } from 'react';
-import { AppsIcon, DashboardIcon, KeyIcon, LayersIcon, ShieldIcon, UsersIcon } from '../../../components/ui/icons';
+import { AppsIcon, DashboardIcon, KeyIcon, LayersIcon, ShieldIcon, UsersIcon } from '../../../components/ui/icons-more';
 import type { AdminRole } from '../../../lib/current-admin';
 
 export type AdminNavPath =

@@ -3,7 +3,7 @@ import { Link } from '@tanstack/react-router';
 import { useState, type ReactNode } from 'react';
 import { css, cx } from 'styled-system/css';
 import { LogoMark } from '../../../components/logo';
-import { ChevronLeftIcon, ChevronRightIcon } from '../../../components/ui/icons';
+import { ChevronLeftIcon, ChevronRightIcon } from '../../../components/ui/icons-more';
 import { visuallyHidden } from '../../../components/visually-hidden';
 import type { AdminRole } from '../../../lib/current-admin';
 import { navItemsForRole } from './nav-items';

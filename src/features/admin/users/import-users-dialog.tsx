@@ -12,7 +12,7 @@ import { Button } from '../../../components/ui/button';
 import * as Dialog from '../../../components/ui/dialog';
 import { DialogClose } from '../../../components/ui/dialog-close';
 import { DialogFooter } from '../../../components/ui/dialog-footer';
-import { UploadIcon } from '../../../components/ui/icons';
+import { UploadIcon } from '../../../components/ui/icons-more';
 import { Switch } from '../../../components/ui/switch';
 import * as Table from '../../../components/ui/table';
 import { TableFrame } from '../../../components/ui/table-frame';

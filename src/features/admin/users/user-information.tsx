@@ -10,7 +10,7 @@ import { Card } from '../../../components/ui/card';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { DetailList } from '../../../components/ui/detail-list';
 import { EmptyRow } from '../../../components/ui/empty-row';
-import { ArrowLeftIcon, CheckCircleIcon, KeyIcon, MailIcon, PowerIcon } from '../../../components/ui/icons';
+import { ArrowLeftIcon, CheckCircleIcon, KeyIcon, MailIcon, PowerIcon } from '../../../components/ui/icons-more';
 import { MultiSelect } from '../../../components/ui/multi-select';
 import { SecretBox } from '../../../components/ui/secret-box';
 import * as Table from '../../../components/ui/table';

@@ -12,7 +12,7 @@ import { Card } from '../../../components/ui/card';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { DataPagination } from '../../../components/ui/data-pagination';
 import { EmptyRow } from '../../../components/ui/empty-row';
-import { DownloadIcon, EyeIcon, FilterXIcon, MailIcon, PlusIcon, TrashIcon, UploadIcon } from '../../../components/ui/icons';
+import { DownloadIcon, EyeIcon, FilterXIcon, MailIcon, PlusIcon, TrashIcon, UploadIcon } from '../../../components/ui/icons-more';
 import { SearchField } from '../../../components/ui/search-field';
 import { SimpleSelect } from '../../../components/ui/simple-select';
 import { SkeletonRows } from '../../../components/ui/skeleton-rows';
