@@ -1,6 +1,6 @@
 /**
  * API client + session bridge against a real HTTP server on 127.0.0.1
- * (no mocks of ofetch): single shared refresh on concurrent 401s, replay,
+ * (no mocks of fetch): single shared refresh on concurrent 401s, replay,
  * logout when the refresh fails, headers, error normalization.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -50,6 +50,18 @@ beforeAll(async () => {
     }
     if (url.pathname === '/api/invalid') {
       return send(res, 422, { error: { code: 'validation_failed', message: 'Validation failed', fields: { email: ['invalid_email'] } } });
+    }
+    if (url.pathname === '/api/echo') {
+      const body = await readBody(req);
+      if (url.searchParams.get('status') === '204') {
+        res.writeHead(204);
+        return res.end();
+      }
+      if (url.searchParams.get('as') === 'text') {
+        res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' });
+        return res.end(`plain ${body}`);
+      }
+      return send(res, 200, { method: req.method, search: url.search, contentType: req.headers['content-type'] ?? null, accept: req.headers.accept ?? null, body });
     }
     if (url.pathname === '/api/throttled') return send(res, 429, { error: { code: 'too_many_attempts', message: 'Too many' } }, { 'retry-after': '42' });
     send(res, 404, { error: { code: 'not_found', message: 'Not found' } });
@@ -201,6 +213,25 @@ describe('API client + session bridge (real node:http server)', () => {
     expect(seen.refreshBodies).toHaveLength(1);
     await api('/api/protected', { credentials: 'omit' });
     expect(effects.credentials.at(-1)).toBe('omit');
+  });
+
+  it('what the app used of ofetch: query, JSON and form bodies, answers by content type, no body on 204', async () => {
+    const api = createApiClient({ baseURL: `${base}/`, getLocale: () => 'en', getAccessToken: () => null });
+    type Echo = { method: string; search: string; contentType: string | null; accept: string | null; body: string };
+    // relative path joined to the base; undefined left out, null and '' as empty, arrays repeated, numbers and booleans as text
+    const get = await api<Echo>('api/echo', { query: { q: 'a b&c', n: 3, on: true, skip: undefined, empty: null, blank: '', role: ['x', 'y'] } });
+    expect(new URLSearchParams(get.search)).toEqual(new URLSearchParams('q=a+b%26c&n=3&on=true&empty=&blank=&role=x&role=y'));
+    expect(get).toMatchObject({ method: 'GET', contentType: null, body: '' });
+    // a plain object goes as JSON with content-type and accept; a form as is
+    expect(await api<Echo>('/api/echo', { method: 'POST', body: { a: 1, b: [true] } })).toMatchObject({ method: 'POST', contentType: 'application/json', accept: 'application/json', body: '{"a":1,"b":[true]}' });
+    expect(await api<Echo>('/api/echo', { method: 'PUT', body: [1, 2] })).toMatchObject({ contentType: 'application/json', body: '[1,2]' });
+    const form = await api<Echo>('/api/echo', { method: 'POST', body: new URLSearchParams({ grant_type: 'x y' }) });
+    expect(form).toMatchObject({ contentType: 'application/x-www-form-urlencoded;charset=UTF-8', body: 'grant_type=x+y' });
+    expect(await api<Echo>('/api/echo', { method: 'POST', body: { a: 1 }, headers: { 'content-type': 'application/merge-patch+json' } })).toMatchObject({ contentType: 'application/merge-patch+json', body: '{"a":1}' });
+    // text/* answers as text, 204 as nothing, an explicit responseType wins
+    expect(await api('/api/echo', { method: 'POST', body: 'hi', query: { as: 'text' } })).toBe('plain hi');
+    expect(await api('/api/echo', { query: { status: 204 } })).toBeUndefined();
+    expect(await api('/api/echo', { query: { as: 'text' }, responseType: 'text' })).toBe('plain ');
   });
 
   it('normalizes timeouts, network errors, 422 field errors and 429 retry-after', async () => {
