@@ -1,11 +1,13 @@
 import { defineConfig } from '@lingui/conf';
 import { LOCALES, SOURCE_LOCALE } from './contract/locales';
-import { ADMIN_PAGE_AREAS } from './src/lib/catalog-areas';
+import { ACCOUNT_USER_FOLDERS, ADMIN_PAGE_AREAS } from './src/lib/catalog-areas';
 
 /**
  * Catalogs are split by area, like the code (see docs/CONVENTIONS.md):
  *  - common:  shared components, lib, root route, layouts, error pages
- *  - account: public and user-area routes and src/features/account
+ *  - account: public routes and src/features/account but the user area's screens (sign-in, password links, set-up)
+ *  - account-user: the user area, src/routes/_user and src/features/account/{home,profile} (home and profile, also
+ *    the console's /admin/profile): off the sign-in page's first load (BENCHMARKS.md "Step 7")
  *  - admin:   admin routes, the console's shell and shared parts (src/features/admin but its page folders)
  *  - admin-<area>: the screens of one group of console pages, src/features/admin/<area> (ADMIN_PAGE_AREAS in
  *    src/lib/catalog-areas.ts): a page loads only its own (issue 15, BENCHMARKS.md "step 6")
@@ -32,7 +34,12 @@ export default defineConfig({
     },
     {
       path: '<rootDir>/locales/{locale}/account',
-      include: ['<rootDir>/src/routes/_public', '<rootDir>/src/routes/_user', '<rootDir>/src/features/account'],
+      include: ['<rootDir>/src/routes/_public', '<rootDir>/src/features/account'],
+      exclude: ACCOUNT_USER_FOLDERS.map((folder) => `<rootDir>/${folder}/**`),
+    },
+    {
+      path: '<rootDir>/locales/{locale}/account-user',
+      include: ['<rootDir>/src/routes/_user', ...ACCOUNT_USER_FOLDERS.map((folder) => `<rootDir>/${folder}`)],
     },
     {
       path: '<rootDir>/locales/{locale}/admin',

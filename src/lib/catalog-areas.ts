@@ -24,17 +24,28 @@ const ADMIN_PAGES: Record<string, (typeof ADMIN_PAGE_AREAS)[number]> = {
 /** Console pages whose screens are account screens (sign-in, password links, first set-up, own profile). */
 const ADMIN_ACCOUNT_PAGES = new Set(['login', 'reset-password', 'setup', 'profile']);
 
+/**
+ * The user area's screens (home, profile), catalog account-user: the sign-in and password pages do not load their
+ * messages (about a third of the account messages).
+ */
+export const ACCOUNT_USER_FOLDERS = ['src/features/account/home', 'src/features/account/profile'] as const;
+
+/** The pages that show the user area's screens: / (home), /profile, and the console's own /admin/profile. */
+const USER_PAGES = new Set(['', 'profile']);
+
 /** Every catalog name (tests, and the SPA before it knows the page: all of them). */
-export const ALL_CATALOGS: readonly string[] = ['common', 'account', 'admin', ...ADMIN_PAGE_AREAS.map((area) => `admin-${area}`)];
+export const ALL_CATALOGS: readonly string[] = ['common', 'account', 'account-user', 'admin', ...ADMIN_PAGE_AREAS.map((area) => `admin-${area}`)];
 
 /**
  * The catalogs a URL's page shows strings from: common everywhere; account outside the console and on its account
- * screens; on the console (/admin/…) admin, plus the page's own area.
+ * screens, with account-user on the user area's pages (home, profile); on the console (/admin/…) admin, plus the
+ * page's own area.
  */
 export function catalogsForPath(pathname: string): string[] {
   const segments = pathname.split('/').filter(Boolean);
-  if (segments[0] !== 'admin') return ['common', 'account'];
+  if (segments[0] !== 'admin') return segments.length <= 1 && USER_PAGES.has(segments[0] ?? '') ? ['common', 'account', 'account-user'] : ['common', 'account'];
   const page = segments[1] ?? '';
+  if (page === 'profile') return ['common', 'account', 'account-user', 'admin'];
   if (ADMIN_ACCOUNT_PAGES.has(page)) return ['common', 'account', 'admin'];
   const area = ADMIN_PAGES[page];
   return area ? ['common', 'admin', `admin-${area}`] : ['common', 'admin'];

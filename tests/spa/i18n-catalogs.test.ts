@@ -2,6 +2,7 @@ import { readdirSync } from 'node:fs';
 import { i18n } from '@lingui/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { messages as deAccount } from '../../locales/de/account';
+import { messages as deAccountUser } from '../../locales/de/account-user';
 import { messages as deAdmin } from '../../locales/de/admin';
 import { messages as deAdminDashboard } from '../../locales/de/admin-dashboard';
 import { messages as deAdminUsers } from '../../locales/de/admin-users';
@@ -16,6 +17,7 @@ const dashboardId = only(deAdminDashboard, deCommon, deAccount, deAdmin, deAdmin
 const usersId = only(deAdminUsers, deCommon, deAccount, deAdmin, deAdminDashboard);
 const accountId = only(deAccount, deCommon, deAdmin, deAdminDashboard, deAdminUsers);
 const commonId = Object.keys(deCommon)[0]!;
+const accountUserId = only(deAccountUser, deCommon, deAccount, deAdmin, deAdminDashboard, deAdminUsers);
 
 describe('catalogs by area', () => {
   afterEach(() => setCatalogs(ALL_CATALOGS));
@@ -27,9 +29,13 @@ describe('catalogs by area', () => {
 
   it('a page gets common, then account outside the console and on its account screens, else admin and its own area', () => {
     expect(catalogsForPath('/login')).toEqual(['common', 'account']);
-    expect(catalogsForPath('/')).toEqual(['common', 'account']);
+    expect(catalogsForPath('/forgot-password')).toEqual(['common', 'account']);
+    // the user area's screens (home, profile) have a catalog of their own, off the sign-in page
+    expect(catalogsForPath('/')).toEqual(['common', 'account', 'account-user']);
+    expect(catalogsForPath('/profile')).toEqual(['common', 'account', 'account-user']);
+    expect(catalogsForPath('/profile/more')).toEqual(['common', 'account']);
     expect(catalogsForPath('/admin/login')).toEqual(['common', 'account', 'admin']);
-    expect(catalogsForPath('/admin/profile')).toEqual(['common', 'account', 'admin']);
+    expect(catalogsForPath('/admin/profile')).toEqual(['common', 'account', 'account-user', 'admin']);
     expect(catalogsForPath('/admin/dashboard')).toEqual(['common', 'admin', 'admin-dashboard']);
     expect(catalogsForPath('/admin/user-information/123')).toEqual(['common', 'admin', 'admin-users']);
     expect(catalogsForPath('/admin/service-apps')).toEqual(['common', 'admin', 'admin-catalog']);
@@ -70,7 +76,18 @@ describe('catalogs by area', () => {
     expect(i18n.messages[accountId]).toEqual(deAccount[accountId]);
   });
 
+  it("the sign-in page has no user-area messages; signed in, home adds them before it renders", async () => {
+    expect(accountUserId).toBeDefined();
+    setCatalogs(catalogsForPath('/login'));
+    await activateLocale('de');
+    expect(i18n.messages).toHaveProperty(accountId);
+    expect(i18n.messages).not.toHaveProperty(accountUserId);
+    await loadCatalogsFor('/');
+    expect(i18n.messages[accountUserId]).toEqual(deAccountUser[accountUserId]);
+    expect(i18n.messages[accountId]).toEqual(deAccount[accountId]);
+  });
+
   it('loads every catalog unless told otherwise (tests)', async () => {
-    expect(Object.keys(await loadMessages('de'))).toEqual(expect.arrayContaining([adminId, dashboardId, usersId, accountId, commonId]));
+    expect(Object.keys(await loadMessages('de'))).toEqual(expect.arrayContaining([adminId, dashboardId, usersId, accountId, accountUserId, commonId]));
   });
 });
