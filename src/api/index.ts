@@ -1,5 +1,5 @@
 /**
- * The app-wide API client. Every SPA call goes through the one fetch client
+ * The app-wide API client. Every SPA call goes through the one ofetch client
  * (`createApiClient`, src/api/client.ts) via the typed helpers below: credentials are sent, the `locale` header carries the
  * active language, the bearer comes from the session actor, and failures are
  * normalized to `ApiError` (src/api/errors.ts).
@@ -16,6 +16,7 @@
  * Downloads use `apiBlob` (same client, blob response).
  */
 import { i18n } from '@lingui/core';
+import type { FetchOptions } from 'ofetch';
 import type { SessionHandle } from '../lib/router-context';
 import { createApiClient, type ApiClient, type RequestOptions } from './client';
 export { toApiError } from './client';
@@ -45,15 +46,7 @@ function isOwnApi(request: string): boolean {
   }
 }
 
-export interface ApiRequestOptions {
-  /** A plain object or array (sent as JSON), FormData/URLSearchParams/Blob/string (sent as is). */
-  body?: RequestOptions['body'] | object | null;
-  /** Appended to the URL; undefined values are left out, arrays repeated. */
-  query?: Record<string, unknown>;
-  headers?: HeadersInit;
-  signal?: AbortSignal;
-  credentials?: RequestCredentials;
-}
+export type ApiRequestOptions = Omit<FetchOptions<'json'>, 'method' | 'responseType' | 'credentials'> & { credentials?: RequestCredentials };
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /**
@@ -73,7 +66,7 @@ export const client: ApiClient = createApiClient({
 function toRequestOptions(method: Method, options: ApiRequestOptions): RequestOptions {
   const out: RequestOptions = { method };
   if (options.body !== undefined && options.body !== null) out.body = options.body as RequestOptions['body'];
-  if (options.query) out.query = options.query;
+  if (options.query) out.query = options.query as RequestOptions['query'];
   if (options.signal) out.signal = options.signal;
   if (options.credentials) out.credentials = options.credentials;
   if (options.headers) out.headers = Object.fromEntries(new Headers(options.headers as HeadersInit).entries());
@@ -87,7 +80,7 @@ export async function apiRequest<T>(method: Method, url: string, options: ApiReq
 
 /** JSON-serializable object (sent as JSON), FormData/URLSearchParams/Blob (sent as is), or nothing. */
 export type ApiBody = BodyInit | object | null | undefined;
-const asBody = (body: ApiBody): ApiRequestOptions['body'] => body as ApiRequestOptions['body'];
+const asBody = (body: ApiBody): FetchOptions['body'] => body as FetchOptions['body'];
 
 export const apiPost = <T>(url: string, body?: ApiBody, options?: ApiRequestOptions) =>
   apiRequest<T>('POST', url, { ...options, body: asBody(body) });

@@ -14,7 +14,7 @@ export type Handler = (req: Recorded) => { status?: number; body: unknown } | un
 
 /**
  * A real local HTTP server standing in for the admin API. The SPA's `api`
- * (src/api/client.ts) calls relative `/api/...` URLs; the only stub is at the network
+ * (ofetch) calls relative `/api/...` URLs; the only stub is at the network
  * boundary: global fetch resolves them against this server's origin.
  */
 export async function startAdminServer(handler: Handler) {

@@ -1,6 +1,6 @@
 /**
  * API client + session bridge against a real HTTP server on 127.0.0.1
- * (no mocks of fetch): single shared refresh on concurrent 401s, replay,
+ * (no mocks of ofetch): single shared refresh on concurrent 401s, replay,
  * logout when the refresh fails, headers, error normalization.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
