@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { describeEachDb } from '../../helpers/app';
 import { accountRow } from '../../../server/services/accounts';
 import { ensureCatalog } from '../../../server/cli/seed';
-import { countQuery, listAccounts, pageQuery, shortSearchVia, windowQuery, type ListAnswer, type UserFilters } from '../../../server/services/admin/users';
+import { countQuery, listAccounts, pageQuery, searchVia, shortSearchVia, windowQuery, type ListAnswer, type UserFilters } from '../../../server/services/admin/users';
 
 /**
  * Several filters (migrations 0009 SQLite, 0010 PostgreSQL): the walk of one filter's index checks the other filters
@@ -83,7 +83,8 @@ describeEachDb('admin users: filter combinations read the index only', (get) => 
     const t = get();
     const role = roleIds[0] ?? '';
     const combos: UserFilters[] = [];
-    for (const search of ['ro', 'r', 'os', 'zz', undefined]) {
+    // 1–2 characters (short route), 3+ dense enough to walk the list ('ross', 'moro') or not, and none
+    for (const search of ['ro', 'r', 'os', 'zz', 'ross', 'moro', 'rosa ross', 'zzz', undefined]) {
       for (const filters of [
         { status: 'INACTIVE', locale: 'it' },
         { status: 'INACTIVE' },
@@ -130,6 +131,34 @@ describeEachDb('admin users: filter combinations read the index only', (get) => 
     });
     const text = plan.rows.map((r) => String(r['QUERY PLAN'] ?? r.detail)).join('\n');
     expect(text).toMatch(t.kind === 'postgres' ? /Index Only Scan( Backward)? using accounts_type_(status|locale)_cover_idx/ : /USING COVERING INDEX accounts_type_(status|locale)_created_idx/);
+  });
+
+  it('a common term of 3+ characters walks the list order instead of sorting every match (both databases)', async () => {
+    const t = get();
+    // "ross": about a third of the list matches, a page is found within a few rows of the walk
+    const dense = { search: 'ross' } as const;
+    const count = { total: reference(dense).length, lowerBound: false };
+    expect(await searchVia(t.db, 'user', dense, count, 10)).toBe('scan');
+    // a term no row holds: the search index answers at once
+    expect(await searchVia(t.db, 'user', { search: 'zzz' }, { total: 0, lowerBound: false }, 10)).toBe('index');
+    if (t.kind !== 'postgres') return;
+    // PostgreSQL's planner estimates any LIKE '%term%' at ~100 rows and would take the trigram bitmap, then read and
+    // sort every match: the walk's condition is one no index holds, so the page walks accounts_type_created_idx
+    // (a table this small is cheaper read whole and sorted: ask for the plans without those choices)
+    const plan = async (q: { compile(): CompiledQuery }, bitmaps: boolean) => {
+      const c = q.compile();
+      return t.db.kysely.transaction().execute(async (trx) => {
+        await trx.executeQuery(CompiledQuery.raw('set local enable_seqscan = off'));
+        if (!bitmaps) await trx.executeQuery(CompiledQuery.raw('set local enable_bitmapscan = off'));
+        const r = await trx.executeQuery<{ 'QUERY PLAN': string }>(CompiledQuery.raw(`explain ${c.sql}`, [...c.parameters]));
+        return r.rows.map((row) => row['QUERY PLAN']).join('\n');
+      });
+    };
+    const walked = await plan(pageQuery(t.db, 'user', dense, 10, 0, 'desc', 'scan'), false);
+    expect(walked).toMatch(/Index Scan Backward using accounts_type_created_idx/);
+    expect(walked).not.toMatch(/accounts_search_trgm_idx/);
+    // the other route still uses the trigram index
+    expect(await plan(pageQuery(t.db, 'user', { search: 'zzz' }, 10, 0), true)).toMatch(/accounts_search_trgm_idx/);
   });
 
   it('probes the role holders by the account rowid on SQLite (migration 0012), by a join on the id on PostgreSQL', async () => {
