@@ -11,7 +11,7 @@
  *  - overload: sign-ins started open-loop at BENCH_OVERLOAD (default 4) × capacity for BENCH_SIGNIN_SECONDS: goodput
  *    (completed sign-ins/s, and as a share of capacity), refusals (429/503) per step with p50/p99 latency and whether
  *    each carried Retry-After, other 5xx, and the server's log lines (error-level lines, stack traces, counter lines);
- *  - RSS of the server process: idle (after start, and after the load and a pause) and peak (sampled every 50 ms).
+ *  - RSS of the server process: idle (after start, and 5 s and 30 s after the load) and peak (sampled every 50 ms).
  * The shared machine's CPU drifts, so windows alternate (capacity, raw rate, overload; BENCH_SIGNIN_ROUNDS, default 3) and
  * each ratio compares a window with its neighbours.
  * Env: BENCH_SIGNIN_SECONDS (window length, default 8), BENCH_SIGNIN_PORT (default 3261), BENCH_OVERLOAD (4), BENCH_SIGNIN_ACCOUNTS (50),
@@ -483,6 +483,9 @@ async function main() {
     const rssIdleAfter = rssMb(pid);
     const afterSmaps = smapsMb(pid);
     const afterHeap = await heapMb(`${APP_URL}/metrics`, METRICS_TOKEN);
+    // and once V8 has had time to shrink its heap after the burst (its memory reducer runs on an idle isolate)
+    await sleep(25_000);
+    const rssIdleSettled = rssMb(pid);
     await rawWindow();
     const rateOf = (p: PhaseResult) => p.completed / p.seconds;
     const median = (xs: number[]) => pct(xs, 50);
@@ -551,7 +554,7 @@ async function main() {
     console.log(`| other failures (timeouts, unexpected answers) | ${otherFailures.length}${otherFailures.length ? `: ${[...new Set(otherFailures.map((o) => `${o.step} ${o.status ?? ''} ${o.error ?? ''}`.slice(0, 120)))].slice(0, 3).join('; ')}` : ''} |`);
     console.log(`| server log lines during the load: total / error-level / with a stack trace | ${logOver.length} / ${errorLines} / ${stackLines} |`);
     console.log(`| refusal counter lines | ${overloadLines.length}${overloadLines[0] ? ` (e.g. \`${JSON.stringify(overloadLines[0]).slice(0, 160)}\`)` : ''} |`);
-    console.log(`| server RSS idle (after start) / idle (5 s after the load) | **${f1(rssIdleStart)}** / ${f1(rssIdleAfter)} MB |`);
+    console.log(`| server RSS idle (after start) / idle (5 s after the load) / idle (30 s after the load) | **${f1(rssIdleStart)}** / ${f1(rssIdleAfter)} / **${f1(rssIdleSettled)}** MB |`);
     console.log(`| server RSS peak: capacity phase / overall | ${f1(capPeak)} / **${f1(peak)}** MB |`);
     const memRow = (sm: Record<string, number>, h: Record<string, number> | undefined) =>
       `${['Rss', 'Anonymous', 'AnonHugePages', 'Private_Dirty', 'Shared_Clean'].map((k) => `${k} ${f1(sm[k] ?? 0)}`).join(', ')}; V8 heap ${h ? `${f1(h.heap_size_used ?? 0)} used / ${f1(h.heap_size_total ?? 0)} total (old space ${f1(h['used old'] ?? 0)}, new ${f1(h['used new'] ?? 0)}, code ${f1(h['used code'] ?? 0)}, large objects ${f1(h['used large_object'] ?? 0)}), external ${f1(h.external_memory ?? 0)}` : 'n/a'}`;
