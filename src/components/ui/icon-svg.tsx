@@ -23,4 +23,3 @@ export function Svg({ children, ...props }: IconProps) {
     </svg>
   );
 }
-
