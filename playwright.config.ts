@@ -45,7 +45,8 @@ export default defineConfig({
   ],
   webServer: {
     // .ci/run builds the app while the unit tests run and sets E2E_BUILT=1
-    command: process.env.E2E_BUILT === '1' ? 'tsx server/main.ts' : 'npm run build && tsx server/main.ts',
+    // the compiled server, as `npm start` runs it (scripts/build-server.mjs)
+    command: process.env.E2E_BUILT === '1' ? 'node build/server/main.js' : 'npm run build && node build/server/main.js',
     url: `${BASE_URL}/api/languages`,
     reuseExistingServer: !process.env.CI,
     timeout: 180_000,

@@ -3,7 +3,7 @@
  * (SQLite) or `BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/<your db> npm run bench:api-read` (the
  * database is created when missing and the app's tables are migrated into it).
  *
- * Both servers run in processes of their own (the real one is `server/main.ts`, production settings apart from a
+ * Both servers run in processes of their own (the real one is the compiled server, build/server/main.js, production settings apart from a
  * rate limit high enough not to refuse the load); the load generator (autocannon, BENCH_CONNECTIONS connections,
  * keep-alive, no pipelining) runs here. A user and an admin sign in through the real OIDC flow over HTTP
  * (authorize with PKCE → POST /api/login → code → token), then GET /api/user and GET /api/admin are driven with
@@ -20,9 +20,9 @@
  * BENCH_REDIS_URL (REDIS_URL of the server, optional), BENCH_CPU_PROF (a directory: the server runs with
  * `node --cpu-prof` and writes its profile there on exit).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -222,8 +222,15 @@ async function main(): Promise<void> {
     await db.close();
 
     const prof = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROF)}`] : [];
+    // the compiled server, as `npm start` runs it (a checkout without scripts/build-server.mjs: its sources under tsx)
+    const serverArgs = (dir: string): string[] => {
+      const script = path.join(dir, 'scripts', 'build-server.mjs');
+      if (!existsSync(script)) return ['--import', 'tsx', path.join(dir, 'server', 'main.ts')];
+      execFileSync(process.execPath, [script, '--if-stale'], { cwd: dir, stdio: 'inherit' });
+      return [path.join(dir, 'build', 'server', 'main.js')];
+    };
     const startServer = (dir: string, port: number, profile: boolean): ChildProcess => {
-      const child = spawn(process.execPath, [...(profile ? prof : []), '--import', 'tsx', path.join(dir, 'server', 'main.ts')], {
+      const child = spawn(process.execPath, [...(profile ? prof : []), ...serverArgs(dir)], {
         cwd: dir,
         stdio: ['ignore', 'ignore', 'inherit'],
         env: {

@@ -4,7 +4,7 @@
  * 1. From dist/.vite/manifest.json: per route, the JavaScript its first load needs (the entry chunk, its static
  *    imports — modulepreload — the route chunks the router loads for that URL and the locale catalogs), raw, gzip
  *    and brotli (compressed here the way scripts/vite-precompress.ts does), then every lazy chunk.
- * 2. In Chromium (/usr/bin/chromium, never downloaded) against the real server (`tsx server/main.ts` on a fresh
+ * 2. In Chromium (/usr/bin/chromium, never downloaded) against the real server (the compiled server, as `npm start` runs it, on a fresh
  *    data directory, as e2e does): LCP of /login with 4× CPU throttling (median of BENCH_WEB_RUNS, default 5),
  *    and the JavaScript bytes that actually crossed the wire for /login and for the admin dashboard.
  *
@@ -18,6 +18,7 @@ import path from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { chromium, type Browser, type Page } from '@playwright/test';
 import { ROUTES, catalogsFor, closure, loadManifest, routeKeys } from './web-manifest';
+import { buildServer, isStale } from '../scripts/build-server.mjs';
 
 
 const dist = path.resolve(process.env.IAM_DIST_DIR || './dist');
@@ -86,7 +87,9 @@ function staticReport(): { lines: string[]; initial: Record<string, { raw: numbe
 
 async function startServer(): Promise<{ proc: ChildProcess; dataDir: string }> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'iam-bench-web-'));
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  if (isStale()) await buildServer();
+  // the compiled server, as `npm start` runs it
+  const proc = spawn(process.execPath, ['build/server/main.js'], {
     stdio: ['ignore', 'ignore', 'inherit'],
     env: {
       ...process.env,

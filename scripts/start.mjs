@@ -1,8 +1,10 @@
-// `npm start`: build the SPA when dist/ is missing or older than the sources, then run the server.
+// `npm start`: build the SPA when dist/ is missing or older than the sources, compile the server when build/ is
+// (scripts/build-server.mjs), then run the compiled server: plain Node, no TypeScript loader in the process.
 import { existsSync, statSync, readdirSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { serverEnv, serverNodeArgs } from './server-runtime.mjs';
+import { buildServer, isStale as serverStale } from './build-server.mjs';
+import { serverEntry, serverEnv, serverNodeArgs } from './server-runtime.mjs';
 
 function newest(dir) {
   let t = 0;
@@ -18,6 +20,7 @@ if (stale) {
   const r = spawnSync('npm', ['run', 'build'], { stdio: 'inherit' });
   if (r.status !== 0) process.exit(r.status ?? 1);
 }
+if (serverStale()) await buildServer();
 // memory and thread settings of the server process: scripts/server-runtime.mjs
-const r = spawnSync(process.execPath, [...serverNodeArgs(), '--import', 'tsx', 'server/main.ts'], { stdio: 'inherit', env: serverEnv({ NODE_ENV: 'production', ...process.env }) });
+const r = spawnSync(process.execPath, [...serverNodeArgs(), serverEntry()], { stdio: 'inherit', env: serverEnv({ NODE_ENV: 'production', ...process.env }) });
 process.exit(r.status ?? 1);

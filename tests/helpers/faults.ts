@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
+import { inject } from 'vitest';
 import { freePort } from './http';
 
 /**
@@ -177,11 +178,11 @@ export interface ServerProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** The real server: `node --import tsx server/main.ts` with `env`, on a free port. */
+/** The real server, compiled as `npm start` runs it (tests/global-setup.ts), with `env`, on a free port. */
 export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'iam-proc-'));
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const proc = spawn(process.execPath, [inject('serverEntry')], {
     cwd: path.resolve(import.meta.dirname, '..', '..'),
     env: {
       PATH: process.env.PATH,

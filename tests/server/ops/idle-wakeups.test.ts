@@ -13,7 +13,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, inject, it } from 'vitest';
 // @ts-expect-error -- a plain .mjs script without types (the settings npm start uses)
 import { serverEnv as runtimeEnv, serverNodeArgs as runtimeArgs } from '../../../scripts/server-runtime.mjs';
 
@@ -36,14 +36,14 @@ afterEach(async () => {
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 
-/** Starts server/main.ts as `npm start` does (its node flags and environment) and resolves once it listens. */
+/** Starts the compiled server as `npm start` does (its node flags and environment) and resolves once it listens. */
 async function startServer(env: Record<string, string>): Promise<number> {
   dataDir = mkdtempSync(path.join(tmpdir(), 'iam-idle-'));
   // SQLite, no Redis, no metrics endpoint: the default set-up, whatever the test run's environment says
   const base: Record<string, string | undefined> = { ...process.env };
   for (const name of ['DATABASE_URL', 'REDIS_URL', 'IAM_METRICS_TOKEN', 'METRICS_PORT']) delete base[name];
   Object.assign(base, { NODE_ENV: 'production', PORT: '0', IAM_DATA_DIR: dataDir, LOG_LEVEL: 'info' }, env);
-  const proc = spawn(process.execPath, [...serverNodeArgs(), '--import', 'tsx', 'server/main.ts'], { cwd: ROOT, env: serverEnv(base), stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(process.execPath, [...serverNodeArgs(), inject('serverEntry')], { cwd: ROOT, env: serverEnv(base), stdio: ['ignore', 'pipe', 'pipe'] });
   child = proc;
   let output = '';
   await new Promise<void>((resolve, reject) => {
