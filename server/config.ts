@@ -95,6 +95,11 @@ export interface AppConfig {
    */
   hashGate: { concurrency: number; queue: number };
   /**
+   * Nice value given to every thread but the event loop at start (IAM_BACKGROUND_NICE, default 10, 0 = leave them;
+   * Linux): argon2id hashes on libuv's pool and V8's helpers yield to the event loop (server/lib/thread-priority.ts).
+   */
+  backgroundNice: number;
+  /**
    * Error log (`error_logs`, admin dashboard; server/services/error-log.ts). Every 5xx is recorded; client errors (4xx)
    * are admitted by a token bucket per (status, code, route template) of `routeBurst` rows refilled at `routePerMinute`
    * (IAM_ERROR_LOG_ROUTE_BURST, default 5; IAM_ERROR_LOG_ROUTE_PER_MINUTE, default 5) and by a cap of
@@ -304,6 +309,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       concurrency: int(env, 'IAM_HASH_CONCURRENCY', hashDefaults.concurrency, 1, 10_000),
       queue: int(env, 'IAM_HASH_QUEUE', hashDefaults.queue, 0, 1_000_000),
     },
+    backgroundNice: int(env, 'IAM_BACKGROUND_NICE', 10, 0, 19),
     errorLog: {
       routeBurst: int(env, 'IAM_ERROR_LOG_ROUTE_BURST', 5, 1, 100_000),
       routePerMinute: int(env, 'IAM_ERROR_LOG_ROUTE_PER_MINUTE', 5, 0, 100_000),

@@ -4,6 +4,7 @@ import pino from 'pino';
 import { loadConfig, ConfigError, type AppConfig } from './config';
 import { buildApp } from './app';
 import { bootstrapFirstAdmin } from './services/bootstrap';
+import { lowerBackgroundThreadPriority } from './lib/thread-priority';
 
 /** host:port/database of a PostgreSQL URL, without credentials, for log lines. */
 function describeDatabase(url: string): string {
@@ -117,6 +118,10 @@ async function main(): Promise<void> {
   if (stopping.signal.aborted) return shutdown('SIGTERM');
   // Fastify prints the socket (127.0.0.1 by default); people open APP_URL (localhost by default), the one origin
   await app.listen({ port: config.port, host: config.host });
+  // argon2id's threads and V8's helpers yield the CPU to the event loop (IAM_BACKGROUND_NICE)
+  const niced = await lowerBackgroundThreadPriority(config.backgroundNice);
+  if (niced.skipped && niced.skipped !== 'disabled') app.log.warn({ reason: niced.skipped }, 'background threads keep their CPU priority');
+  else if (niced.lowered.length > 0) app.log.info({ threads: niced.lowered.length, nice: config.backgroundNice }, 'background threads run at a lower CPU priority');
   app.log.info(`IAM is at ${config.appUrl} (${app.db.dialect}); open it there (other local names of this server redirect to it)`);
 }
 
