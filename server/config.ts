@@ -96,7 +96,8 @@ export interface AppConfig {
   hashGate: { concurrency: number; queue: number };
   /**
    * How much lower the CPU priority of every thread but the event loop is set at start, in nice steps above the event
-   * loop's (IAM_BACKGROUND_NICE, default 10, 0 = leave them; Linux): argon2id hashes on libuv's pool and V8's helpers yield to the event loop (server/lib/thread-priority.ts).
+   * loop's (IAM_BACKGROUND_NICE, default 10, 0 = leave them; Linux): argon2id hashes on libuv's pool and V8's helpers
+   * yield to the event loop (server/lib/thread-priority.ts).
    */
   backgroundNice: number;
   /**

@@ -11,14 +11,14 @@ export interface ThreadPriorityResult {
 
 /**
  * Gives every thread of this process but the main one (the event loop) a lower CPU priority: `niceness` above the
- * main thread's nice value, at most 19 (Linux; elsewhere nothing). Those are libuv's threadpool, where argon2id hashes run for 20–30 ms each, and V8's
- * GC and compiler helpers. On a machine whose cores the hashes keep busy, the event loop otherwise waits for a core
+ * main thread's nice value, at most 19 (Linux; elsewhere nothing). Those are libuv's threadpool, where argon2id hashes
+ * run for 20–30 ms each, and V8's GC and compiler helpers. On a machine whose cores the hashes keep busy, the event loop otherwise waits for a core
  * behind them: every request waits — the cheap refusals of an overloaded sign-in gate too (their latency goal is
  * p99 ≤ 50 ms). With the hashes niced, the scheduler runs the event loop first and the hashes take the rest: the
  * same CPU, spent in the other order.
  *
  * libuv creates its whole pool on the first piece of work it gets; one file check makes sure it exists before the
- * threads are listed (threads created later by the main thread start at its nice value 0). A process may always
+ * threads are listed (threads created later by the main thread start at its nice value). A process may always
  * lower its own threads' priority; a failure (a sandbox that forbids setpriority) is reported, not thrown.
  */
 export async function lowerBackgroundThreadPriority(niceness: number): Promise<ThreadPriorityResult> {
