@@ -13,7 +13,9 @@ let n = 0;
 /** Creates an account and signs it in through the real OIDC flow. */
 export async function actor(t: TestApp, kind: 'super_admin' | 'manager' | 'user', extra: Record<string, unknown> = {}): Promise<Actor> {
   n++;
-  const email = `${kind}.${n}.${Date.now().toString(36)}@example.com`;
+  // digits only after the kind: a base-36 timestamp spelled letters ("…zo…" at some milliseconds) that the list tests'
+  // searches then matched, a clock-dependent flake
+  const email = `${kind}.${n}.${Date.now()}@example.com`;
   const account = await createAccount(t, {
     type: kind === 'user' ? 'user' : 'admin',
     email,
