@@ -32,8 +32,8 @@ import { createDb, migrateToLatest } from '../server/db/index';
 import { accountRow } from '../server/services/accounts';
 import { ARGON2_OPTIONS } from '../server/services/passwords';
 // @ts-expect-error -- a plain .mjs script without types (the settings npm start uses)
-import { serverEntry, serverEnv, serverNodeArgs } from '../scripts/server-runtime.mjs';
-import { buildServer, isStale } from '../scripts/build-server.mjs';
+import { serverEnv, serverNodeArgs } from '../scripts/server-runtime.mjs';
+import { ensureServerBuilt } from '../scripts/build-server.mjs';
 
 const SECONDS = Number(process.env.BENCH_SIGNIN_SECONDS || 8);
 const ROUNDS = Number(process.env.BENCH_SIGNIN_ROUNDS || 3);
@@ -358,7 +358,7 @@ async function main() {
   // as `npm start` runs it (scripts/server-runtime.mjs, the compiled server), unless BENCH_PLAIN=1: plain `node`;
   // BENCH_TSX=1: the sources under tsx's loader instead of the compiled server
   const tsx = process.env.BENCH_TSX === '1';
-  if (!tsx && isStale()) await buildServer();
+  const serverArgs = tsx ? ['--import', 'tsx', 'server/main.ts'] : [await ensureServerBuilt()];
   const plain = process.env.BENCH_PLAIN === '1';
   const env: NodeJS.ProcessEnv = {
     ...(plain ? process.env : (serverEnv(process.env) as NodeJS.ProcessEnv)),
@@ -373,7 +373,8 @@ async function main() {
     IAM_IP_MAX_FAILURES: '100000000',
     IAM_METRICS_TOKEN: METRICS_TOKEN,
   };
-  const nodeArgs = [...(plain ? [] : (serverNodeArgs() as string[])), ...(process.env.BENCH_NODE_OPTIONS ?? '').split(' ').filter(Boolean), ...(tsx ? ['--import', 'tsx', 'server/main.ts'] : [serverEntry() as string])];
+  const nodeFlags = [...(plain ? [] : (serverNodeArgs() as string[])), ...(process.env.BENCH_NODE_OPTIONS ?? '').split(' ').filter(Boolean)];
+  const nodeArgs = [...nodeFlags, ...serverArgs];
   const server: ChildProcess = spawn(process.execPath, nodeArgs, { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let buffer = '';
   const collect = (chunk: Buffer) => {
@@ -532,7 +533,7 @@ async function main() {
     const ratio = median(ratios);
 
     const steps: Step[] = ['authorize', 'login', 'resume', 'token'];
-    console.log(`\n### Sign-in throughput and overload (${CORES} cores, ${os.cpus()[0]?.model ?? ''}, Node ${process.version}, server started ${tsx ? 'from the sources under tsx (BENCH_TSX=1), ' : 'compiled (build/server/main.js), '}${plain ? 'plainly (BENCH_PLAIN=1)' : `as npm start does: ${nodeArgs.slice(0, tsx ? -3 : -1).join(' ')} UV_THREADPOOL_SIZE=${env.UV_THREADPOOL_SIZE} MALLOC_ARENA_MAX=${env.MALLOC_ARENA_MAX} MALLOC_MMAP_THRESHOLD_=${env.MALLOC_MMAP_THRESHOLD_} GLIBC_TUNABLES=${env.GLIBC_TUNABLES ?? ""}`})\n`);
+    console.log(`\n### Sign-in throughput and overload (${CORES} cores, ${os.cpus()[0]?.model ?? ''}, Node ${process.version}, server started ${tsx ? 'from the sources under tsx (BENCH_TSX=1), ' : 'compiled (build/server/main.js), '}${plain ? 'plainly (BENCH_PLAIN=1)' : `as npm start does: ${nodeFlags.join(' ')} UV_THREADPOOL_SIZE=${env.UV_THREADPOOL_SIZE} MALLOC_ARENA_MAX=${env.MALLOC_ARENA_MAX} MALLOC_MMAP_THRESHOLD_=${env.MALLOC_MMAP_THRESHOLD_} GLIBC_TUNABLES=${env.GLIBC_TUNABLES ?? ""}`})\n`);
     if (CHEAP) console.log('**Diagnostic run (BENCH_CHEAP_HASHES=1): the accounts are hashed with m=1024 KiB, t=1, not the product cost; the ratios below are meaningless, the memory figures show what grows with the number of sign-ins.**\n');
     console.log(`Load generator: ${useFetch ? "fetch" : "node:http, keep-alive"}. Load average (1/5/15 min): ${startLoad} at the start, ${capLoad} at the end. ${ROUNDS} rounds of ${SECONDS} s windows: capacity, raw argon2id, overload (then a last capacity window).\n`);
     console.log('| measure | value |\n|---|---:|');

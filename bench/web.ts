@@ -18,7 +18,7 @@ import path from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { chromium, type Browser, type Page } from '@playwright/test';
 import { ROUTES, catalogsFor, closure, loadManifest, routeKeys } from './web-manifest';
-import { buildServer, isStale } from '../scripts/build-server.mjs';
+import { ensureServerBuilt } from '../scripts/build-server.mjs';
 
 
 const dist = path.resolve(process.env.IAM_DIST_DIR || './dist');
@@ -87,9 +87,8 @@ function staticReport(): { lines: string[]; initial: Record<string, { raw: numbe
 
 async function startServer(): Promise<{ proc: ChildProcess; dataDir: string }> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'iam-bench-web-'));
-  if (isStale()) await buildServer();
   // the compiled server, as `npm start` runs it
-  const proc = spawn(process.execPath, ['build/server/main.js'], {
+  const proc = spawn(process.execPath, [await ensureServerBuilt()], {
     stdio: ['ignore', 'ignore', 'inherit'],
     env: {
       ...process.env,

@@ -60,6 +60,17 @@ const relativeImportsWithExtension = {
   },
 };
 
+/** The compiled server's entry in `outdir`. */
+export function serverEntry(outdir = defaultOutdir) {
+  return path.join(outdir, 'server', 'main.js');
+}
+
+/** The entry of an up-to-date build in `outdir`: compiled first when it is stale (`npm start`, the benches). */
+export async function ensureServerBuilt(outdir = defaultOutdir) {
+  if (isStale(outdir)) await buildServer(outdir);
+  return serverEntry(outdir);
+}
+
 /**
  * Compiles into `outdir` (replaced as a whole; the `.built` stamp is written last, so an interrupted build is stale).
  * @param {string} [outdir]
@@ -82,7 +93,7 @@ export async function buildServer(outdir = defaultOutdir) {
   });
   writeFileSync(path.join(outdir, 'package.json'), '{ "type": "module" }\n');
   writeFileSync(path.join(outdir, '.built'), stampText());
-  return path.join(outdir, 'server', 'main.js');
+  return serverEntry(outdir);
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

@@ -1,19 +1,6 @@
 // How the server process is started (`npm start`, bench/signin.ts): V8 flags and environment for memory and threads.
 // docs/OPERATIONS.md "Memory and threads" explains each; a variable already set in the environment wins.
 import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-/**
- * The compiled server's entry (`npm run build` / `npm start` compile it with scripts/build-server.mjs). Running it
- * needs no TypeScript loader: under `node --import tsx server/main.ts` the server's resident memory is ~35 MB larger
- * (tsx's loader thread with its own V8 isolate, the transformed sources and their source maps) and every start
- * transpiles all of it again.
- * @param {string} [buildDir] the directory scripts/build-server.mjs compiled into (default: build/ of this checkout)
- */
-export function serverEntry(buildDir = fileURLToPath(new URL('../build', import.meta.url))) {
-  return path.join(buildDir, 'server', 'main.js');
-}
 
 /**
  * Node flags: a young generation of 1 MB semi-spaces (V8 grows them to 16 MB each on a busy start and keeps them:
