@@ -1,10 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import pg from 'pg';
 import pino from 'pino';
 import { loadConfig, ConfigError, type AppConfig } from './config';
 import { buildApp } from './app';
 import { bootstrapFirstAdmin } from './services/bootstrap';
 import { lowerBackgroundThreadPriority } from './lib/thread-priority';
+import { loadPg } from './lib/optional-packages';
 
 /** host:port/database of a PostgreSQL URL, without credentials, for log lines. */
 function describeDatabase(url: string): string {
@@ -25,7 +25,7 @@ async function waitForDatabase(config: AppConfig, log: pino.Logger, stop: AbortS
   if (!url) return true;
   const started = Date.now();
   for (let attempt = 1; !stop.aborted; attempt++) {
-    const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: config.timeouts.dbConnectMs, query_timeout: config.timeouts.dbConnectMs });
+    const client = new (loadPg().Client)({ connectionString: url, connectionTimeoutMillis: config.timeouts.dbConnectMs, query_timeout: config.timeouts.dbConnectMs });
     client.on('error', () => {});
     try {
       await client.connect();

@@ -15,11 +15,12 @@ import {
   type PostgresPoolClient,
   type SqliteDatabase,
 } from 'kysely';
-import pg from 'pg';
+import type pg from 'pg';
 import type { Database } from './schema';
 import { CurrentSchemaPostgresDialect } from './introspection';
 import { DependencyUnavailableError, databaseFailureOf } from '../errors';
 import { dbErrors, poolAcquire, watchPool } from '../lib/metrics';
+import { loadPg } from '../lib/optional-packages';
 
 export type Dialect = 'sqlite' | 'postgres';
 export interface Db {
@@ -133,9 +134,6 @@ export function cachedStatements(db: SQLite.Database, max = 500): SqliteDatabase
   };
 }
 
-// int8 (bigint) columns hold epoch values well inside Number's safe range
-pg.types.setTypeParser(20, (v: string) => Number(v));
-
 export interface DbLogger {
   warn(obj: object, msg: string): void;
   info(obj: object, msg: string): void;
@@ -192,7 +190,8 @@ function guardedPool(opts: DbOptions & { databaseUrl: string }): { pool: Postgre
     keepAlive: true,
   };
   const max = opts.poolSize ?? 10;
-  const pool = new pg.Pool({ ...clientConfig, max });
+  const { Pool, Client } = loadPg();
+  const pool = new Pool({ ...clientConfig, max });
   pool.on('error', (err) => {
     // an idle client lost its connection (backend terminated, server restarted): the pool drops it
     dbErrors.inc({ kind: 'idle_client' });
@@ -212,7 +211,7 @@ function guardedPool(opts: DbOptions & { databaseUrl: string }): { pool: Postgre
   let ended = false;
   let probeTimer: NodeJS.Timeout | undefined;
   const probe = async (): Promise<void> => {
-    const c = new pg.Client({ ...clientConfig, query_timeout: connectTimeoutMs });
+    const c = new Client({ ...clientConfig, query_timeout: connectTimeoutMs });
     c.on('error', () => {});
     try {
       await c.connect();

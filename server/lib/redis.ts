@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
+import { loadRedis } from './optional-packages';
 import { redisErrors } from './metrics';
 
 export interface RedisSetup {
@@ -16,7 +17,7 @@ export interface RedisSetup {
  * logged once per outage and counted in `iam_redis_errors_total{client}`.
  */
 export function createRedis(url: string, name: string, setup: RedisSetup): Redis {
-  const client = new Redis(url, {
+  const client = new (loadRedis())(url, {
     lazyConnect: false,
     // queue only while the first connection is being made; from the first lost connection on, fail fast
     enableOfflineQueue: true,
