@@ -66,7 +66,16 @@ export default defineConfig({
       // and a lazily used one goes with its chunk.
       treeshake: { moduleSideEffects: [{ test: /[\\/]styled-system[\\/](recipes|patterns)[\\/][^\\/]+\.mjs$/, sideEffects: false }] },
       output: {
-        codeSplitting: { groups: [{ name: 'initial', tags: ['$initial'] }] },
+        codeSplitting: {
+          groups: [
+            { name: 'initial', tags: ['$initial'] },
+            // the text field and its input with what they import (Ark's field parts and context helpers): every form
+            // draws them together. Left to the automatic split, the forms loaded lazily (the user list's add-user
+            // dialog) made the input and its helpers chunks of their own: /login +0.3, dashboard +0.7 KB brotli, and
+            // without their dependencies the group got worse still (BENCHMARKS.md "The user list's first load")
+            { name: 'field-input', test: /[\\/]src[\\/]components[\\/]ui[\\/](field|input)\.tsx$/ },
+          ],
+        },
       },
     },
   },

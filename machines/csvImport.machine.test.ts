@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, type AnyMachineSnapshot } from 'xstate';
-import * as csv from '../contract/admin/import';
+import { adminImport as csv } from '../contract/routes-admin';
 import type { Call, EndpointShape } from '../contract/endpoint';
 import { createCsvImportActors, jobOutput, type CsvImportContext, type Upload } from './csvImport.machine';
 import { CHECKED, IMPORT_FILE, NOTHING_TO_IMPORT, csvImportModel } from './csvImport.model';

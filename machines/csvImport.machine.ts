@@ -9,8 +9,10 @@
  * contract/admin/import.ts); actions `close` (the dialog closes) and `usersChanged` (the user lists are stale).
  */
 import { and, assign, fromPromise, setup } from 'xstate';
-import * as csv from '../contract/admin/import';
-import type { Call, CallOptions, EndpointShape, ResultOf } from '../contract/endpoint';
+import type * as csv from '../contract/admin/import';
+// method and path only: contract/admin/import.ts builds its zod schemas on import (contract/routes-admin.ts)
+import { adminImport } from '../contract/routes-admin';
+import type { Call, CallOptions, EndpointShape, ResultOf, Route } from '../contract/endpoint';
 import { isRetryableCode, toAdminError, type AdminError } from './adminError';
 import { notProvided } from './shared';
 
@@ -20,7 +22,7 @@ export const IMPORT_POLL_MS = 750;
 export const IMPORT_CANCELLED = 'import_cancelled';
 
 /** A multipart upload through the app's HTTP client (src/api/call.ts `upload`). */
-export type Upload = <E extends EndpointShape>(endpoint: E, form: FormData, options?: CallOptions & { params?: Record<string, string | number> }) => Promise<ResultOf<E>>;
+export type Upload = <E extends EndpointShape>(endpoint: E | Route<E>, form: FormData, options?: CallOptions & { params?: Record<string, string | number> }) => Promise<ResultOf<E>>;
 
 /** What the dialog needs of the chosen file (a browser File). */
 export type ImportFile = Blob & { readonly name: string };
@@ -100,11 +102,11 @@ export function createCsvImportActors(deps: { call: Call; upload: Upload }) {
       // the import itself always runs as a job: its progress is shown and it can be cancelled
       if (!input.dryRun) form.append('async', 'true');
       form.append('file', input.file, input.file.name);
-      const data: csv.ImportReport | csv.ImportAccepted['data'] = (await upload(csv.importUsers, form)).data;
+      const data: csv.ImportReport | csv.ImportAccepted['data'] = (await upload(adminImport.importUsers, form)).data;
       return isAccepted(data) ? { status: 'job', jobId: data.job_id, total: data.total } : { status: 'report', report: data };
     }),
-    getJob: fromPromise<JobOutput, { jobId: string }>(async ({ input }) => jobOutput((await call(csv.getImportJob, { params: { id: input.jobId } })).data)),
-    cancelJob: fromPromise<JobOutput, { jobId: string }>(async ({ input }) => jobOutput((await call(csv.cancelImportJob, { params: { id: input.jobId } })).data)),
+    getJob: fromPromise<JobOutput, { jobId: string }>(async ({ input }) => jobOutput((await call(adminImport.getImportJob, { params: { id: input.jobId } })).data)),
+    cancelJob: fromPromise<JobOutput, { jobId: string }>(async ({ input }) => jobOutput((await call(adminImport.cancelImportJob, { params: { id: input.jobId } })).data)),
   };
 }
 

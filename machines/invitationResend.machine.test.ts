@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, type AnyMachineSnapshot } from 'xstate';
-import * as users from '../contract/admin/users';
+import { adminUsers as users } from '../contract/routes-admin';
 import type { Call, EndpointShape } from '../contract/endpoint';
 import { createInvitationResendActors, type InvitationResendContext } from './invitationResend.machine';
 import { INVITEE_ID, invitationResendModel } from './invitationResend.model';

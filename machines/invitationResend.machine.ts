@@ -8,7 +8,8 @@
  * beside the button: the user list's row icon announces it in a toast; the user page shows it inline and leaves them out).
  */
 import { assign, fromPromise, setup } from 'xstate';
-import * as users from '../contract/admin/users';
+// method and path only: contract/admin/users.ts builds its zod schemas on import (contract/routes-admin.ts)
+import { adminUsers as users } from '../contract/routes-admin';
 import type { Call } from '../contract/endpoint';
 import { toAdminError, type AdminError } from './adminError';
 import { notProvided } from './shared';

@@ -1,15 +1,14 @@
 /** End users, as admins (super_admin and manager) manage them. CSV import and export: contract/admin/import.ts. */
 import { z } from 'zod';
 import { defineEndpoint } from '../endpoint';
-import { USER_SORTS } from '../domain/lists';
+import { BULK_MAX_IDS, USER_RELATIONS, USER_SORTS } from '../domain/lists';
 import { ACCOUNT_STATES, accountSchema, boolQuery, dataOf, deletedAnswer, idParams, listMeta, localeEnum, pageQuery } from '../common';
 import { emailSchema, personNameSchema, phoneSchema } from '../domain/formats';
 
 const tag = 'admin: users';
 
 /** The relations `GET /api/admin/users/:id?with=…` can add. */
-export const USER_RELATIONS = ['role_subscriptions', 'role', 'subscription', 'user_authentication_activities', 'created_by_admin', 'api_key_events'] as const;
-export type UserRelation = (typeof USER_RELATIONS)[number];
+export { BULK_MAX_IDS, USER_RELATIONS, type UserRelation } from '../domain/lists';
 
 /** The filters of the user list, shared by the CSV export. */
 export const userFilterQuery = {
@@ -162,7 +161,6 @@ export const inviteUser = defineEndpoint({
 export const BULK_USER_ACTIONS = ['invite', 'deactivate', 'delete', 'assign_subscription'] as const;
 export type BulkUserAction = (typeof BULK_USER_ACTIONS)[number];
 /** Users per bulk request; the SPA sends larger selections in chunks of this size to show progress. */
-export const BULK_MAX_IDS = 100;
 
 export const bulkResultSchema = z.object({
   id: z.string(),

@@ -2,10 +2,15 @@ import { describe, expect, it } from 'vitest';
 import * as account from '../../contract/account';
 import { allEndpoints } from '../../contract/index';
 import * as routes from '../../contract/routes';
+import * as routesAdmin from '../../contract/routes-admin';
 
-/** The schema-free table (contract/routes.ts) the SPA's eager code calls through: it must not drift from the contract. */
-describe('contract/routes.ts', () => {
-  const table = routes as unknown as Record<string, Record<string, unknown>>;
+/** The schema-free tables (contract/routes.ts, contract/routes-admin.ts) the SPA calls through: they must not drift from the contract. */
+describe('contract/routes.ts and contract/routes-admin.ts', () => {
+  const table = { ...routes, ...routesAdmin } as unknown as Record<string, Record<string, unknown>>;
+
+  it('split the areas: no area in both', () => {
+    expect(Object.keys(routes).filter((area) => area in routesAdmin)).toEqual([]);
+  });
 
   it('has every endpoint of the contract, with its method and path and nothing else', () => {
     for (const { name, endpoint } of allEndpoints()) {

@@ -1,7 +1,9 @@
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { call } from '../../../api/call';
 import type { BodyOf } from '../../../../contract/endpoint';
-import * as admins from '../../../../contract/admin/admins';
+import type * as adminsContract from '../../../../contract/admin/admins';
+// method and path only: contract/admin/admins.ts builds its zod schemas on import (contract/routes-admin.ts)
+import { adminAdmins as admins } from '../../../../contract/routes-admin';
 import { adminKeys, compactQuery } from './keys';
 import type { AdminRoleName } from './types';
 
@@ -20,7 +22,7 @@ export function adminsQueryOptions(filters: AdminFilters) {
   });
 }
 
-export type CreateAdminInput = BodyOf<typeof admins.createAdmin>;
+export type CreateAdminInput = BodyOf<typeof adminsContract.createAdmin>;
 
 export function useCreateAdmin() {
   const qc = useQueryClient();

@@ -1,8 +1,10 @@
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { call } from '../../../api/call';
 import type { BodyOf } from '../../../../contract/endpoint';
-import * as catalog from '../../../../contract/admin/catalog';
-import * as serviceApps from '../../../../contract/admin/service-apps';
+import type * as catalogContract from '../../../../contract/admin/catalog';
+import type * as serviceAppsContract from '../../../../contract/admin/service-apps';
+// method and path only: the contract's area modules build their zod schemas on import (contract/routes-admin.ts)
+import { adminCatalog as catalog, adminServiceApps as serviceApps } from '../../../../contract/routes-admin';
 import { adminKeys, compactQuery } from './keys';
 
 /** Roles, subscriptions and service apps are small sets; the server pages them with size ≤ 100. */
@@ -27,9 +29,9 @@ export const serviceAppsQueryOptions = (filters: CatalogFilters = ALL) =>
   listQueryOptions(filters, adminKeys.serviceAppList, (query, signal) => call(serviceApps.listServiceApps, { query }, { signal }));
 
 /** What the catalog forms send: the bodies of the contract's create endpoints (an update sends the same fields). */
-export type RoleInput = BodyOf<typeof catalog.createRole>;
-export type SubscriptionInput = BodyOf<typeof catalog.createSubscription>;
-export type ServiceAppInput = BodyOf<typeof serviceApps.createServiceApp>;
+export type RoleInput = BodyOf<typeof catalogContract.createRole>;
+export type SubscriptionInput = BodyOf<typeof catalogContract.createSubscription>;
+export type ServiceAppInput = BodyOf<typeof serviceAppsContract.createServiceApp>;
 
 /** Create, update and remove of one catalog kind; each success refreshes the lists that show it. */
 function useCatalogMutations<Input, Created, Patch, Updated, Removed>(
@@ -49,20 +51,20 @@ function useCatalogMutations<Input, Created, Patch, Updated, Removed>(
 export const useRoleMutations = () =>
   useCatalogMutations([adminKeys.roles(), adminKeys.subscriptions(), adminKeys.serviceApps(), adminKeys.users()], {
     create: (body: RoleInput) => call(catalog.createRole, { body }).then((r) => r.data),
-    update: (id, body: BodyOf<typeof catalog.updateRole>) => call(catalog.updateRole, { params: { id }, body }).then((r) => r.data),
+    update: (id, body: BodyOf<typeof catalogContract.updateRole>) => call(catalog.updateRole, { params: { id }, body }).then((r) => r.data),
     remove: (id) => call(catalog.deleteRole, { params: { id } }),
   });
 
 export const useSubscriptionMutations = () =>
   useCatalogMutations([adminKeys.subscriptions(), adminKeys.users()], {
     create: (body: SubscriptionInput) => call(catalog.createSubscription, { body }).then((r) => r.data),
-    update: (id, body: BodyOf<typeof catalog.updateSubscription>) => call(catalog.updateSubscription, { params: { id }, body }).then((r) => r.data),
+    update: (id, body: BodyOf<typeof catalogContract.updateSubscription>) => call(catalog.updateSubscription, { params: { id }, body }).then((r) => r.data),
     remove: (id) => call(catalog.deleteSubscription, { params: { id } }),
   });
 
 export const useServiceAppMutations = () =>
   useCatalogMutations([adminKeys.serviceApps()], {
     create: (body: ServiceAppInput) => call(serviceApps.createServiceApp, { body }).then((r) => r.data),
-    update: (id, body: BodyOf<typeof serviceApps.updateServiceApp>) => call(serviceApps.updateServiceApp, { params: { id }, body }).then((r) => r.data),
+    update: (id, body: BodyOf<typeof serviceAppsContract.updateServiceApp>) => call(serviceApps.updateServiceApp, { params: { id }, body }).then((r) => r.data),
     remove: (id) => call(serviceApps.deleteServiceApp, { params: { id } }),
   });

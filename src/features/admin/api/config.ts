@@ -1,9 +1,11 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import * as system from '../../../../contract/system';
+import type * as systemContract from '../../../../contract/system';
+// method and path only: contract/system.ts builds its zod schemas on import (contract/routes.ts)
+import { system } from '../../../../contract/routes';
 import { call } from '../../../api/call';
 import { adminKeys } from './keys';
 
-export type SsoProvider = system.ClientConfig['sso_providers'][number];
+export type SsoProvider = systemContract.ClientConfig['sso_providers'][number];
 
 /** SSO identity providers from the public client configuration (contract/system.ts clientConfig), for "add user by SSO". */
 export function ssoProvidersQueryOptions() {

@@ -1,6 +1,6 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { call } from '../../../api/call';
-import { adminLogs as logs } from '../../../../contract/routes';
+import { adminLogs as logs } from '../../../../contract/routes-admin';
 import { adminKeys, compactQuery } from './keys';
 
 export interface LogFilters {

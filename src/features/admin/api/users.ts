@@ -2,20 +2,22 @@ import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@ta
 import { apiBlob } from '../../../api';
 import { call, upload } from '../../../api/call';
 import { pathOf, type BodyOf } from '../../../../contract/endpoint';
-import * as users from '../../../../contract/admin/users';
-import * as csv from '../../../../contract/admin/import';
-import * as account from '../../../../contract/account';
+import type * as usersContract from '../../../../contract/admin/users';
+import { BULK_MAX_IDS, USER_RELATIONS as RELATIONS } from '../../../../contract/domain/lists';
+// method and path only: the contract's area modules build their zod schemas on import (contract/routes-admin.ts)
+import { account } from '../../../../contract/routes';
+import { adminImport as csv, adminUsers as users } from '../../../../contract/routes-admin';
 import type { ImportAccepted, ImportReport } from '../../../../contract/admin/import';
 import { adminKeys, compactQuery } from './keys';
 
 /** Every relation the user page shows (`?with=`). */
-export const USER_RELATIONS = users.USER_RELATIONS.join(',');
+export const USER_RELATIONS = RELATIONS.join(',');
 
 /** A page of the user list with its filters (the filters are the contract's). */
-export type UserFilters = users.UserFilters & {
+export type UserFilters = usersContract.UserFilters & {
   page: number;
   size: number;
-  sort?: users.UserSort | undefined;
+  sort?: usersContract.UserSort | undefined;
   /** keyset cursor of this page (next_cursor / prev_cursor of the page the admin came from) */
   cursor?: string | undefined;
   /** 'exact': count every match instead of stopping at USER_COUNT_EXACT_BELOW */
@@ -41,8 +43,8 @@ export function userQueryOptions(id: string) {
   });
 }
 
-export type CreateUserInput = BodyOf<typeof users.createUser>;
-export type UpdateUserInput = BodyOf<typeof users.updateUser>;
+export type CreateUserInput = BodyOf<typeof usersContract.createUser>;
+export type UpdateUserInput = BodyOf<typeof usersContract.updateUser>;
 
 export function useCreateUser() {
   const qc = useQueryClient();
@@ -73,7 +75,7 @@ export function useDeleteUser() {
   });
 }
 
-export type BulkInput = BodyOf<typeof users.bulkUsers>;
+export type BulkInput = BodyOf<typeof usersContract.bulkUsers>;
 
 /**
  * Runs a bulk action over any number of users in requests of BULK_MAX_IDS, reporting progress after each; every row's
@@ -82,10 +84,10 @@ export type BulkInput = BodyOf<typeof users.bulkUsers>;
 export function useBulkUsers() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: async ({ input, onProgress }: { input: BulkInput; onProgress: (done: number, results: users.BulkResult[]) => void }) => {
-      const results: users.BulkResult[] = [];
-      for (let i = 0; i < input.ids.length; i += users.BULK_MAX_IDS) {
-        const chunk = input.ids.slice(i, i + users.BULK_MAX_IDS);
+    mutationFn: async ({ input, onProgress }: { input: BulkInput; onProgress: (done: number, results: usersContract.BulkResult[]) => void }) => {
+      const results: usersContract.BulkResult[] = [];
+      for (let i = 0; i < input.ids.length; i += BULK_MAX_IDS) {
+        const chunk = input.ids.slice(i, i + BULK_MAX_IDS);
         const answer = await call(users.bulkUsers, { body: { ...input, ids: chunk } });
         results.push(...answer.data.results);
         onProgress(results.length, [...results]);

@@ -4,7 +4,7 @@ import { Link } from '@tanstack/react-router';
 import { useMachine } from '@xstate/react';
 import { useMemo, useRef, useState } from 'react';
 import { css } from 'styled-system/css';
-import { LOCALES } from '../../../../contract/domain/formats';
+import { LOCALES } from '../../../../contract/locales';
 import { PageHeading } from '../../../components/page-heading';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
@@ -19,6 +19,7 @@ import { SkeletonRows } from '../../../components/ui/skeleton-rows';
 import * as Table from '../../../components/ui/table';
 import { TableFrame } from '../../../components/ui/table-frame';
 import { Toolbar } from '../../../components/ui/toolbar';
+import { lazyDialog, usePreloadWhenIdle } from '../../../components/ui/lazy-dialog';
 import { createInvitationResendActors, invitationResendMachine } from '../../../../machines/invitationResend.machine';
 import { call } from '../../../api/call';
 import { inspectOptions } from '../../../lib/inspect';
@@ -32,11 +33,13 @@ import { useNotify } from '../components/notify';
 import { useSearchParams } from '../components/use-search-params';
 import { useFormat, useLanguageName } from '../components/format';
 import { StateBadge } from '../components/state-badge';
-import { AddUserDialog } from './add-user-dialog';
 import { BulkActions } from './bulk-actions';
 import { SortHeader } from './sort-header';
-import { ImportUsersDialog } from './import-users-dialog';
 import { toUserFilters, type UserSearch } from './search';
+
+// The add-user form (react-hook-form, zod) and the CSV import (its machine) load after the list's first paint
+const addUser = lazyDialog(() => import('./add-user-dialog').then((module) => module.AddUserDialog));
+const importUsers = lazyDialog(() => import('./import-users-dialog').then((module) => module.ImportUsersDialog));
 
 export interface UserManagementProps {
   search: UserSearch;
@@ -62,6 +65,7 @@ export function UserManagement({ search, onSearchChange, canFilterByRole = true 
   const roles = useQuery({ ...rolesQueryOptions(), enabled: canFilterByRole });
   const [adding, setAdding] = useState(false);
   const [importing, setImporting] = useState(false);
+  usePreloadWhenIdle(addUser.preload, importUsers.preload);
   const [exporting, setExporting] = useState(false);
   const [toDelete, setToDelete] = useState<Account | null>(null);
   // selected users by id (kept across pages and sorts until cleared or acted on)
@@ -107,7 +111,7 @@ export function UserManagement({ search, onSearchChange, canFilterByRole = true 
       <PageHeading
         actions={
           <div className={css({ display: 'flex', gap: '2', flexWrap: 'wrap' })}>
-            <Button variant="outline" onClick={() => setImporting(true)}>
+            <Button variant="outline" onClick={() => setImporting(true)} onPointerEnter={importUsers.preload} onFocus={importUsers.preload}>
               <UploadIcon />
               <Trans>Import users</Trans>
             </Button>
@@ -115,7 +119,7 @@ export function UserManagement({ search, onSearchChange, canFilterByRole = true 
               <DownloadIcon />
               <Trans>Export CSV</Trans>
             </Button>
-            <Button onClick={() => setAdding(true)}>
+            <Button onClick={() => setAdding(true)} onPointerEnter={addUser.preload} onFocus={addUser.preload}>
               <PlusIcon />
               <Trans>Add user</Trans>
             </Button>
@@ -320,8 +324,8 @@ export function UserManagement({ search, onSearchChange, canFilterByRole = true 
         ) : null}
       </Card>
 
-      <AddUserDialog open={adding} onOpenChange={setAdding} />
-      <ImportUsersDialog open={importing} onOpenChange={setImporting} />
+      <addUser.Dialog open={adding} onOpenChange={setAdding} />
+      <importUsers.Dialog open={importing} onOpenChange={setImporting} />
       <ConfirmDialog
         open={toDelete !== null}
         onOpenChange={(open) => {
