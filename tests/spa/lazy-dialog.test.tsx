@@ -6,6 +6,7 @@ import { act, render, screen } from '@testing-library/react';
 import { useState } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import { lazyDialog, usePreloadWhenIdle } from '../../src/components/ui/lazy-dialog';
+import { usePreloadError } from '../../src/lib/preload-error';
 
 interface Props {
   open: boolean;
@@ -33,11 +34,13 @@ function controlledLoader() {
 
 function Page({ Dialog, preload }: { Dialog: React.ComponentType<Props>; preload: () => void }) {
   const [open, setOpen] = useState(false);
+  const chunkFailed = usePreloadError();
   return (
     <>
-      <button type="button" onClick={() => setOpen(true)} onFocus={preload}>
+      <button type="button" onClick={() => setOpen(true)} onFocus={preload} aria-expanded={open}>
         Open
       </button>
+      {chunkFailed ? <p role="alert">reload offered</p> : null}
       <Dialog open={open} onOpenChange={setOpen} />
     </>
   );
@@ -90,6 +93,24 @@ describe('lazyDialog', () => {
     act(() => screen.getByRole('button', { name: 'Open' }).click());
     expect(await screen.findByRole('dialog', { name: 'Fake' })).toBeInTheDocument();
     expect(load).toHaveBeenCalledTimes(2);
+  });
+
+  it('opening while the code cannot be loaded: the dialog closes again, the reload banner is offered, and the next open loads it', async () => {
+    const { load, attempts } = controlledLoader();
+    const dialog = lazyDialog<Props>(load);
+    render(<Page {...dialog} />);
+    const opener = screen.getByRole('button', { name: 'Open' });
+    act(() => opener.click());
+    expect(opener).toHaveAttribute('aria-expanded', 'true');
+    await act(async () => attempts[0]?.reject(new TypeError('Failed to fetch dynamically imported module')));
+    expect(opener).toHaveAttribute('aria-expanded', 'false');
+    expect(screen.getByRole('alert')).toHaveTextContent('reload offered');
+    expect(screen.queryByRole('dialog')).toBeNull();
+
+    act(() => opener.click());
+    expect(load).toHaveBeenCalledTimes(2);
+    await act(async () => attempts[1]?.resolve(FakeDialog));
+    expect(await screen.findByRole('dialog', { name: 'Fake' })).toBeInTheDocument();
   });
 
   it('usePreloadWhenIdle runs each preload once the browser is idle', async () => {
