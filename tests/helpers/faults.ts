@@ -6,6 +6,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { freePort } from './http';
+// @ts-expect-error -- a plain .mjs script without types (the settings npm start uses)
+import { serverEnv as runtimeEnv, serverNodeArgs as runtimeArgs } from '../../scripts/server-runtime.mjs';
+
+const serverNodeArgs = runtimeArgs as () => string[];
+const serverEnv = runtimeEnv as (env: Record<string, string | undefined>) => Record<string, string | undefined>;
 
 /**
  * Throwaway dependencies for fault tests: a PostgreSQL cluster and a Redis server of the test's own, on free
@@ -178,23 +183,32 @@ export interface ServerProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
+export interface ServerProcessOptions {
+  /** node flags before the entry (e.g. `--import` a preload) */
+  nodeArgs?: string[];
+  /** with npm start's memory and thread settings (scripts/server-runtime.mjs: its node flags and environment) */
+  npmStartRuntime?: boolean;
+}
+
 /** The real server, compiled as `npm start` runs it (tests/global-setup.ts), with `env`, on a free port. */
-export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
+export async function startServerProcess(env: Record<string, string>, opts: ServerProcessOptions = {}): Promise<ServerProcess> {
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'iam-proc-'));
-  const proc = spawn(process.execPath, [inject('serverEntry')], {
+  const childEnv: Record<string, string | undefined> = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    APP_URL: `http://127.0.0.1:${port}`,
+    IAM_DATA_DIR: dataDir,
+    IAM_DIST_DIR: path.join(dataDir, 'no-dist'),
+    LOG_LEVEL: 'info',
+    ...env,
+  };
+  const runtime = opts.npmStartRuntime === true;
+  const proc = spawn(process.execPath, [...(runtime ? serverNodeArgs() : []), ...(opts.nodeArgs ?? []), inject('serverEntry')], {
     cwd: path.resolve(import.meta.dirname, '..', '..'),
-    env: {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      APP_URL: `http://127.0.0.1:${port}`,
-      IAM_DATA_DIR: dataDir,
-      IAM_DIST_DIR: path.join(dataDir, 'no-dist'),
-      LOG_LEVEL: 'info',
-      ...env,
-    },
+    env: runtime ? serverEnv(childEnv) : childEnv,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
