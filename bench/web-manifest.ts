@@ -17,6 +17,7 @@ export const ROUTES: Record<string, string[]> = {
   '/admin/… (shell layout alone)': ['src/routes/admin/_shell.tsx'],
   '/admin/dashboard (admin shell)': ['src/routes/admin/_shell.tsx', 'src/routes/admin/_shell/dashboard.tsx'],
   '/admin/user-management': ['src/routes/admin/_shell.tsx', 'src/routes/admin/_shell/user-management.tsx'],
+  '/admin/admin-management': ['src/routes/admin/_shell.tsx', 'src/routes/admin/_shell/admin-management.tsx'],
   '/ (user home)': ['src/routes/_user.tsx', 'src/routes/_user/index.tsx'],
 };
 

@@ -14,7 +14,7 @@ import { brotliCompressSync, constants } from 'node:zlib';
 import { catalogsFor, closure, loadManifest, routeKeys, ROUTES, type Manifest } from '../../bench/web-manifest';
 
 const FORBIDDEN = ['node_modules/zod/', 'node_modules/@hookform/resolvers/'];
-const FIRST_LOADS = ['/login', '/admin/login', '/admin/dashboard (admin shell)', '/admin/user-management'];
+const FIRST_LOADS = ['/login', '/admin/login', '/admin/dashboard (admin shell)', '/admin/user-management', '/admin/admin-management'];
 
 let dist = '';
 let manifest: Manifest;
@@ -112,6 +112,12 @@ describe('first-load chunks (production build)', () => {
     expect(modulesOf(closure(manifest, ['src/features/admin/users/add-user-dialog.tsx'])).some((source) => source.includes('node_modules/zod/'))).toBe(true);
   });
 
+  it('/admin/admin-management: the add-admin form (react-hook-form, zod) loads after the list, not with it', () => {
+    const modules = modulesOf(firstLoad('/admin/admin-management'));
+    expect(modules.filter((source) => source.includes('node_modules/react-hook-form/') || source.endsWith('admins/add-admin-dialog.tsx'))).toEqual([]);
+    expect(manifest['src/features/admin/admins/add-admin-dialog.tsx']?.isDynamicEntry).toBe(true);
+  });
+
   it('the login form still validates with zod: its schema chunk, loaded on first validation, carries it', () => {
     const key = 'src/features/account/login/credentials-schema.ts';
     expect(manifest[key]?.isDynamicEntry).toBe(true);
@@ -142,6 +148,7 @@ describe('first-load chunks (production build)', () => {
     ['/login', 155.5],
     ['/admin/login', 157],
     ['/admin/user-management', 201],
+    ['/admin/admin-management', 195],
   ] as const)('%s: first load at most %d KB brotli', (route, kb) => {
     expect(firstLoadBrotli(route) / 1024).toBeLessThanOrEqual(kb);
   });
