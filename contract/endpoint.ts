@@ -76,7 +76,7 @@ export interface Route<E extends EndpointShape = EndpointShape> {
   readonly [endpointType]?: E;
 }
 
-/** A route entry of contract/routes.ts: the endpoint's method and path, typed by the endpoint. */
+/** A route entry of contract/routes.ts and contract/routes-admin.ts: the endpoint's method and path, typed by the endpoint. */
 export const route = <E extends EndpointShape>(method: E['method'], path: E['path']): Route<E> => ({ method, path });
 
 /** Per-call options a client honours (abort, credentials for the few calls made without cookies). */

@@ -22,15 +22,9 @@ export function loadPg(): typeof Pg.default {
   return pgModule;
 }
 
-/** Whether `pg` has been loaded in this process (tests: the SQLite set-up must not load it). */
-export const pgLoaded = (): boolean => pgModule !== undefined;
-
 let redisModule: typeof IORedis | undefined;
 /** The `ioredis` client class (REDIS_URL set). */
 export function loadRedis(): typeof IORedis.Redis {
   redisModule ??= require('ioredis') as typeof IORedis;
   return redisModule.Redis;
 }
-
-/** Whether `ioredis` has been loaded in this process. */
-export const redisLoaded = (): boolean => redisModule !== undefined;
