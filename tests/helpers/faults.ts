@@ -179,6 +179,8 @@ export interface ServerProcess {
   output(): string;
   alive(): boolean;
   waitForOutput(re: RegExp, ms: number): Promise<void>;
+  /** Polls `check` until it holds; throws with the output when the server exits first or `ms` pass. */
+  waitFor(what: string, check: () => boolean, ms: number): Promise<void>;
   /** SIGTERM and wait for the exit; returns the exit code. */
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
@@ -220,11 +222,12 @@ export async function startServerProcess(env: Record<string, string>, opts: Serv
     base: `http://127.0.0.1:${port}`,
     output: () => out,
     alive: () => proc.exitCode === null && proc.signalCode === null,
-    async waitForOutput(re, ms) {
+    waitForOutput: (re, ms) => sp.waitFor(String(re), () => re.test(out), ms),
+    async waitFor(what, check, ms) {
       const until = Date.now() + ms;
-      while (!re.test(out)) {
+      while (!check()) {
         if (!sp.alive()) throw new Error(`server exited (${proc.exitCode}):\n${out.slice(-3000)}`);
-        if (Date.now() > until) throw new Error(`timed out waiting for ${re}:\n${out.slice(-3000)}`);
+        if (Date.now() > until) throw new Error(`timed out waiting for ${what}:\n${out.slice(-3000)}`);
         await sleep(50);
       }
     },

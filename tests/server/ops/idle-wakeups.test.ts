@@ -8,54 +8,28 @@
  * slow machine can only lower it; the bound (5 a second) is 20 times under the 10 ms timer's rate and far over the
  * idle server's own timers (the slowest-firing ones are unref'd intervals of seconds to minutes).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterEach, describe, expect, inject, it } from 'vitest';
-// @ts-expect-error -- a plain .mjs script without types (the settings npm start uses)
-import { serverEnv as runtimeEnv, serverNodeArgs as runtimeArgs } from '../../../scripts/server-runtime.mjs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startServerProcess, type ServerProcess } from '../../helpers/faults';
 
-const serverNodeArgs = runtimeArgs as () => string[];
-const serverEnv = runtimeEnv as (env: Record<string, string | undefined>) => Record<string, string | undefined>;
-
-const ROOT = path.resolve(import.meta.dirname, '../../..');
 const IDLE_SECONDS = 4;
 
-let child: ChildProcess | undefined;
-let dataDir = '';
+let server: ServerProcess | undefined;
 
 afterEach(async () => {
-  if (child && child.exitCode === null) {
-    const exited = new Promise((resolve) => child?.once('exit', resolve));
-    child.kill('SIGTERM');
-    await exited;
-  }
-  child = undefined;
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  await server?.stop();
+  server = undefined;
 });
 
-/** Starts the compiled server as `npm start` does (its node flags and environment) and resolves once it listens. */
+/**
+ * Starts the compiled server as `npm start` does (its node flags and environment) and resolves once it listens. SQLite,
+ * no Redis, no metrics endpoint: the default set-up (startServerProcess passes none of the test run's environment).
+ */
 async function startServer(env: Record<string, string>): Promise<number> {
-  dataDir = mkdtempSync(path.join(tmpdir(), 'iam-idle-'));
-  // SQLite, no Redis, no metrics endpoint: the default set-up, whatever the test run's environment says
-  const base: Record<string, string | undefined> = { ...process.env };
-  for (const name of ['DATABASE_URL', 'REDIS_URL', 'IAM_METRICS_TOKEN', 'METRICS_PORT']) delete base[name];
-  Object.assign(base, { NODE_ENV: 'production', PORT: '0', IAM_DATA_DIR: dataDir, LOG_LEVEL: 'info' }, env);
-  const proc = spawn(process.execPath, [...serverNodeArgs(), inject('serverEntry')], { cwd: ROOT, env: serverEnv(base), stdio: ['ignore', 'pipe', 'pipe'] });
-  child = proc;
-  let output = '';
-  await new Promise<void>((resolve, reject) => {
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes('IAM is at')) resolve();
-    };
-    proc.stdout?.on('data', onData);
-    proc.stderr?.on('data', onData);
-    proc.once('exit', (code) => reject(new Error(`server exited (${code}) before listening:\n${output}`)));
-  });
-  const pid = proc.pid;
+  server = await startServerProcess({ NODE_ENV: 'production', ...env }, { npmStartRuntime: true });
+  await server.waitForOutput(/IAM is at/, 60_000);
+  const pid = server.proc.pid;
   if (pid === undefined) throw new Error('no pid');
   return pid;
 }

@@ -34,14 +34,6 @@ async function start(env: Record<string, string>): Promise<string> {
 const loaded = (record: string, pkg: string) =>
   existsSync(record) && readFileSync(record, 'utf8').split('\n').some((line) => line.includes(`/node_modules/${pkg}/`));
 
-async function until(what: string, check: () => boolean): Promise<void> {
-  for (const end = Date.now() + 60_000; Date.now() < end; await sleep(100)) {
-    if (check()) return;
-    if (!server?.alive()) throw new Error(`server exited before ${what}:\n${server?.output()}`);
-  }
-  throw new Error(`timed out waiting for ${what}:\n${server?.output()}`);
-}
-
 /** A loopback address nothing listens on. */
 const deadAddress = async (scheme: string, rest = '') => `${scheme}://127.0.0.1:${await freePort()}${rest}`;
 
@@ -57,12 +49,12 @@ describe('drivers load on first use', () => {
 
   it('REDIS_URL set: ioredis is loaded (Redis down does not matter: the client is created at start)', async () => {
     const record = await start({ REDIS_URL: await deadAddress('redis') });
-    await until('ioredis to load', () => loaded(record, 'ioredis'));
+    await server?.waitFor('ioredis to load', () => loaded(record, 'ioredis'), 60_000);
     expect(loaded(record, 'pg')).toBe(false);
   }, 90_000);
 
   it('DATABASE_URL set: pg is loaded (to wait for the database, before anything else)', async () => {
     const record = await start({ DATABASE_URL: await deadAddress('postgres', '/iam_lazy') });
-    await until('pg to load', () => loaded(record, 'pg'));
+    await server?.waitFor('pg to load', () => loaded(record, 'pg'), 60_000);
   }, 90_000);
 });
