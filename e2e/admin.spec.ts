@@ -251,6 +251,13 @@ test.describe('admin back office', () => {
       await axe(page, `add-user-${lang}`);
       await shot(page, 'add-user-dialog', lang);
       await page.keyboard.press('Escape');
+      // the add-admin dialog loads after its list, as the add-user dialog does (src/components/ui/lazy-dialog.tsx)
+      await page.goto('/admin/admin-management');
+      await page.getByRole('button', { name: lang === 'de' ? 'Admin hinzufügen' : 'Add admin' }).click();
+      await expect(page.getByRole('dialog')).toBeVisible();
+      await axe(page, `add-admin-${lang}`);
+      await shot(page, 'add-admin-dialog', lang);
+      await page.keyboard.press('Escape');
       if (lang === 'de') {
         await page.getByRole('combobox', { name: /Language|Sprache/ }).first().click();
         await page.getByRole('option', { name: 'English' }).click();
