@@ -43,13 +43,23 @@ export const live = defineEndpoint({
   errors: {},
 });
 
-export const readinessSchema = dataOf(z.object({ status: z.literal('ok'), database: z.enum(['sqlite', 'postgres']), redis: z.enum(['ok', 'not_configured']) }));
+/**
+ * `status` is `ok` when everything answers, `degraded` when a dependency that only some routes need (Redis: sign-ins,
+ * second factors, throttled links) does not: the instance still serves and stays ready; those routes answer 503.
+ */
+export const readinessSchema = dataOf(
+  z.object({
+    status: z.enum(['ok', 'degraded']),
+    database: z.enum(['sqlite', 'postgres']),
+    redis: z.enum(['ok', 'unavailable', 'not_configured']),
+  }),
+);
 export type Readiness = z.infer<typeof readinessSchema>;
-const notReady = { 503: ['shutting_down', 'database_unavailable', 'redis_unavailable'] } as const;
+const notReady = { 503: ['shutting_down', 'database_unavailable'] } as const;
 
 export const ready = defineEndpoint({
   method: 'GET', path: '/api/health/ready', tag: 'system', access: 'public',
-  summary: 'Readiness: the database, and Redis when configured, answer within IAM_HEALTH_TIMEOUT_MS; 503 while shutting down (for load balancers)',
+  summary: 'Readiness, "can this instance serve": the database answers within IAM_HEALTH_TIMEOUT_MS and the instance is not shutting down (503 otherwise; for load balancers). Redis is reported, not required: without it the routes that need it answer 503 and status is degraded',
   response: readinessSchema,
   errors: notReady,
 });

@@ -93,6 +93,28 @@ export const redisErrors = new Counter({
   registers,
 });
 
+const redisClients = new Map<object, { client: string; connected: () => boolean }>();
+/**
+ * Registers a Redis client's connection state for `iam_redis_connected{client}` (1 when every client of that name
+ * in this process is connected, 0 otherwise); returns the function that unregisters it.
+ */
+export function watchRedis(owner: object, client: string, connected: () => boolean): () => void {
+  redisClients.set(owner, { client, connected });
+  return () => redisClients.delete(owner);
+}
+new Gauge({
+  name: 'iam_redis_connected',
+  help: 'Redis connection state by client (throttle, rate_limit, health): 1 connected, 0 not (routes that need it answer 503)',
+  labelNames: ['client'] as const,
+  registers,
+  collect() {
+    this.reset();
+    const state = new Map<string, boolean>();
+    for (const { client, connected } of redisClients.values()) state.set(client, (state.get(client) ?? true) && connected());
+    for (const [client, up] of state) this.set({ client }, up ? 1 : 0);
+  },
+});
+
 export const dependencyUnavailable = new Counter({
   name: 'iam_dependency_unavailable_total',
   help: 'Requests answered 503 because a dependency (database, redis) was unreachable or too slow',

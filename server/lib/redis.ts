@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
 import { loadRedis } from './optional-packages';
-import { redisErrors } from './metrics';
+import { redisErrors, watchRedis } from './metrics';
 
 export interface RedisSetup {
   log: FastifyBaseLogger;
@@ -14,7 +14,7 @@ export interface RedisSetup {
  * down (no offline queue once the first connection attempt is over) and time out after `timeoutMs` when Redis does not answer (frozen, overloaded).
  * Such failures surface as ioredis errors that `isRedisUnavailable` (server/errors.ts) recognizes, and the
  * error handler answers 503. The client reconnects by itself (backoff up to 2 s). Connection errors are
- * logged once per outage and counted in `iam_redis_errors_total{client}`.
+ * logged once per outage and counted in `iam_redis_errors_total{client}`; `iam_redis_connected{client}` shows the state.
  */
 export function createRedis(url: string, name: string, setup: RedisSetup): Redis {
   const client = new (loadRedis())(url, {
@@ -42,6 +42,8 @@ export function createRedis(url: string, name: string, setup: RedisSetup): Redis
     if (down) setup.log.info({ redis: name }, 'redis reachable again');
     down = false;
   });
+  const unwatch = watchRedis(client, name, () => client.status === 'ready');
+  client.once('end', unwatch);
   return client;
 }
 

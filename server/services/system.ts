@@ -39,7 +39,10 @@ export function clientConfigOf(config: Pick<AppConfig, 'issuer' | 'ssoProviders'
 }
 
 export interface ReadinessCheck {
-  /** 503 `shutting_down` while draining, `database_unavailable` / `redis_unavailable` when one does not answer in time. */
+  /**
+   * 503 `shutting_down` while draining, `database_unavailable` when the database does not answer in time. Redis is
+   * reported (`redis: unavailable`, `status: degraded`) but does not make the instance unready.
+   */
   check(): Promise<Readiness>;
   close(): Promise<void>;
 }
@@ -48,8 +51,10 @@ const notReady = (code: string, cause?: unknown) =>
   new AppError(503, code, { ...(cause === undefined ? {} : { cause }), headers: { 'retry-after': code === 'shutting_down' ? '1' : '5', 'cache-control': 'no-store' } });
 
 /**
- * Readiness (docs/OPERATIONS.md): the database, and Redis when configured (its own connection), answer within
- * IAM_HEALTH_TIMEOUT_MS and the instance is not shutting down (`draining()`).
+ * Readiness (docs/OPERATIONS.md), "can this instance serve?": the database answers within IAM_HEALTH_TIMEOUT_MS and
+ * the instance is not shutting down (`draining()`). Redis, when configured, is pinged on its own connection and
+ * reported: only some routes need it (they answer 503 while it is away), so an outage must not take every
+ * instance out of the load balancer at once.
  */
 export function createReadinessCheck(deps: ServiceHost, draining: () => boolean): ReadinessCheck {
   const healthMs = deps.config.timeouts.healthMs;
@@ -66,14 +71,14 @@ export function createReadinessCheck(deps: ServiceHost, draining: () => boolean)
       } catch (cause) {
         throw notReady('database_unavailable', cause);
       }
+      let redisState: Readiness['data']['redis'] = 'not_configured';
       if (redis) {
-        try {
-          await within(redis.ping(), healthMs);
-        } catch (cause) {
-          throw notReady('redis_unavailable', cause);
-        }
+        redisState = await within(redis.ping(), healthMs).then(
+          () => 'ok' as const,
+          () => 'unavailable' as const,
+        );
       }
-      return { data: { status: 'ok', database: deps.db.dialect, redis: redis ? 'ok' : 'not_configured' } };
+      return { data: { status: redisState === 'unavailable' ? 'degraded' : 'ok', database: deps.db.dialect, redis: redisState } };
     },
     async close() {
       if (redis) await closeRedis(redis);

@@ -67,7 +67,7 @@ export async function createPgCluster(): Promise<PgCluster> {
   const ids = asRoot ? { uid, gid } : {};
   const init = spawnSync(`${PG_BIN}/initdb`, ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync', '--locale=C'], { ...ids, encoding: 'utf8' });
   if (init.status !== 0) throw new Error(`initdb failed: ${init.stderr}`);
-  const port = await freePort();
+  const port = await freePort('dependency');
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
   let proc: ChildProcess | undefined;
   let frozen = false;
@@ -142,11 +142,13 @@ export interface OwnRedis {
   url: string;
   start(): Promise<void>;
   stop(): Promise<void>;
+  /** FLUSHALL through redis-cli (every key of every db gone, as an operator's mistake would do) */
+  flushAll(): void;
 }
 
 /** redis-server on a free port, no persistence; stop() and start() again on the same port. */
 export async function createRedisServer(): Promise<OwnRedis> {
-  const port = await freePort();
+  const port = await freePort('dependency');
   let proc: ChildProcess | undefined;
   const r: OwnRedis = {
     port,
@@ -158,6 +160,10 @@ export async function createRedisServer(): Promise<OwnRedis> {
         await sleep(50);
       }
       throw new Error('own Redis did not start');
+    },
+    flushAll() {
+      const out = spawnSync('redis-cli', ['-p', String(port), 'flushall'], { encoding: 'utf8' });
+      if (out.stdout.trim() !== 'OK') throw new Error(`FLUSHALL failed: ${out.stdout}${out.stderr}`);
     },
     async stop() {
       if (proc && proc.exitCode === null) {

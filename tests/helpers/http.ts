@@ -28,7 +28,18 @@ function tryPort(port: number): Promise<number | null> {
  * the app listens on it seconds later, and a port from that range (what `listen(0)` hands out) can meanwhile become
  * the local port of any outgoing connection (database pools, fetch) of a test file running in parallel (EADDRINUSE).
  */
-export async function freePort(): Promise<number> {
+export async function freePort(use: 'server' | 'dependency' = 'server'): Promise<number> {
+  // on a shared machine each engineer keeps to a range of their own: TEST_PORTS (servers), TEST_DEP_PORTS
+  // (throwaway PostgreSQL clusters and redis-servers), each `first-last`
+  const range = /^(\d+)-(\d+)$/.exec((use === 'dependency' ? process.env.TEST_DEP_PORTS : process.env.TEST_PORTS) ?? '');
+  if (range) {
+    const [lo, hi] = [Number(range[1]), Number(range[2])];
+    for (let i = 0; i < 200; i++) {
+      const port = await tryPort(lo + Math.floor(Math.random() * (hi - lo + 1)));
+      if (port) return port;
+    }
+    throw new Error(`no free port in ${lo}-${hi}`);
+  }
   const top = ephemeralPortsStart();
   const bottom = Math.max(1024, top - 12_000);
   for (let i = 0; i < 50 && top - bottom > 1000; i++) {
