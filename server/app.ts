@@ -50,11 +50,24 @@ export function dbOptionsOf(config: AppConfig, log?: DbLogger): DbOptions {
   };
 }
 
+/**
+ * Fastify's trustProxy for TRUST_PROXY (server/config.ts). A list of proxy addresses/CIDRs goes as is (proxy-addr
+ * walks X-Forwarded-For from the right while the hop is one of them). A hop count `n` becomes "the socket and the
+ * n-1 entries before it are proxies": the client is the entry the n-th proxy appended. (Fastify 5.8+ reads a bare
+ * number as "trust nothing", since a hop count cannot check who the peer is: docs/OPERATIONS.md says to use it only
+ * when the proxy is the only way in.) Never `true`, which would take the left-most entry, the client's own.
+ */
+export function trustProxyOption(trustProxy: AppConfig['trustProxy']): false | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof trustProxy !== 'number') return trustProxy;
+  const hops = trustProxy;
+  return (_address, hop) => hop < hops;
+}
+
 export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   const { config } = opts;
   const app = Fastify({
     logger: opts.logger === false ? false : { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers.cookie'] },
-    trustProxy: config.trustProxy,
+    trustProxy: trustProxyOption(config.trustProxy),
     bodyLimit: 1024 * 1024,
     // registering every route takes seconds of CPU: on a busy or CPU-limited host Fastify's 10 s default failed the start
     pluginTimeout: 60_000,

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
@@ -63,8 +64,13 @@ export interface AppConfig {
   metrics: { token: string | undefined; port: number | undefined; host: string };
   /** Requests per minute and client IP on /api and /oidc (IAM_RATE_LIMIT_PER_MINUTE, default 600). */
   rateLimitPerMinute: number;
-  /** Trust X-Forwarded-* from a reverse proxy (TRUST_PROXY=true or 1). */
-  trustProxy: boolean;
+  /**
+   * Which reverse proxies' X-Forwarded-For / -Proto / -Host to believe (TRUST_PROXY, docs/OPERATIONS.md): `false` (unset,
+   * the socket's address is the client's), a hop count (`1`: the right-most entry a trusted load balancer appended), or the
+   * addresses/CIDRs of the proxies (`127.0.0.1,10.0.0.0/8`). Never `true`: that trusts the left-most entry, which the
+   * client writes (issue 28 finding 2).
+   */
+  trustProxy: false | number | string[];
   /** Sender of every mail (MAIL_FROM). */
   mailFrom: string;
   /** Issuer shown in authenticator apps (IAM_TOTP_ISSUER, default IAM). */
@@ -175,6 +181,40 @@ function origins(env: Env, name: string): string[] {
     if (!parsed || !['http:', 'https:'].includes(parsed.protocol) || parsed.origin !== value) throw new ConfigError(name, `must list origins like http://localhost:5173, got "${item.trim()}"`);
     return parsed.origin;
   });
+}
+
+const TRUST_PROXY_FORMS = 'must be a hop count (e.g. 1) or a comma-separated list of trusted proxy addresses/CIDRs (e.g. 127.0.0.1,10.0.0.0/8)';
+/** The address names proxy-addr (Fastify's trustProxy) knows besides addresses and CIDRs. */
+const PROXY_ADDRESS_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** `a.b.c.d`, an IPv6 address, or either with `/prefix` (0–32 / 0–128), or one of proxy-addr's names. */
+function isProxyAddress(item: string): boolean {
+  if (PROXY_ADDRESS_NAMES.has(item)) return true;
+  const slash = item.indexOf('/');
+  const address = slash < 0 ? item : item.slice(0, slash);
+  const family = isIP(address);
+  if (family === 0) return false;
+  if (slash < 0) return true;
+  const prefix = item.slice(slash + 1);
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+/**
+ * TRUST_PROXY: unset (or empty) trusts no proxy; a hop count `1`–`10` trusts that many proxies in front (Fastify takes
+ * the entry that many places from the right of X-Forwarded-For); a comma-separated list trusts those addresses/CIDRs.
+ * `true` (trust every hop, so the client's own left-most entry) and anything else stop the start.
+ */
+function trustProxyOf(env: Env): AppConfig['trustProxy'] {
+  const raw = env.TRUST_PROXY?.trim();
+  if (raw === undefined || raw === '') return false;
+  if (/^\d+$/.test(raw)) {
+    const hops = Number(raw);
+    if (hops < 1 || hops > 10) throw new ConfigError('TRUST_PROXY', `${TRUST_PROXY_FORMS}; a hop count is 1 to 10, got "${raw}"`);
+    return hops;
+  }
+  const items = raw.split(',').map((item) => item.trim());
+  if (items.some((item) => !isProxyAddress(item))) throw new ConfigError('TRUST_PROXY', `${TRUST_PROXY_FORMS}, got "${raw}"`);
+  return items;
 }
 
 /** The default public origin when APP_URL is not set: the one the server prints and redirects loopback visits to. */
@@ -288,7 +328,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     },
     metrics: { token: metricsToken, port: metricsPort, host: env.METRICS_HOST || '127.0.0.1' },
     rateLimitPerMinute: int(env, 'IAM_RATE_LIMIT_PER_MINUTE', 600, 1, 100_000_000),
-    trustProxy: env.TRUST_PROXY === 'true' || env.TRUST_PROXY === '1',
+    trustProxy: trustProxyOf(env),
     mailFrom: env.MAIL_FROM || 'IAM <no-reply@localhost>',
     totpIssuer: env.IAM_TOTP_ISSUER || 'IAM',
     encryptionPepper: env.IAM_ENCRYPTION_KEY ?? '',

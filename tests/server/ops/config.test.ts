@@ -58,6 +58,27 @@ describe('configuration: one place reads the environment', () => {
     expect(c.hashGate.queue).toBe(c.hashGate.concurrency * 4);
   });
 
+  it('TRUST_PROXY is a hop count or a list of proxy addresses/CIDRs; `true` and other junk stop the start with one line naming both forms', () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: '127.0.0.1' }).trustProxy).toEqual(['127.0.0.1']);
+    expect(loadConfig({ TRUST_PROXY: '127.0.0.1, 10.0.0.0/8,::1,fd00::/8,loopback' }).trustProxy).toEqual(['127.0.0.1', '10.0.0.0/8', '::1', 'fd00::/8', 'loopback']);
+    for (const junk of ['true', 'TRUE', 'yes', 'false', '0', '11', '-1', '1.5', '10.0.0.0/33', '::1/129', '10.0.0.0/', '127.0.0.1,', 'proxy.internal', '10.0.0.0/8;rm']) {
+      let message = '';
+      try {
+        loadConfig({ TRUST_PROXY: junk });
+      } catch (e) {
+        expect(e, junk).toBeInstanceOf(ConfigError);
+        message = (e as Error).message;
+      }
+      expect(message, junk).toContain('TRUST_PROXY');
+      expect(message, junk).toContain('hop count');
+      expect(message, junk).toContain('10.0.0.0/8');
+      expect(message, junk).not.toContain('\n');
+    }
+  });
+
   it('reads each of them from the environment, and refuses bad values naming the variable', () => {
     const c = loadConfig({
       IAM_RATE_LIMIT_PER_MINUTE: '7',
@@ -75,9 +96,7 @@ describe('configuration: one place reads the environment', () => {
       IAM_HASH_QUEUE: '0',
     });
     expect(c.rateLimitPerMinute).toBe(7);
-    expect(c.trustProxy).toBe(true);
-    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
-    expect(loadConfig({ TRUST_PROXY: 'yes' }).trustProxy).toBe(false);
+    expect(c.trustProxy).toBe(1);
     expect(c.mailFrom).toBe('Acme <id@acme.test>');
     expect(c.totpIssuer).toBe('Acme');
     expect(c.encryptionPepper).toBe('pepper');
