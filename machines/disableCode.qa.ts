@@ -16,7 +16,7 @@ export const disableCodeQa: MachineQa = {
   },
   screens: {
     'screen:2fa-code.ready':
-      '"Send code by SMS" with "It may take up to a minute to arrive."; after a refusal its reason beside it ("Please wait 30 seconds before asking for another code."; without an answer from the server: "Error ocurred, please try again").',
+      '"Send code by SMS" with "It may take up to a minute to arrive."; after a refusal its reason beside it ("Please wait 30 seconds before asking for another code."; without an answer from the server: "An error occurred, please try again").',
     'screen:2fa-code.sent': '"Code sent to <phone>. It may take up to a minute to arrive." and "Send code by SMS" to ask again; the SMS arrives.',
   },
 };

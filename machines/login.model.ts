@@ -17,7 +17,7 @@ export const loginErrors = {
   wrongPassword: new CallFailureError({ kind: 'http', status: 401, code: 'invalid_credentials', message: 'Given password is invalid' }),
   locked: new CallFailureError({ kind: 'http', status: 429, code: 'account_locked', message: 'Too many attempts', retryAfter: 900 }),
   network: new CallFailureError({ kind: 'network', message: 'fetch failed' }),
-  server: new CallFailureError({ kind: 'http', status: 500, code: 'internal_error', message: 'Error ocurred, please try again' }),
+  server: new CallFailureError({ kind: 'http', status: 500, code: 'internal_error', message: 'An error occurred, please try again' }),
   interactionExpired: new CallFailureError({ kind: 'http', status: 400, code: 'interaction_expired', message: 'expired' }),
   wrongOtp: new CallFailureError({ kind: 'http', status: 422, code: 'otp_invalid', message: 'One time password is invalid', fields: { one_time_password: ['otp_invalid'] } }),
   wrongRecoveryCode: new CallFailureError({ kind: 'http', status: 422, code: 'recovery_code_invalid', message: 'invalid', fields: { recovery_code: ['recovery_code_invalid'] } }),

@@ -36,7 +36,7 @@ export const verifyInvitationQa: MachineQa = {
       'Type a common password that still meets the rules ("Password1234!") in both fields and press the button: the server refuses it, "New password" says it is too common',
     'savePassword fails invalid_link':
       'Meanwhile, let the link become unusable (use it in another tab, or let it expire); then type a strong password in both fields and press the button',
-    'savePassword fails network': 'Cut the network, type a strong password in both fields and press the button: the alert "Error ocurred, please try again" appears above the fields',
+    'savePassword fails network': 'Cut the network, type a strong password in both fields and press the button: the alert "An error occurred, please try again" appears above the fields',
     SIGN_IN: 'Press "Go to sign in" (or "Back to sign in")',
     FORGOT_PASSWORD: 'Press the "forgot password" link in the text',
   },
@@ -45,7 +45,7 @@ export const verifyInvitationQa: MachineQa = {
       'The card "Finish your profile setup" (reset: "Choose a new password") says "Checking the link…" under a loading bar',
     'screen:verify.form':
       'The card "Finish your profile setup" (reset: "Choose a new password") with "New password", the password checklist, "Confirm new password" and the button "Save password" (reset: "Change password")',
-    'screen:verify.unavailable': 'The card shows the alert "Error ocurred, please try again" and the button "Try again"',
+    'screen:verify.unavailable': 'The card shows the alert "An error occurred, please try again" and the button "Try again"',
     'screen:verify.invalid':
       'The heading "Link expired or invalid" with the alert "This link is invalid or has expired"; an invitation says "Ask your administrator to send you a new invitation.", a reset link offers the forgot password page; "Back to sign in" below',
     'screen:verify.done':

@@ -77,7 +77,7 @@ export const disableCodeDriver: MachineDriver = {
       const key = ctx.step?.key ?? '';
       const alert = area(ctx).getByRole('alert');
       if (key === 'sendCode fails too_many_requests') await expect(alert).toHaveText(/^Please wait \d+ seconds? before asking for another code\.$/);
-      else if (key === 'sendCode fails network') await expect(alert).toHaveText('Error ocurred, please try again'); // the spec's generic error text
+      else if (key === 'sendCode fails network') await expect(alert).toHaveText('An error occurred, please try again'); // the spec's generic error text
       else await expect(alert).toHaveCount(0);
     },
     'screen:2fa-code.sent': async (ctx) => {

@@ -551,7 +551,7 @@ const screens: MachineDriver['screens'] = {
   'screen:login.account-inactive': async (ctx) => {
     const root = screenRoot(ctx.page, 'screen:login.account-inactive');
     await expect(root.getByRole('alert')).toHaveText('Your account is deactivated. Please contact your administrator.');
-    await expect(root).not.toContainText(/try again|Error ocurred/i);
+    await expect(root).not.toContainText(/try again|error occurred/i);
     await expect(root.getByRole('button')).toHaveCount(0);
   },
   'screen:login.expired-password': async (ctx) => {

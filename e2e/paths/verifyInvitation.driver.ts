@@ -222,7 +222,7 @@ export const verifyInvitationDriver: MachineDriver = {
     'savePassword fails network': async (ctx) => {
       await network(ctx, 'save', false);
       await submit(ctx, STRONG);
-      await expect(ctx.page.getByText('Error ocurred, please try again')).toBeVisible();
+      await expect(ctx.page.getByText('An error occurred, please try again')).toBeVisible();
     },
     SIGN_IN: async (ctx) => {
       await clickLink(ctx.page, /^(Go to sign in|Back to sign in)$/);
@@ -241,7 +241,7 @@ export const verifyInvitationDriver: MachineDriver = {
       await expect(ctx.page.getByRole('button', { name: submitLabel(w) })).toBeEnabled();
     },
     'screen:verify.unavailable': async (ctx) => {
-      await expect(ctx.page.getByText('Error ocurred, please try again')).toBeVisible();
+      await expect(ctx.page.getByText('An error occurred, please try again')).toBeVisible();
       await expect(ctx.page.getByRole('button', { name: 'Try again' })).toBeVisible();
     },
     'screen:verify.invalid': async (ctx) => {

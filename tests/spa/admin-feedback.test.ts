@@ -12,7 +12,7 @@ describe('admin feedback: error codes', () => {
   it('every contract code has a message of its own (no two codes share one, none falls back to the generic text)', () => {
     const texts = ERROR_CODES.map((code) => errorCodeMessage(i18n, code, 30));
     const generic = errorCodeMessage(i18n, 'no_such_code');
-    expect(generic).toBe('Error ocurred, please try again');
+    expect(generic).toBe('An error occurred, please try again');
     ERROR_CODES.forEach((code, i) => {
       if (code !== 'internal_error') expect(texts[i], code).not.toBe(generic);
     });

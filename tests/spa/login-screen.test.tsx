@@ -224,7 +224,7 @@ describe('issue 14: sign-in errors', () => {
     const alert = await screen.findByRole('alert');
     expect(alert).toHaveTextContent('Your account is deactivated. Please contact your administrator.');
     expect(alert.closest('[data-screen]')).toHaveAttribute('data-screen', 'screen:login.account-inactive');
-    expect(document.body).not.toHaveTextContent(/error ocurred|try again/i);
+    expect(document.body).not.toHaveTextContent(/error occurred|try again/i);
     expect(screen.queryByRole('button', { name: /try again/i })).toBeNull();
   });
 
@@ -233,7 +233,7 @@ describe('issue 14: sign-in errors', () => {
     await renderLogin(fake.machine);
     await signIn();
     expect(await screen.findByRole('heading', { level: 1, name: 'Sign-in expired' })).toBeInTheDocument();
-    expect(document.body).not.toHaveTextContent(/error ocurred/i);
+    expect(document.body).not.toHaveTextContent(/error occurred/i);
   });
 
   it('a server field error on the e-mail lands on the e-mail field', async () => {

@@ -15,7 +15,7 @@ const messages: DomainMessages = {
     uri_too_long: 'The address of the request is too long',
     unsupported_media_type: 'Unsupported content type',
     service_unavailable: 'The service is busy, try again shortly',
-    internal_error: 'Error ocurred, please try again',
+    internal_error: 'An error occurred, please try again',
     database_unavailable: 'The database is unavailable',
     redis_unavailable: 'The cache (Redis) is unavailable',
     shutting_down: 'This instance is shutting down',

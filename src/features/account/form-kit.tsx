@@ -50,7 +50,7 @@ export function errorInfoMessage(i18n: I18n, error: ErrorInfo | null): string | 
     case 'exchange_failed':
       return i18n._(msg`Sign-in could not be completed. Please try again.`);
     default:
-      return i18n._(msg`Error ocurred, please try again`);
+      return i18n._(msg`An error occurred, please try again`);
   }
 }
 
@@ -59,7 +59,7 @@ export function apiErrorMessage(i18n: I18n, error: unknown): string {
   if (isApiError(error) && error.status === 429 && error.retryAfter) {
     return errorInfoMessage(i18n, { code: 'too_many_attempts', retryAfter: error.retryAfter }) ?? '';
   }
-  return i18n._(msg`Error ocurred, please try again`);
+  return i18n._(msg`An error occurred, please try again`);
 }
 
 /** Error summary: announced, and focused when it appears so keyboard users land on it. */

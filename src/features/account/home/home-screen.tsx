@@ -27,7 +27,7 @@ export function HomeScreen() {
     return (
       <div className={css({ maxWidth: '3xl', mx: 'auto', width: 'full', display: 'flex', flexDirection: 'column', gap: '4' })}>
         <FormAlert>
-          <Trans>Error ocurred, please try again</Trans>
+          <Trans>An error occurred, please try again</Trans>
         </FormAlert>
         <Button onClick={() => void query.refetch()}>
           <Trans>Try again</Trans>

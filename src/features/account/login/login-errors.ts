@@ -71,6 +71,6 @@ export function loginErrorMessage(i18n: I18n, error: ErrorInfo | null, where: 'c
     default:
       // the sign-in admission gate refused at once (503 service_unavailable + Retry-After): busy, not broken
       if (error.serverCode === 'service_unavailable') return form(i18n._(msg`Many people are signing in right now. Please try again in a few seconds.`));
-      return form(i18n._(msg`Error ocurred, please try again`));
+      return form(i18n._(msg`An error occurred, please try again`));
   }
 }

@@ -43,7 +43,7 @@ export function SsoCallbackView({ admin, search, machineOverride }: { admin: boo
         <ScreenHeading title={<SignInTitle admin={admin} />} />
         {config.isError ? (
           <FormAlert>
-            <Trans>Error ocurred, please try again</Trans>
+            <Trans>An error occurred, please try again</Trans>
           </FormAlert>
         ) : (
           <LoadingBar />

@@ -67,7 +67,7 @@ export function AdminSetupScreen({ token }: { token: string | undefined }) {
       ) : check.isError ? (
         <div className={formStack}>
           <FormAlert>
-            <Trans>Error ocurred, please try again</Trans>
+            <Trans>An error occurred, please try again</Trans>
           </FormAlert>
           <Button onClick={() => void check.refetch()}>
             <Trans>Try again</Trans>

@@ -28,7 +28,7 @@ export function ProfileScreen({ kind }: { kind: AccountKind }) {
     return (
       <div className={formStack}>
         <FormAlert>
-          <Trans>Error ocurred, please try again</Trans>
+          <Trans>An error occurred, please try again</Trans>
         </FormAlert>
         <Button onClick={() => void query.refetch()}>
           <Trans>Try again</Trans>

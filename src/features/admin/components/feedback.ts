@@ -32,7 +32,7 @@ const codeMessages: Record<ErrorCode, MessageDescriptor> = {
   import_job_not_found: msg`This import no longer exists`,
   interaction_expired: msg`The sign-in request has expired, please start again`,
   interaction_invalid: msg`This sign-in request belongs to another login page`,
-  internal_error: msg`Error ocurred, please try again`,
+  internal_error: msg`An error occurred, please try again`,
   invalid_credentials: msg`Given password is invalid`,
   invalid_link: msg`This link is invalid or has expired`,
   invalid_token: msg`Your session has expired, please sign in again`,
@@ -79,7 +79,7 @@ const otherMessages: Record<string, MessageDescriptor> = {
   import_cancelled: msg`The import was cancelled`,
 };
 
-export const GENERIC_ERROR = msg`Error ocurred, please try again`;
+export const GENERIC_ERROR = msg`An error occurred, please try again`;
 
 function isContractCode(code: string): code is ErrorCode {
   return Object.prototype.hasOwnProperty.call(codeMessages, code);
