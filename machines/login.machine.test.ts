@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createActor, fromPromise, getNextSnapshot, type AnyMachineSnapshot, type EventObject } from 'xstate';
 import { CallFailureError } from './testing/failure';
-import { createLoginActors, LOGIN_SCREENS, loginError, loginMachine, type CredentialsInput, type LoginContext, type LoginInput, type LoginResult, type NewPasswordInput } from './login.machine';
+import { createLoginActors, LOGIN_SCREENS, loginError, loginMachine, type CodeInput, type CredentialsInput, type LoginContext, type LoginInput, type LoginResult, type NewPasswordInput, type RecoveryInput, type SecondFactorResult } from './login.machine';
 import { NEW_PASSWORD, REDIRECT_TO, RESET_TOKEN, loginModel } from './login.model';
 import { isOutcome, screenTags, stepKey } from './testing/qa';
 import { loginQa } from './login.qa';
@@ -140,6 +140,83 @@ describe(`login machine (model-based: ${simplePaths.length} simple paths + ${pat
       if (input.interaction === null && input.resetToken === undefined) expect(path.steps[0]!.state.value).toBe('authorizing');
       if (input.resetToken === null) expect(path.steps[0]!.state.value).toBe('signInExpired');
     });
+  });
+});
+
+describe('login: the second-factor method switches only when no request is in flight (issue 29)', () => {
+  const SWITCHES = [{ type: 'USE_RECOVERY_CODE' }, { type: 'USE_ONE_TIME_PASSWORD' }] as const;
+  const twoFactorStates = paths.flatMap((p) => p.steps.map((s) => s.state)).filter((s) => stateKey(s.value).startsWith('twoFactor.'));
+
+  it('on every path: refused in every two-factor state with a request in flight, allowed in every other one', () => {
+    const seen = new Set<string>();
+    for (const state of twoFactorStates) {
+      const key = stateKey(state.value);
+      seen.add(key);
+      const canSwitch = SWITCHES.some((event) => state.can(event));
+      expect(canSwitch, key).toBe(!state.hasTag('loading'));
+    }
+    expect([...seen].filter((key) => key.endsWith('verifying') || key.endsWith('resending')).sort()).toEqual([
+      'twoFactor.otp.verifying',
+      'twoFactor.recovery.verifying',
+      'twoFactor.sms.resending',
+      'twoFactor.sms.verifying',
+    ]);
+  });
+
+  it('a slow recovery code, then "Use a one-time password instead": the code\'s answer is awaited and signs in; no OTP is asked', async () => {
+    let answer: (result: SecondFactorResult) => void = () => {};
+    const verifyOtp = vi.fn(async () => ({ status: 'complete', redirect_to: REDIRECT_TO }) as SecondFactorResult);
+    const redirect = vi.fn();
+    const actor = createActor(
+      loginMachine.provide({
+        actors: {
+          submitCredentials: fromPromise<LoginResult, CredentialsInput>(async () => ({ status: 'two_factor_required', method: 'GOOGLE' })),
+          verifyRecoveryCode: fromPromise<SecondFactorResult, RecoveryInput>(() => new Promise((resolve) => (answer = resolve))),
+          verifyOtp: fromPromise<SecondFactorResult, CodeInput>(verifyOtp),
+        },
+        actions: { redirect: (_, params) => redirect(params), navigate: () => {} },
+      }),
+      { input: { admin: false, interaction: 'uid' } },
+    ).start();
+    actor.send({ type: 'SUBMIT', email: 'a@b.c', password: 'x' });
+    await vi.waitFor(() => expect(actor.getSnapshot().value).toEqual({ twoFactor: { otp: 'entering' } }));
+    actor.send({ type: 'USE_RECOVERY_CODE' });
+    actor.send({ type: 'SUBMIT_RECOVERY_CODE', recoveryCode: 'abcde-fghij' });
+    expect(actor.getSnapshot().value).toEqual({ twoFactor: { recovery: 'verifying' } });
+    // the person switches while the request is slow: the switch waits for the answer (the request is not dropped)
+    actor.send({ type: 'USE_ONE_TIME_PASSWORD' });
+    expect(actor.getSnapshot().value).toEqual({ twoFactor: { recovery: 'verifying' } });
+    expect(actor.getSnapshot().hasTag('screen:login.two-factor-recovery')).toBe(true);
+    answer({ status: 'complete', redirect_to: REDIRECT_TO });
+    await vi.waitFor(() => expect(actor.getSnapshot().value).toBe('leaving'));
+    expect(redirect).toHaveBeenCalledWith({ url: REDIRECT_TO });
+    expect(verifyOtp).not.toHaveBeenCalled();
+    actor.stop();
+  });
+
+  it('a wrong recovery code answered after the attempted switch: back at the recovery code with its error, then the switch works', async () => {
+    let fail: (error: unknown) => void = () => {};
+    const actor = createActor(
+      loginMachine.provide({
+        actors: {
+          submitCredentials: fromPromise<LoginResult, CredentialsInput>(async () => ({ status: 'two_factor_required', method: 'SMS' })),
+          verifyRecoveryCode: fromPromise<SecondFactorResult, RecoveryInput>(() => new Promise((_, reject) => (fail = reject))),
+        },
+        actions: { redirect: () => {}, navigate: () => {} },
+      }),
+      { input: { admin: false, interaction: 'uid' } },
+    ).start();
+    actor.send({ type: 'SUBMIT', email: 'a@b.c', password: 'x' });
+    await vi.waitFor(() => expect(actor.getSnapshot().value).toEqual({ twoFactor: { sms: 'cooldown' } }));
+    actor.send({ type: 'USE_RECOVERY_CODE' });
+    actor.send({ type: 'SUBMIT_RECOVERY_CODE', recoveryCode: 'abcde-fghij' });
+    actor.send({ type: 'USE_ONE_TIME_PASSWORD' });
+    fail(new CallFailureError({ kind: 'http', status: 422, code: 'recovery_code_invalid', message: 'invalid' }));
+    await vi.waitFor(() => expect(actor.getSnapshot().value).toEqual({ twoFactor: { recovery: 'entering' } }));
+    expect(ctx(actor.getSnapshot()).error?.code).toBe('invalid_recovery_code');
+    actor.send({ type: 'USE_ONE_TIME_PASSWORD' });
+    expect(actor.getSnapshot().value).toEqual({ twoFactor: { sms: 'cooldown' } });
+    actor.stop();
   });
 });
 

@@ -298,9 +298,9 @@ export const loginMachine = setup({
         otp: {
           initial: 'entering',
           tags: ['screen:login.two-factor-otp'],
-          on: { USE_RECOVERY_CODE: { target: 'recovery', actions: 'clearError' } },
           states: {
-            entering: { on: { SUBMIT_CODE: 'verifying' } },
+            // switching method only while no code is on its way: a request in flight is finished first (issue 29)
+            entering: { on: { SUBMIT_CODE: 'verifying', USE_RECOVERY_CODE: { target: '#login.twoFactor.recovery', actions: 'clearError' } } },
             verifying: {
               tags: ['loading'],
               invoke: {
@@ -316,16 +316,15 @@ export const loginMachine = setup({
         sms: {
           initial: 'cooldown',
           tags: ['screen:login.two-factor-sms'],
-          on: { USE_RECOVERY_CODE: { target: 'recovery', actions: 'clearError' } },
           states: {
             // the server sent a code with the two_factor_required answer; resend is possible after the cooldown
             cooldown: {
               after: { smsResendCooldown: 'ready' },
-              on: { SUBMIT_CODE: 'verifying' },
+              on: { SUBMIT_CODE: 'verifying', USE_RECOVERY_CODE: { target: '#login.twoFactor.recovery', actions: 'clearError' } },
             },
             ready: {
               tags: ['sms:can-resend'],
-              on: { SUBMIT_CODE: 'verifying', RESEND_CODE: { target: 'resending', actions: 'clearError' } },
+              on: { SUBMIT_CODE: 'verifying', RESEND_CODE: { target: 'resending', actions: 'clearError' }, USE_RECOVERY_CODE: { target: '#login.twoFactor.recovery', actions: 'clearError' } },
             },
             resending: {
               tags: ['loading'],
@@ -352,9 +351,10 @@ export const loginMachine = setup({
         recovery: {
           initial: 'entering',
           tags: ['screen:login.two-factor-recovery'],
-          on: { USE_ONE_TIME_PASSWORD: { target: 'choose', actions: 'clearError' } },
           states: {
-            entering: { on: { SUBMIT_RECOVERY_CODE: 'verifying' } },
+            // not while `verifying`: leaving then would spend the code in the background and the OTP that follows
+            // would meet a finished sign-in ("Sign-in expired", issue 29)
+            entering: { on: { SUBMIT_RECOVERY_CODE: 'verifying', USE_ONE_TIME_PASSWORD: { target: '#login.twoFactor.choose', actions: 'clearError' } } },
             verifying: {
               tags: ['loading'],
               invoke: {

@@ -104,7 +104,8 @@ export function OneTimePasswordScreen(props: OneTimePasswordScreenProps) {
               {props.canResend ? <Trans>Resend code</Trans> : <Trans>Resend available in a minute</Trans>}
             </Button>
           ) : null}
-          <Button variant="link" onClick={props.onUseRecovery}>
+          {/* not while a code is on its way (the statechart refuses the switch then too) */}
+          <Button variant="link" disabled={props.loading} onClick={props.onUseRecovery}>
             <Trans>Use a recovery code</Trans>
           </Button>
         </div>
@@ -157,7 +158,8 @@ export function RecoveryCodeScreen(props: RecoveryCodeScreenProps) {
         <SubmitButton loading={props.loading}>
           <Trans>Verify</Trans>
         </SubmitButton>
-        <Button variant="link" onClick={props.onUseOtp}>
+        {/* not while the recovery code is on its way: it would be spent in the background (issue 29) */}
+        <Button variant="link" disabled={props.loading} onClick={props.onUseOtp}>
           <Trans>Use a one-time password instead</Trans>
         </Button>
       </form>
