@@ -21,6 +21,7 @@ export function Logo({ to = '/' }: { to?: '/' | '/admin/dashboard' }) {
   return (
     <Link
       to={to}
+      data-toast-avoid="start"
       className={css({ display: 'inline-flex', alignItems: 'center', gap: '2', fontWeight: 'bold', fontSize: 'lg', color: 'fg.default', textDecoration: 'none', borderRadius: 'md' })}
     >
       <LogoMark />

@@ -1,9 +1,10 @@
 import { Trans, useLingui } from '@lingui/react/macro';
-import type { ReactNode } from 'react';
+import { useRef, type ReactNode } from 'react';
 import { css } from 'styled-system/css';
 import { LanguagePicker } from '../language-picker';
 import { Logo, PRODUCT_NAME } from '../logo';
 import { MAIN_CONTENT_ID, SkipLink } from '../skip-link';
+import { useToastLane } from '../ui/toast-lane';
 
 export interface SiteLayoutProps {
   children: ReactNode;
@@ -17,10 +18,13 @@ export interface SiteLayoutProps {
 export function SiteLayout({ children, headerActions, home = '/' }: SiteLayoutProps) {
   const { t } = useLingui();
   const year = new Date().getFullYear();
+  const headerRef = useRef<HTMLElement>(null);
+  useToastLane(headerRef);
   return (
     <div className={css({ display: 'flex', flexDirection: 'column', minHeight: '100dvh', bg: 'bg.canvas' })}>
       <SkipLink />
       <header
+        ref={headerRef}
         className={css({
           display: 'flex',
           alignItems: 'center',
@@ -34,7 +38,7 @@ export function SiteLayout({ children, headerActions, home = '/' }: SiteLayoutPr
         })}
       >
         <Logo to={home} />
-        <div className={css({ display: 'flex', alignItems: 'center', gap: '3' })} role="group" aria-label={t`Preferences`}>
+        <div data-toast-avoid="end" className={css({ display: 'flex', alignItems: 'center', gap: '3' })} role="group" aria-label={t`Preferences`}>
           <LanguagePicker />
           {headerActions}
         </div>

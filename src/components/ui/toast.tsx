@@ -3,7 +3,7 @@ import { useLingui } from '@lingui/react/macro';
 import { toast as toastRecipe } from 'styled-system/recipes';
 import { XIcon } from './icons';
 import { createStyleContext } from './style-context';
-import { toaster } from './toaster';
+import { bottomToaster, headerToaster } from './toaster';
 
 const { withProvider, withContext } = createStyleContext(toastRecipe);
 
@@ -13,6 +13,15 @@ const Description = withContext(ArkToast.Description, 'description');
 const CloseTrigger = withContext(ArkToast.CloseTrigger, 'closeTrigger');
 
 export function Toaster() {
+  return (
+    <>
+      <ToastGroup toaster={headerToaster} />
+      <ToastGroup toaster={bottomToaster} />
+    </>
+  );
+}
+
+function ToastGroup({ toaster }: { toaster: typeof headerToaster }) {
   const { t } = useLingui();
   return (
     <ArkToaster toaster={toaster}>

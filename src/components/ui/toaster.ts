@@ -1,19 +1,46 @@
-import { createToaster } from '@ark-ui/react/toast';
+import { createToaster, type ToastOptions } from '@ark-ui/react/toast';
+import { toastPlacement } from './toast-lane';
 
 /**
  * The app-wide toast store: `toaster.create({ title, description, type })`. The toasts' components and machines
  * (./toast.tsx) load after the first render (src/routes/__root.tsx); this store alone is what screens import.
  *
- * Toasts sit in the 64 px header band at the top end (full width on phones), never over the page's own controls:
- * at the bottom end they covered whatever button was there (issue 14: "Generate API key" on a technical user's page,
- * the pagination), and below the header they would cover every page's primary action (Add user, Import users).
- * Compact (one line of title and one of description fit in the band); further toasts hide behind the newest one,
- * peeking out by 4 px, and fan out on hover or focus.
+ * Placement (./toast-lane.ts): in the header band's free lane between its start and end controls on wide screens, so
+ * they cover neither the page's controls (issue 14: "Generate API key", the pagination at the bottom end) nor the
+ * header's language picker and account menu (issue 29); at the bottom, full width, where that lane is too narrow
+ * (phones). Further toasts hide behind the newest one, peeking out by 4 px, and fan out on hover or focus; hovering
+ * or focusing them pauses their timers (zag's toast group).
+ *
+ * How long (issue 29: success toasts lasted 2 s, too short to read): success and information 6 s, errors until
+ * dismissed with their close button.
  */
-export const toaster = createToaster({
+export const TOAST_DURATIONS = { success: 6000, info: 6000, warning: 10_000, error: Number.POSITIVE_INFINITY, loading: Number.POSITIVE_INFINITY } as const;
+
+const common = { overlap: true, gap: 4, max: 3 } as const;
+
+export const headerToaster = createToaster({
+  ...common,
   placement: 'top-end',
-  offsets: { top: '4px', right: '8px', bottom: '8px', left: '8px' },
-  overlap: true,
-  gap: 4,
-  max: 3,
+  offsets: { top: '4px', right: 'var(--toast-lane-end, 8px)', bottom: '8px', left: '8px' },
 });
+
+export const bottomToaster = createToaster({ ...common, placement: 'bottom', offsets: '8px' });
+
+/** How long a toast stays unless the caller says otherwise. */
+export function toastDuration(options: Pick<ToastOptions, 'type' | 'duration'>): number {
+  if (options.duration !== undefined) return options.duration;
+  const type = options.type as keyof typeof TOAST_DURATIONS | undefined;
+  return type && type in TOAST_DURATIONS ? TOAST_DURATIONS[type] : TOAST_DURATIONS.info;
+}
+
+export const toaster = {
+  /** Shows a toast where it covers no control (see above); returns its id. */
+  create(options: ToastOptions): string {
+    const target = toastPlacement() === 'header' ? headerToaster : bottomToaster;
+    return target.create({ ...options, duration: toastDuration(options) });
+  },
+  dismiss(id?: string): void {
+    headerToaster.dismiss(id);
+    bottomToaster.dismiss(id);
+  },
+};

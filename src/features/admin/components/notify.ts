@@ -8,10 +8,10 @@ import { useErrorText } from './feedback';
 export function useNotify() {
   const text = useErrorText();
   return {
-    success: (title: string, description?: string) => toaster.create({ type: 'success', title, description, duration: 4000 }),
+    success: (title: string, description?: string) => toaster.create({ type: 'success', title, description }),
     error: (error: unknown, title?: string) => {
       const message = text(error);
-      return toaster.create({ type: 'error', title: title ?? message, description: title ? message : undefined, duration: 8000 });
+      return toaster.create({ type: 'error', title: title ?? message, description: title ? message : undefined });
     },
   };
 }

@@ -5,6 +5,7 @@ import { css } from 'styled-system/css';
 import { LanguagePicker } from '../../../components/language-picker';
 import { MAIN_CONTENT_ID, SkipLink } from '../../../components/skip-link';
 import { MenuIcon } from '../../../components/ui/icons-more';
+import { useToastLane } from '../../../components/ui/toast-lane';
 import { useCurrentAdmin } from '../../../lib/current-admin';
 import { usePageTitle } from '../../../lib/page-title';
 import { useLogout } from '../../../lib/session-context';
@@ -39,6 +40,8 @@ export function AdminShell({ children, onLogout }: AdminShellProps) {
   const sessionLogout = useLogout();
   const pathname = useRouterState({ select: (state) => state.location.pathname });
   const mainRef = useRef<HTMLElement>(null);
+  const headerRef = useRef<HTMLElement>(null);
+  useToastLane(headerRef);
   const headingVisible = useHeadingVisible(mainRef, pathname);
 
   return (
@@ -65,6 +68,7 @@ export function AdminShell({ children, onLogout }: AdminShellProps) {
       ) : null}
       <div className={css({ display: 'flex', flexDirection: 'column', flex: '1', minWidth: '0' })}>
         <header
+          ref={headerRef}
           className={css({
             position: 'sticky',
             top: '0',
@@ -81,6 +85,7 @@ export function AdminShell({ children, onLogout }: AdminShellProps) {
         >
           <button
             type="button"
+            data-toast-avoid="start"
             aria-label={t`Open navigation`}
             aria-expanded={drawerOpen}
             onClick={() => setDrawerOpen(true)}
@@ -117,7 +122,7 @@ export function AdminShell({ children, onLogout }: AdminShellProps) {
           >
             {title}
           </p>
-          <div className={css({ display: 'flex', alignItems: 'center', gap: { base: '1', md: '3' }, flexShrink: 0 })}>
+          <div data-toast-avoid="end" className={css({ display: 'flex', alignItems: 'center', gap: { base: '1', md: '3' }, flexShrink: 0 })}>
             <LanguagePicker />
             <UserMenu admin={admin} onLogout={onLogout ?? sessionLogout} />
           </div>
