@@ -10,6 +10,15 @@ export const ROLE_NAME_RE = /^[A-Z0-9]+(_[A-Z0-9]+)+$/;
 export const SERVICE_PATH_RE = /^\/[A-Za-z0-9\-._~!$&'()*+,;=:@%/]*$/;
 export { LOCALES, type Locale } from '../locales';
 
+/**
+ * A service app's one redirect URI: its URL (trailing slashes dropped) followed by its path, e.g.
+ * `https://billing.example.com` + `/auth/callback`. The provider (server/oidc/adapter.ts) registers exactly this, and
+ * the service app form shows it live as the two fields are typed.
+ */
+export function serviceRedirectUri(url: string, path: string): string {
+  return `${url.trim().replace(/\/+$/, '')}${path.trim()}`;
+}
+
 export const emailSchema = z.string().trim().min(1).max(254).pipe(z.email());
 export const phoneSchema = z.string().trim().regex(PHONE_RE);
 export const roleNameSchema = z.string().trim().min(1).max(64).regex(ROLE_NAME_RE);

@@ -1,6 +1,7 @@
 import { errors, type Adapter, type AdapterPayload } from 'oidc-provider';
 import type { Kysely } from 'kysely';
 import { SECRET_AUTH_METHODS, type Database, type SecretAuthMethod, type ServiceApp } from '../db/schema';
+import { serviceRedirectUri } from '../../contract/domain/formats';
 
 /** Client metadata (extraClientMetadata) carrying a service app's PKCE setting to the provider. */
 export const PKCE_METADATA = 'iam_pkce_required';
@@ -21,7 +22,7 @@ type AppSettingsRow = Pick<ServiceApp, 'url' | 'path' | 'client_type' | 'pkce_re
 /** Redirect URIs of a service app: redirect = url + path; after logout also the bare url. */
 export function serviceAppRedirects(app: Pick<ServiceApp, 'url' | 'path'>): { redirect_uri: string; post_logout_redirect_uris: string[] } {
   const base = app.url.replace(/\/+$/, '');
-  const redirect = `${base}${app.path}`;
+  const redirect = serviceRedirectUri(app.url, app.path);
   return { redirect_uri: redirect, post_logout_redirect_uris: [...new Set([redirect, base, `${base}/`])] };
 }
 

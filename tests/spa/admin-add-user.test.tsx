@@ -61,4 +61,26 @@ describe('Add user dialog', () => {
     await waitFor(() => expect(server?.requests.find((r) => r.method === 'POST')).toBeDefined());
     expect(JSON.parse(server.requests.find((r) => r.method === 'POST')?.body ?? '{}')).toMatchObject({ locale: 'it', auth_type: 'CREDENTIALS' });
   });
+
+  it('phone: the hint shows the expected format; a number without country code is refused with it; spaces are accepted (issue 29)', async () => {
+    server = await api([]);
+    const user = userEvent.setup();
+    await renderWithRouter(() => <AddUserDialog open onOpenChange={() => {}} />, '/admin/user-management');
+    const dialog = await screen.findByRole('dialog');
+    const phone = within(dialog).getByLabelText(/^Phone/);
+    expect(phone).toHaveAccessibleDescription(/International format: \+ and the country code, then the number, e\.g\. \+33612345678/);
+    await user.type(within(dialog).getByLabelText(/E-mail/), 'luca@example.com');
+    await user.type(within(dialog).getByLabelText(/First name/), 'Luca');
+    await user.type(within(dialog).getByLabelText(/Last name/), 'Bianchi');
+    await user.type(phone, '06 12 34 56 78');
+    await user.click(within(dialog).getByRole('button', { name: 'Add and send invitation' }));
+    expect(await within(dialog).findByText('Enter the number in international format: + and the country code, then the number, e.g. +33612345678')).toBeInTheDocument();
+    expect(dialog).not.toHaveTextContent('is invalid');
+    expect(server?.requests.some((r) => r.method === 'POST')).toBe(false);
+    await user.clear(phone);
+    await user.type(phone, '+33 6 12 34 56 78');
+    await user.click(within(dialog).getByRole('button', { name: 'Add and send invitation' }));
+    await waitFor(() => expect(server?.requests.find((r) => r.method === 'POST')).toBeDefined());
+    expect(JSON.parse(server?.requests.find((r) => r.method === 'POST')?.body ?? '{}')).toMatchObject({ phone: '+33612345678' });
+  });
 });

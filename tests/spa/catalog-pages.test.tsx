@@ -129,6 +129,47 @@ describe('roles page', () => {
   });
 });
 
+describe('role and subscription names convert to UPPER_SNAKE as typed (issue 29)', () => {
+  it('"content editor" becomes CONTENT_EDITOR; "Editor" becomes EDITOR and its error explains the rule', async () => {
+    await api((req) => (req.method === 'POST' && req.path === '/api/admin/roles' ? { status: 201, body: { data: { ...user, id: 'r3', ...(JSON.parse(req.body) as object) } } } : undefined));
+    const u = userEvent.setup();
+    await renderWithRouter(() => <RolesPage />, '/admin/roles');
+    await u.click(await screen.findByRole('button', { name: 'Create role' }, { timeout: 5_000 }));
+    const dialog = await screen.findByRole('dialog', { name: 'Create role' });
+    const name = within(dialog).getByLabelText(/^Name/);
+    expect(dialog).toHaveTextContent('Capital letters and digits in two or more parts joined by underscores, e.g. APP_ADMIN.');
+    await u.type(name, 'Editor');
+    expect(name).toHaveValue('EDITOR');
+    await u.click(within(dialog).getByRole('button', { name: 'Create role' }));
+    await waitFor(() => expect(name).toHaveAttribute('aria-invalid', 'true'));
+    expect(dialog).toHaveTextContent('Use capital letters and digits in two or more parts joined by underscores, e.g. APP_ADMIN or CONTENT_EDITOR');
+    expect(dialog).not.toHaveTextContent('Name is invalid');
+    await u.clear(name);
+    await u.type(name, 'content éditor-');
+    expect(name).toHaveValue('CONTENT_EDITOR_');
+    await u.tab();
+    expect(name).toHaveValue('CONTENT_EDITOR');
+    await u.click(within(dialog).getByRole('button', { name: 'Create role' }));
+    await toasted('Role created', 'CONTENT_EDITOR');
+    expect(JSON.parse((await sent('POST')).body)).toEqual({ name: 'CONTENT_EDITOR', description: '' });
+  });
+
+  it('a subscription name: "acme pro" becomes ACME_PRO; four parts are refused with the rule', async () => {
+    await api(() => undefined);
+    const u = userEvent.setup();
+    await renderWithRouter(() => <SubscriptionsPage />, '/admin/subscriptions');
+    await u.click(await screen.findByRole('button', { name: 'Add subscription' }, { timeout: 5_000 }));
+    const dialog = await screen.findByRole('dialog', { name: 'Add subscription' });
+    const name = within(dialog).getByLabelText(/^Name/);
+    await u.type(name, 'acme pro');
+    expect(name).toHaveValue('ACME_PRO');
+    await u.clear(name);
+    await u.type(name, 'a b c d');
+    await u.click(within(dialog).getByRole('button', { name: 'Add subscription' }));
+    expect(await within(dialog).findByText('Use capital letters and digits in two or three parts joined by underscores, e.g. ACME_PRO or ACME_PRO_EU')).toBeInTheDocument();
+  });
+});
+
 describe('subscriptions page', () => {
   it('lists subscriptions with their roles and users, edits one keeping its roles', async () => {
     await api((req) => (req.method === 'PATCH' && req.path === '/api/admin/subscriptions/s1' ? { body: { data: { ...plan, ...(JSON.parse(req.body) as object), removed_assignments: 0 } } } : undefined));
@@ -137,7 +178,9 @@ describe('subscriptions page', () => {
     const [row] = await screen.findAllByTestId('subscription-row', {}, { timeout: 5_000 });
     expect(row).toHaveTextContent('PRO_PLAN');
     expect(row).toHaveTextContent('Pro');
-    expect(row).toHaveTextContent('2 roles selected');
+    // the list counts the subscription's roles; "selected" is the form's own summary (issue 29)
+    expect(row).toHaveTextContent('2 roles');
+    expect(row).not.toHaveTextContent(/selected/);
     expect(row).toHaveTextContent('APP_ADMIN');
     expect(within(row as HTMLElement).getAllByRole('cell')[2]).toHaveTextContent('7');
     expect(screen.getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Name', 'Roles', 'Users', 'Updated', 'Actions']);
@@ -186,6 +229,13 @@ describe('service apps page', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Add service app' });
     await u.type(within(dialog).getByLabelText(/Display name/), 'Wiki');
     await u.type(within(dialog).getByLabelText(/Client ID/), 'wiki');
+    // URL + Path are the redirect URI: the form says so and shows the URI they make (issue 29)
+    expect(within(dialog).getByTestId('redirect-uri-hint')).toHaveTextContent("URL + Path make the app's redirect URI");
+    await u.type(within(dialog).getByLabelText(/^URL/), 'https://wiki.example.com/');
+    await u.clear(within(dialog).getByLabelText(/^Path/));
+    await u.type(within(dialog).getByLabelText(/^Path/), '/auth/callback');
+    expect(within(dialog).getByTestId('redirect-uri-hint')).toHaveTextContent("URL + Path make the app's redirect URI: https://wiki.example.com/auth/callback. The app must send exactly this address");
+    await u.clear(within(dialog).getByLabelText(/^URL/));
     await u.type(within(dialog).getByLabelText(/^URL/), 'https://wiki.example.com');
     await u.click(within(dialog).getByRole('combobox', { name: 'Client type' }));
     await u.click(await screen.findByRole('option', { name: 'Confidential (with client secret)' }));

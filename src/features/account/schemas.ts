@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { passwordSchema } from '../../../contract/domain/password-policy';
-import { PHONE_RE } from '../../../contract/domain/formats';
+import { isPhoneOrEmpty, normalizePhone } from '../../lib/phone';
 
 const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -17,10 +17,8 @@ export const emailField = z
 
 export const requiredString = (max = 100) => z.string().trim().min(1, 'required').max(max, `too_long:${max + 1}`);
 
-export const phoneField = z
-  .string()
-  .trim()
-  .refine((v) => v === '' || PHONE_RE.test(v), 'invalid');
+/** Optional phone: written with spaces or hyphens is fine, it is sent in E.164 (src/lib/phone.ts). */
+export const phoneField = z.string().refine(isPhoneOrEmpty, 'invalid').transform(normalizePhone);
 
 /** password + confirmation with the policy and the match rule. */
 export const newPasswordFields = {

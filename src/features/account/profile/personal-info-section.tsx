@@ -16,6 +16,7 @@ import { toaster } from '../../../components/ui/toaster';
 import { applyServerFieldErrors } from '../../../lib/field-errors';
 import { useFieldError } from '../../../lib/field-errors';
 import { activateLocale, FALLBACK_LANGUAGES, languageName } from '../../../lib/i18n';
+import { PHONE_EXAMPLE } from '../../../lib/phone';
 import { STORAGE_KEYS, writeStorage } from '../../../lib/storage';
 import { apiErrorMessage, formStack } from '../form-kit';
 import { phoneField, requiredString } from '../schemas';
@@ -68,10 +69,14 @@ export function PersonalInfoSection({ kind, user }: { kind: AccountKind; user: A
           label={t`Phone`}
           type="tel"
           autoComplete="tel"
-          placeholder="+4915112345678"
-          helperText={t`International format: + followed by digits. Needed for SMS verification.`}
+          placeholder={PHONE_EXAMPLE}
+          helperText={t`International format: + and the country code, then the number, e.g. ${PHONE_EXAMPLE}. Needed for SMS codes.`}
           {...form.register('phone')}
-          errorText={fieldError(errors.phone, t`Phone`)}
+          errorText={
+            errors.phone?.message === 'invalid'
+              ? t`Enter the number in international format: + and the country code, then the number, e.g. ${PHONE_EXAMPLE}`
+              : fieldError(errors.phone, t`Phone`)
+          }
         />
         <Controller
           control={form.control}

@@ -8,6 +8,7 @@ import { ROLE_NAME_RE } from '../../../../contract/domain/formats';
 import { isApiError } from '../../../api/errors';
 import * as Table from '../../../components/ui/table';
 import { applyServerFieldErrors } from '../../../lib/field-errors';
+import { upperSnakeField } from '../../../lib/upper-snake';
 import { rolesQueryOptions, useRoleMutations } from '../api/catalog';
 import type { Role } from '../api/types';
 import { useErrorText } from '../components/feedback';
@@ -67,7 +68,16 @@ function RoleForm({ role, onDone }: { role: Role | null; onDone: () => void }) {
   );
   return (
     <CatalogForm editing={role !== null} createLabel={t`Create role`} updateTitle={t`Update role`} onSubmit={(e) => void submit(e)} onCancel={onDone} submitting={formState.isSubmitting}>
-      <FormField label={t`Name`} required error={formState.errors.name} helperText={t`Upper-case segments joined by underscores, e.g. APP_ADMIN`} autoComplete="off" {...register('name')} />
+      <FormField
+        label={t`Name`}
+        required
+        error={formState.errors.name}
+        helperText={t`Capital letters and digits in two or more parts joined by underscores, e.g. APP_ADMIN. What you type is converted: "content editor" becomes CONTENT_EDITOR.`}
+        invalidText={t`Use capital letters and digits in two or more parts joined by underscores, e.g. APP_ADMIN or CONTENT_EDITOR`}
+        autoComplete="off"
+        spellCheck={false}
+        {...upperSnakeField(register('name'))}
+      />
       <FormField label={t`Description`} error={formState.errors.description} {...register('description')} />
     </CatalogForm>
   );

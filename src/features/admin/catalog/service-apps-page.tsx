@@ -1,11 +1,11 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useQuery } from '@tanstack/react-query';
-import { useState, type ReactNode } from 'react';
+import { useId, useState, type ReactNode } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { css } from 'styled-system/css';
 import { z } from 'zod';
-import { SERVICE_PATH_RE } from '../../../../contract/domain/formats';
+import { SERVICE_PATH_RE, serviceRedirectUri } from '../../../../contract/domain/formats';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import * as Dialog from '../../../components/ui/dialog';
@@ -150,6 +150,25 @@ const schema = z.object({
 });
 type Values = z.infer<typeof schema>;
 
+/**
+ * URL and Path together are the app's one redirect URI (docs/INTEGRATING.md): said in the form, with the URI they make
+ * shown as they are typed (issue 29), the same function the provider registers it with.
+ */
+function RedirectUriHint({ id, url, path }: { id: string; url: string; path: string }) {
+  const uri = url.trim() && path.trim() ? serviceRedirectUri(url, path) : null;
+  return (
+    <p id={id} data-testid="redirect-uri-hint" className={css({ fontSize: 'sm', color: 'fg.muted', mt: '-2' })}>
+      {uri ? (
+        <Trans>
+          URL + Path make the app's redirect URI: <code className={css({ fontFamily: 'mono', color: 'fg.default', overflowWrap: 'anywhere' })}>{uri}</code>. The app must send exactly this address when it signs people in.
+        </Trans>
+      ) : (
+        <Trans>URL + Path make the app's redirect URI, the address the app must send exactly when it signs people in.</Trans>
+      )}
+    </p>
+  );
+}
+
 function ServiceAppForm({ app, onDone }: { app: ServiceApp | null; onDone: (saved?: ServiceApp) => void }) {
   const { t } = useLingui();
   const save = useCatalogSave();
@@ -169,6 +188,7 @@ function ServiceAppForm({ app, onDone }: { app: ServiceApp | null; onDone: (save
     },
   });
   const confidential = watch('client_type') === 'confidential';
+  const redirectHintId = useId();
   const submit = handleSubmit((values) =>
     save(
       // the per-app OIDC settings exist for confidential apps only; a public app always needs PKCE and sends no secret
@@ -199,9 +219,25 @@ function ServiceAppForm({ app, onDone }: { app: ServiceApp | null; onDone: (save
         <FormField label={t`Client ID`} required error={formState.errors.name} helperText={t`Lower-case letters, digits and -`} autoComplete="off" {...register('name')} />
       </div>
       <div className={css({ display: 'grid', gridTemplateColumns: { base: '1fr', sm: '2fr 1fr' }, gap: '4' })}>
-        <FormField label={t`URL`} type="url" required placeholder="https://app.example.com" error={formState.errors.url} {...register('url')} />
-        <FormField label={t`Path`} required placeholder="/callback" error={formState.errors.path} helperText={t`Starts with /`} {...register('path')} />
+        <FormField
+          label={t`URL`}
+          type="url"
+          required
+          placeholder="https://app.example.com"
+          error={formState.errors.url}
+          helperText={t`The app's address (scheme and host, optionally a base path)`}
+          {...register('url')}
+        />
+        <FormField
+          label={t`Path`}
+          required
+          placeholder="/callback"
+          error={formState.errors.path}
+          helperText={t`Starts with /: where the app receives the sign-in answer`}
+          {...register('path')}
+        />
       </div>
+      <RedirectUriHint id={redirectHintId} url={watch('url')} path={watch('path')} />
       <Controller
         control={control}
         name="client_type"

@@ -8,6 +8,7 @@ import { SUBSCRIPTION_NAME_RE } from '../../../../contract/domain/formats';
 import { Badge } from '../../../components/ui/badge';
 import * as Table from '../../../components/ui/table';
 import { applyServerFieldErrors } from '../../../lib/field-errors';
+import { upperSnakeField } from '../../../lib/upper-snake';
 import { subscriptionsQueryOptions, useSubscriptionMutations } from '../api/catalog';
 import type { Subscription } from '../api/types';
 import { FormField } from '../components/form';
@@ -45,7 +46,8 @@ export function SubscriptionsPage() {
             <Table.Cell>
               <div className={css({ display: 'flex', gap: '1', flexWrap: 'wrap', alignItems: 'center' })}>
                 <span className={css({ fontSize: 'xs', color: 'fg.muted', me: '1' })}>
-                  <Plural value={sub.role_count} one="# role selected" other="# roles selected" />
+                  {/* a count of the subscription's roles, not the form's selection summary (issue 29) */}
+                  <Plural value={sub.role_count} _0="No roles" one="# role" other="# roles" />
                 </span>
                 {sub.roles.slice(0, 4).map((r) => (
                   <Badge key={r.id} tone="info">
@@ -104,7 +106,16 @@ function SubscriptionForm({ subscription, onDone }: { subscription: Subscription
       onCancel={onDone}
       submitting={formState.isSubmitting}
     >
-      <FormField label={t`Name`} required error={formState.errors.name} helperText={t`Format XX_XX or XX_XX_XX, e.g. ACME_PRO`} autoComplete="off" {...register('name')} />
+      <FormField
+        label={t`Name`}
+        required
+        error={formState.errors.name}
+        helperText={t`Capital letters and digits in two or three parts joined by underscores, e.g. ACME_PRO. What you type is converted: "acme pro" becomes ACME_PRO.`}
+        invalidText={t`Use capital letters and digits in two or three parts joined by underscores, e.g. ACME_PRO or ACME_PRO_EU`}
+        autoComplete="off"
+        spellCheck={false}
+        {...upperSnakeField(register('name'))}
+      />
       <FormField label={t`Description`} error={formState.errors.description} {...register('description')} />
       <RolePicker control={control} label={t`Roles`} />
       <p className={css({ fontSize: 'sm', color: 'fg.muted' })} aria-live="polite" data-testid="role-count">

@@ -5,7 +5,7 @@ import { useId } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { css } from 'styled-system/css';
 import { z } from 'zod';
-import { LOCALES, PHONE_RE } from '../../../../contract/domain/formats';
+import { LOCALES } from '../../../../contract/domain/formats';
 import { Button } from '../../../components/ui/button';
 import * as Dialog from '../../../components/ui/dialog';
 import { DialogClose } from '../../../components/ui/dialog-close';
@@ -14,6 +14,7 @@ import { raiseWhenOpen } from '../../../components/ui/select';
 import { SimpleSelect } from '../../../components/ui/simple-select';
 import { Switch } from '../../../components/ui/switch';
 import { applyServerFieldErrors, fieldErrorMessage } from '../../../lib/field-errors';
+import { isPhoneOrEmpty, normalizePhone, PHONE_EXAMPLE } from '../../../lib/phone';
 import { ssoProvidersQueryOptions } from '../api/config';
 import { useCreateUser } from '../api/users';
 import { useNotify } from '../components/notify';
@@ -28,7 +29,7 @@ const schema = z
     first_name: z.string().trim().min(1, { error: 'required' }).max(100, { error: 'too_long:100' }),
     last_name: z.string().trim().min(1, { error: 'required' }).max(100, { error: 'too_long:100' }),
     locale: z.enum(LOCALES),
-    phone: z.string().trim().refine((v) => v === '' || PHONE_RE.test(v), { error: 'invalid' }),
+    phone: z.string().refine(isPhoneOrEmpty, { error: 'invalid' }).transform(normalizePhone),
     technical: z.boolean(),
   })
   .refine((v) => v.auth_type === 'CREDENTIALS' || v.provider !== '', { path: ['provider'], error: 'required' });
@@ -166,7 +167,15 @@ function AddUserForm({ onDone }: { onDone: () => void }) {
           name="locale"
           render={({ field }) => <SimpleSelect portalled={false} className={raiseWhenOpen} label={t`Language`} options={LOCALES.map((code) => ({ value: code, label: languageName(code) }))} value={field.value} onValueChange={field.onChange} />}
         />
-        <FormField label={t`Phone (optional)`} type="tel" placeholder="+41791234567" error={formState.errors.phone} {...register('phone')} />
+        <FormField
+          label={t`Phone (optional)`}
+          type="tel"
+          placeholder={PHONE_EXAMPLE}
+          helperText={t`International format: + and the country code, then the number, e.g. ${PHONE_EXAMPLE}. Needed for SMS codes.`}
+          invalidText={t`Enter the number in international format: + and the country code, then the number, e.g. ${PHONE_EXAMPLE}`}
+          error={formState.errors.phone}
+          {...register('phone')}
+        />
       </div>
       <Controller
         control={control}
