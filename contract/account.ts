@@ -230,7 +230,7 @@ export type Lock = z.infer<typeof lockSchema>;
 
 export const listLocks = defineEndpoint({
   method: 'GET', path: '/api/admin/locks', tag: 'account security', access: 'admin',
-  summary: 'Locked keys (accounts, e-mails, IP addresses) with their lock end',
+  summary: 'Locked keys (accounts, e-mails, IP addresses) with their lock end. A manager sees only the locks of users (`account:`/`otp:` of user accounts, `email:user:`), never those of admins or IP addresses',
   query: z.object({
     account_id: z.string().trim().min(1).max(64).regex(NO_CONTROL).optional(),
     prefix: z.string().trim().min(1).max(200).regex(NO_CONTROL).optional(),
@@ -241,10 +241,10 @@ export const listLocks = defineEndpoint({
 
 export const clearLock = defineEndpoint({
   method: 'DELETE', path: '/api/admin/locks/:key', tag: 'account security', access: 'admin',
-  summary: 'Clears a lock (and its failure counter); the key is URL-encoded, e.g. account%3A<id>',
+  summary: 'Clears a lock (and its failure counter); the key is URL-encoded, e.g. account%3A<id>. Audited (`lock.cleared`). A manager may clear only the locks of users (403 `lock_forbidden` for an admin\'s or an IP address\'s lock)',
   params: z.object({ key: z.string().min(3).max(300).regex(NO_CONTROL) }),
   response: dataOf(z.object({ cleared: z.literal(true) })),
-  errors: { 401: ['unauthorized'], 403: ['forbidden'], 404: ['lock_not_found'], 422: ['validation_failed'] },
+  errors: { 401: ['unauthorized'], 403: ['forbidden', 'lock_forbidden'], 404: ['lock_not_found'], 422: ['validation_failed'] },
 });
 
 /** The endpoints of one kind of account, for screens that serve users and admins alike. */

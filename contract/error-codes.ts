@@ -38,6 +38,7 @@ export const ERROR_CODES = [
   'invalid_token',
   'invitation_not_applicable',
   'last_super_admin',
+  'lock_forbidden',
   'lock_not_found',
   'name_taken',
   'not_found',

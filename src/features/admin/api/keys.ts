@@ -17,6 +17,7 @@ export const adminKeys = {
   activities: (filters: object) => ['admin', 'logs', 'activities', filters] as const,
   daily: (days: number) => ['admin', 'logs', 'daily', days] as const,
   errors: (filters: object) => ['admin', 'logs', 'errors', filters] as const,
+  audit: (filters: object) => ['admin', 'logs', 'audit', filters] as const,
   config: () => ['config'] as const,
 };
 

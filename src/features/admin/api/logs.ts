@@ -47,3 +47,19 @@ export function errorLogsQueryOptions(filters: ErrorLogFilters) {
     placeholderData: keepPreviousData,
   });
 }
+
+export interface AuditFilters {
+  page: number;
+  size: number;
+  action?: string | undefined;
+}
+
+/** The audit trail of admin changes (super_admin only). */
+export function auditQueryOptions(filters: AuditFilters) {
+  const query = compactQuery(filters);
+  return queryOptions({
+    queryKey: adminKeys.audit(query),
+    queryFn: ({ signal }) => call(logs.listAudit, { query }, { signal }),
+    placeholderData: keepPreviousData,
+  });
+}

@@ -4,7 +4,7 @@ export type { ClientType, SecretAuthMethod, ServiceApp, TokenEndpointAuthMethod 
 export type { ListMeta, AccountView as Account } from '../../../../contract/common';
 export type { RoleSubscription, Activity, UserDetail, ApiKeyEvent } from '../../../../contract/admin/users';
 export type { AdminRoleName } from '../../../../contract/admin/admins';
-export type { ActivityLog, DailyCount, ErrorLog } from '../../../../contract/admin/logs';
+export type { ActivityLog, AuditEntry, DailyCount, ErrorLog } from '../../../../contract/admin/logs';
 export type { ImportReport, ImportJob } from '../../../../contract/admin/import';
 import type { AccountView } from '../../../../contract/common';
 

@@ -38,6 +38,7 @@ const codeMessages: Record<ErrorCode, MessageDescriptor> = {
   invalid_token: msg`Your session has expired, please sign in again`,
   invitation_not_applicable: msg`Single sign-on accounts are not invited by e-mail`,
   last_super_admin: msg`The last super admin cannot be removed or demoted`,
+  lock_forbidden: msg`Managers may clear only the locks of the users they manage`,
   lock_not_found: msg`This lock no longer exists`,
   name_taken: msg`This name is already taken`,
   not_found: msg`This no longer exists; reload the page`,

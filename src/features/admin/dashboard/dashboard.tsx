@@ -25,11 +25,11 @@ import type { DailyCount } from '../api/types';
 import { CHART_HEIGHT } from './chart-size';
 import { activityFilters, errorFilters, type DashboardSearch } from './search';
 
-export function Dashboard({ search, onSearchChange }: { search: DashboardSearch; onSearchChange: (next: DashboardSearch) => void }) {
+export function Dashboard({ search, onSearchChange, showAudit = false }: { search: DashboardSearch; onSearchChange: (next: DashboardSearch) => void; /** the audit trail (super_admin) */ showAudit?: boolean }) {
   const { t } = useLingui();
   const daily = useQuery(dailySignInsQueryOptions(30));
   const errorText = useErrorText();
-  const ids = { chart: useId(), act: useId(), err: useId() };
+  const ids = { chart: useId(), act: useId(), err: useId(), audit: useId() };
   // both cards' filters live in one URL: every change starts from the params asked for last (use-search-params.ts)
   const params = useSearchParams(search, onSearchChange);
   const update = (patch: Partial<DashboardSearch>) => params.change({ ...params.latest(), ...patch });
@@ -51,6 +51,7 @@ export function Dashboard({ search, onSearchChange }: { search: DashboardSearch;
       </Card>
       <ActivitiesCard search={search} update={update} titleId={ids.act} />
       <ErrorLogCard search={search} update={update} titleId={ids.err} />
+      {showAudit ? <AuditCard search={search} update={update} titleId={ids.audit} /> : null}
     </div>
   );
 }
@@ -60,6 +61,12 @@ export function Dashboard({ search, onSearchChange }: { search: DashboardSearch;
  * Until its data or its code is there, a placeholder of the chart's own box stands in: the two figures' lines at
  * their sizes, the plot at its height and the table toggle's line, so nothing below moves when the chart appears.
  */
+/** The audit trail (super_admins only) loads with its first render, not with the route: managers never fetch its code. */
+const AuditCard = lazyWithPlaceholder<{ search: DashboardSearch; update: (patch: Partial<DashboardSearch>) => void; titleId: string }>(
+  () => import('./audit-card').then((m) => m.AuditCard),
+  () => null,
+);
+
 const SignInChart = lazyWithPlaceholder<{ data: DailyCount[] }>(() => import('./sign-in-chart').then((m) => m.SignInChart), ChartPlaceholder);
 
 function ChartPlaceholder() {

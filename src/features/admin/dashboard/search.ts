@@ -6,7 +6,7 @@ const page = intParam(1);
 const size = intParam(1, 100);
 const text = stringParam(254);
 
-/** URL search params: `a_*` for the activities table, `e_*` for the error log. */
+/** URL search params: `a_*` for the activities table, `e_*` for the error log, `u_*` for the audit trail. */
 export const dashboardSearchSchema = searchValidator({
   a_page: page,
   a_size: size,
@@ -19,6 +19,9 @@ export const dashboardSearchSchema = searchValidator({
   e_to: day,
   e_code: text,
   e_user: text,
+  u_page: page,
+  u_size: size,
+  u_action: stringParam(100),
 });
 export type DashboardSearch = ReturnType<typeof dashboardSearchSchema>;
 
@@ -27,4 +30,7 @@ export function activityFilters(s: DashboardSearch) {
 }
 export function errorFilters(s: DashboardSearch) {
   return { page: s.e_page ?? 1, size: s.e_size ?? 10, from: s.e_from, to: s.e_to, code: s.e_code?.trim() || undefined, user: s.e_user?.trim() || undefined };
+}
+export function auditFilters(s: DashboardSearch) {
+  return { page: s.u_page ?? 1, size: s.u_size ?? 10, action: s.u_action?.trim() || undefined };
 }

@@ -2,6 +2,7 @@ import { msg } from '@lingui/core/macro';
 import { createFileRoute } from '@tanstack/react-router';
 import { activitiesQueryOptions, dailySignInsQueryOptions, errorLogsQueryOptions } from '../../../features/admin/api/logs';
 import { Dashboard } from '../../../features/admin/dashboard/dashboard';
+import { useCurrentAdmin } from '../../../lib/current-admin';
 import { activityFilters, dashboardSearchSchema, errorFilters, type DashboardSearch } from '../../../features/admin/dashboard/search';
 
 export const Route = createFileRoute('/admin/_shell/dashboard')({
@@ -22,5 +23,6 @@ export const Route = createFileRoute('/admin/_shell/dashboard')({
 function DashboardPage() {
   const search = Route.useSearch();
   const navigate = Route.useNavigate();
-  return <Dashboard search={search} onSearchChange={(next: DashboardSearch) => void navigate({ search: next, replace: true })} />;
+  const admin = useCurrentAdmin();
+  return <Dashboard search={search} showAudit={admin?.role === 'super_admin'} onSearchChange={(next: DashboardSearch) => void navigate({ search: next, replace: true })} />;
 }
