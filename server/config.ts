@@ -58,8 +58,8 @@ export interface AppConfig {
   keys: { pollSeconds: number; jwksMaxAgeSeconds: number; prepublishSeconds: number };
   /** Directory of the built SPA. */
   distDir: string;
-  /** Dependency timeouts (docs/OPERATIONS.md): IAM_DB_POOL_SIZE, IAM_DB_CONNECT_TIMEOUT_MS, IAM_DB_QUERY_TIMEOUT_MS, IAM_REDIS_TIMEOUT_MS, IAM_HEALTH_TIMEOUT_MS, IAM_SHUTDOWN_TIMEOUT_MS, IAM_JOB_LEASE_SECONDS. */
-  timeouts: { dbPoolSize: number; dbConnectMs: number; dbQueryMs: number; redisMs: number; healthMs: number; shutdownMs: number; jobLeaseMs: number };
+  /** Dependency timeouts (docs/OPERATIONS.md): IAM_DB_POOL_SIZE, IAM_DB_CONNECT_TIMEOUT_MS, IAM_DB_QUERY_TIMEOUT_MS, IAM_REDIS_TIMEOUT_MS, IAM_HEALTH_TIMEOUT_MS, IAM_SHUTDOWN_DELAY_MS, IAM_SHUTDOWN_TIMEOUT_MS, IAM_JOB_LEASE_SECONDS. */
+  timeouts: { dbPoolSize: number; dbConnectMs: number; dbQueryMs: number; redisMs: number; healthMs: number; shutdownDelayMs: number; shutdownMs: number; jobLeaseMs: number };
   /** Prometheus metrics: on the main port behind `Authorization: Bearer IAM_METRICS_TOKEN`, and/or on METRICS_PORT (METRICS_HOST, default 127.0.0.1). */
   metrics: { token: string | undefined; port: number | undefined; host: string };
   /** Requests per minute and client IP on /api and /oidc (IAM_RATE_LIMIT_PER_MINUTE, default 600). */
@@ -323,6 +323,9 @@ export function loadConfig(env: Env = process.env): AppConfig {
       dbQueryMs: int(env, 'IAM_DB_QUERY_TIMEOUT_MS', 5000, 100, 3_600_000),
       redisMs: int(env, 'IAM_REDIS_TIMEOUT_MS', 1000, 50, 600_000),
       healthMs: int(env, 'IAM_HEALTH_TIMEOUT_MS', 2000, 50, 60_000),
+      // at SIGTERM readiness answers 503 at once, the listener keeps serving this long (the load balancer's probe
+      // notices), then the instance drains (docs/OPERATIONS.md "Shutdown")
+      shutdownDelayMs: int(env, 'IAM_SHUTDOWN_DELAY_MS', 0, 0, 600_000),
       shutdownMs: int(env, 'IAM_SHUTDOWN_TIMEOUT_MS', 15_000, 0, 600_000),
       jobLeaseMs: int(env, 'IAM_JOB_LEASE_SECONDS', 60, 1, 3600) * 1000,
     },

@@ -88,31 +88,53 @@ async function main(): Promise<void> {
   }
 
   let closing = false;
+  let endDelay: (() => void) | undefined;
   const shutdown = (signal: string) => {
-    if (closing) return;
+    if (closing) {
+      // a second signal during the shutdown delay drains at once
+      endDelay?.();
+      return;
+    }
     closing = true;
-    // readiness answers 503 from now on; close() stops accepting connections, waits for the requests in
-    // flight, and runs the onClose hooks (import jobs release their leases, pools close)
+    // readiness answers 503 from now on (answers carry Connection: close). With IAM_SHUTDOWN_DELAY_MS (SIGTERM only:
+    // Ctrl-C in a terminal stops at once) the listener keeps serving for that long, so a load balancer polling
+    // readiness takes the instance out before it stops accepting connections; then close() stops accepting
+    // connections, waits for the requests in flight, and runs the onClose hooks (import jobs release their
+    // leases, pools close)
     app.lifecycle.draining = true;
-    app.log.info({ signal }, 'shutting down: draining requests in flight');
-    const force = setTimeout(() => {
-      app.log.error({ timeoutMs: config.timeouts.shutdownMs }, 'shutdown took too long; exiting');
-      process.exit(1);
-    }, config.timeouts.shutdownMs);
-    force.unref();
-    // keep-alive connections that finish their request while draining are closed right away
-    const idleSweep = setInterval(() => app.server.closeIdleConnections(), 100);
-    idleSweep.unref();
-    app.close().then(
-      () => {
-        app.log.info('shut down');
-        process.exit(0);
-      },
-      (err: unknown) => {
-        app.log.error({ err }, 'error during shutdown');
+    const delayMs = signal === 'SIGTERM' ? config.timeouts.shutdownDelayMs : 0;
+    if (delayMs > 0) app.log.info({ signal, delayMs }, `shutting down: readiness answers 503; serving for ${delayMs} ms before draining`);
+    const delay = new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, delayMs);
+      endDelay = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+    const shutdownMs = config.timeouts.shutdownMs;
+    const drain = () => {
+      endDelay = undefined;
+      app.log.info({ signal }, 'shutting down: draining requests in flight');
+      const force = setTimeout(() => {
+        app.log.error({ timeoutMs: shutdownMs }, 'shutdown took too long; exiting');
         process.exit(1);
-      },
-    );
+      }, shutdownMs);
+      force.unref();
+      // keep-alive connections that finish their request while draining are closed right away
+      const idleSweep = setInterval(() => app.server.closeIdleConnections(), 100);
+      idleSweep.unref();
+      app.close().then(
+        () => {
+          app.log.info('shut down');
+          process.exit(0);
+        },
+        (err: unknown) => {
+          app.log.error({ err }, 'error during shutdown');
+          process.exit(1);
+        },
+      );
+    };
+    void delay.then(drain);
   };
   serving.shutdown = shutdown;
   if (stopping.signal.aborted) return shutdown('SIGTERM');
