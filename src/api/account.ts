@@ -11,6 +11,7 @@ import type { Locale } from '../../contract/locales';
 import type { OidcClientConfig } from '../../machines/shared';
 import { FALLBACK_LANGUAGES } from '../lib/i18n';
 import { call, sessionCall } from './call';
+import { queryKeys } from './query-keys';
 
 export type AdminRole = NonNullable<CurrentAdmin['auth_user']['role']>;
 export type {
@@ -26,17 +27,18 @@ export type {
 /** A profile owner, user or admin: what the shared profile screens need. */
 export type AccountKind = 'user' | 'admin';
 
-export const accountKeys = {
-  all: ['account'] as const,
-  user: ['account', 'user'] as const,
-  admin: ['account', 'admin'] as const,
-};
+/** The account's keys (defined in src/api/query-keys.ts). */
+export const accountKeys = queryKeys.account;
+
+// One fetch per key (tests/spa/query-keys.test.ts): every query of a key shares its queryFn.
+const fetchCurrentUser = ({ signal }: { signal: AbortSignal }) => call(auth.currentUser, { query: { with: 'subscriptions' } }, { signal }).then((r) => r.data);
+const fetchCurrentAdmin = ({ signal }: { signal: AbortSignal }) => call(auth.currentAdmin, {}, { signal }).then((r) => r.data);
 
 /** The signed-in user with subscriptions (contract/auth.ts currentUser). */
 export function currentUserQueryOptions() {
   return queryOptions({
     queryKey: accountKeys.user,
-    queryFn: ({ signal }) => call(auth.currentUser, { query: { with: 'subscriptions' } }, { signal }).then((r) => r.data),
+    queryFn: fetchCurrentUser,
     staleTime: 30_000,
   });
 }
@@ -45,7 +47,7 @@ export function currentUserQueryOptions() {
 export function currentAdminQueryOptions() {
   return queryOptions({
     queryKey: accountKeys.admin,
-    queryFn: ({ signal }) => call(auth.currentAdmin, {}, { signal }).then((r) => r.data),
+    queryFn: fetchCurrentAdmin,
     staleTime: 30_000,
   });
 }
@@ -58,7 +60,7 @@ export function currentAccountQueryOptions(kind: AccountKind) {
 /** The languages the server offers (contract/system.ts languages); en/de/fr/it when the call fails. */
 export function languagesQueryOptions() {
   return queryOptions({
-    queryKey: ['languages'] as const,
+    queryKey: queryKeys.languages(),
     queryFn: async ({ signal }) => {
       try {
         const body = await call(system.languages, {}, { signal });
@@ -77,10 +79,15 @@ export function languagesQueryOptions() {
 /** The public client configuration: OIDC endpoints, client ids, SSO providers (contract/system.ts clientConfig). */
 export function configQueryOptions() {
   return queryOptions({
-    queryKey: ['config'] as const,
-    queryFn: ({ signal }) => call(system.clientConfig, {}, { signal }).then((r): OidcClientConfig => r.data),
+    queryKey: queryKeys.config(),
+    queryFn: fetchConfig,
     staleTime: Infinity,
   });
+}
+
+/** The one fetch behind the ['config'] key: every query of that key caches the whole configuration. */
+function fetchConfig({ signal }: { signal: AbortSignal }): Promise<OidcClientConfig> {
+  return call(system.clientConfig, {}, { signal }).then((r): OidcClientConfig => r.data);
 }
 
 /**

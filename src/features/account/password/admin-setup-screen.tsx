@@ -7,8 +7,9 @@ import { useNavigate } from '@tanstack/react-router';
 import { useForm, useWatch } from 'react-hook-form';
 import { css } from 'styled-system/css';
 import { z } from 'zod';
-import { checkSetupLink, completeSetup } from '../../../../contract/system';
+import { completeSetup } from '../../../../contract/system';
 import { isApiError } from '../../../api';
+import { setupLinkQueryOptions } from '../api/setup';
 import { call } from '../../../api/call';
 import { LoadingBar } from '../../../components/loading-bar';
 import { AuthCard, PageHeading } from '../../../components/page-heading';
@@ -30,11 +31,7 @@ export function AdminSetupScreen({ token }: { token: string | undefined }) {
   const { t, i18n } = useLingui();
   const navigate = useNavigate();
   const fieldError = useFieldError();
-  const check = useQuery({
-    queryKey: ['setup', token],
-    enabled: Boolean(token),
-    queryFn: ({ signal }) => call(checkSetupLink, { params: { token: token ?? '' } }, { signal }),
-  });
+  const check = useQuery(setupLinkQueryOptions(token));
   const form = useForm<SetupValues>({
     resolver: zodResolver(setupSchema),
     mode: 'onTouched',

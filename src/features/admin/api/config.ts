@@ -1,18 +1,19 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type * as systemContract from '../../../../contract/system';
-// method and path only: contract/system.ts builds its zod schemas on import (contract/routes.ts)
-import { system } from '../../../../contract/routes';
-import { call } from '../../../api/call';
-import { adminKeys } from './keys';
+import { configQueryOptions } from '../../../api/account';
 
 export type SsoProvider = systemContract.ClientConfig['sso_providers'][number];
 
-/** SSO identity providers from the public client configuration (contract/system.ts clientConfig), for "add user by SSO". */
+/**
+ * SSO identity providers from the public client configuration (contract/system.ts clientConfig), for "add user by
+ * SSO": the ['config'] query itself (the whole configuration in the cache, shared with the sign-in screens), narrowed
+ * with `select`. A query of its own under the same key once cached the providers array where the sign-in screens
+ * expect the object, and "Add user" crashed after a sign-in (issue 29).
+ */
 export function ssoProvidersQueryOptions() {
   return queryOptions({
-    queryKey: adminKeys.config(),
-    queryFn: ({ signal }) => call(system.clientConfig, {}, { signal }).then((r) => r.data.sso_providers),
-    staleTime: 5 * 60_000,
+    ...configQueryOptions(),
+    select: (config): SsoProvider[] => config.sso_providers,
   });
 }
 

@@ -1,25 +1,7 @@
-/** Query keys of the admin back office; every list/detail lives under ['admin', <resource>]. */
-export const adminKeys = {
-  all: ['admin'] as const,
-  users: () => ['admin', 'users'] as const,
-  userList: (filters: object) => ['admin', 'users', 'list', filters] as const,
-  user: (id: string) => ['admin', 'users', 'detail', id] as const,
-  importJob: (jobId: string) => ['admin', 'users', 'import', jobId] as const,
-  admins: () => ['admin', 'admins'] as const,
-  adminList: (filters: object) => ['admin', 'admins', 'list', filters] as const,
-  roles: () => ['admin', 'roles'] as const,
-  roleList: (filters: object) => ['admin', 'roles', 'list', filters] as const,
-  subscriptions: () => ['admin', 'subscriptions'] as const,
-  subscriptionList: (filters: object) => ['admin', 'subscriptions', 'list', filters] as const,
-  serviceApps: () => ['admin', 'service-apps'] as const,
-  serviceAppList: (filters: object) => ['admin', 'service-apps', 'list', filters] as const,
-  logs: () => ['admin', 'logs'] as const,
-  activities: (filters: object) => ['admin', 'logs', 'activities', filters] as const,
-  daily: (days: number) => ['admin', 'logs', 'daily', days] as const,
-  errors: (filters: object) => ['admin', 'logs', 'errors', filters] as const,
-  audit: (filters: object) => ['admin', 'logs', 'audit', filters] as const,
-  config: () => ['config'] as const,
-};
+import { queryKeys } from '../../../api/query-keys';
+
+/** Query keys of the admin back office (defined in src/api/query-keys.ts); every list/detail lives under ['admin', <resource>]. */
+export const adminKeys = queryKeys.admin;
 
 /** Drops undefined/empty values so the query string and the cache key stay minimal. */
 export function compactQuery<T extends object>(filters: T): Record<string, string | number> {
