@@ -43,17 +43,34 @@ export async function loadMessages(locale: string, { catalogs = catalogsInUse }:
 }
 
 /**
- * Adds the catalogs a page needs that are not loaded yet (the SPA started on a page that did not need them, then went
- * there): the root route awaits it before the page renders. Later locale changes load them too.
+ * Every change of i18n's locale or messages runs here, one at a time and in the order asked: a page's catalogs and a
+ * locale switch never interleave. Issue 29: the saved account language (applied at sign-in) and the first page's
+ * catalogs (the root route, for home) raced: home's catalog was merged into English while Italian was being loaded
+ * without it, and the page showed raw message ids until a reload.
  */
-export async function loadCatalogsFor(pathname: string): Promise<void> {
-  const missing = new Set(catalogsForPath(pathname).filter((name) => !catalogsInUse.has(name)));
-  if (missing.size === 0) return;
-  const locale = i18n.locale || SOURCE_LOCALE;
-  const modules = await Promise.all(loadersFor(locale, missing).map((load) => load()));
-  catalogsInUse = new Set([...catalogsInUse, ...missing]);
-  // merged into the active locale's messages; i18n emits "change", so what is on screen re-renders
-  i18n.load(locale, Object.assign({}, ...modules.map((module) => module.messages)) as Messages);
+let queue: Promise<unknown> = Promise.resolve();
+function serialized<T>(task: () => Promise<T>): Promise<T> {
+  const run = queue.then(task, task);
+  queue = run.catch(() => undefined);
+  return run;
+}
+
+/**
+ * Adds the catalogs a page needs that are not loaded yet (the SPA started on a page that did not need them, then went
+ * there): the root route awaits it before the page renders. It runs after any locale switch asked for before it
+ * (activateLocale), so the page renders in that locale with its messages: no flash of the previous language, no raw
+ * ids. Later locale changes load them too.
+ */
+export function loadCatalogsFor(pathname: string): Promise<void> {
+  return serialized(async () => {
+    const missing = new Set(catalogsForPath(pathname).filter((name) => !catalogsInUse.has(name)));
+    if (missing.size === 0) return;
+    const locale = i18n.locale || SOURCE_LOCALE;
+    const modules = await Promise.all(loadersFor(locale, missing).map((load) => load()));
+    catalogsInUse = new Set([...catalogsInUse, ...missing]);
+    // merged into the active locale's messages; i18n emits "change", so what is on screen re-renders
+    i18n.load(locale, Object.assign({}, ...modules.map((module) => module.messages)) as Messages);
+  });
 }
 
 /** Maps 'de-CH' or 'DE' to a supported locale, or undefined. */
@@ -75,23 +92,26 @@ function syncDocumentLanguage(locale: string): void {
 }
 
 /**
- * Loads the catalogs of `locale` and activates it; falls back to en when the
- * locale is unknown or its catalogs fail to load. Returns the active locale.
+ * Loads the catalogs of `locale` (every catalog in use: the pages seen so far) and only then activates it, so nothing
+ * renders in a locale whose messages are not there; falls back to en when the locale is unknown or its catalogs fail
+ * to load. Returns the active locale. Runs in turn with loadCatalogsFor (see `serialized`).
  */
-export async function activateLocale(locale: string): Promise<string> {
+export function activateLocale(locale: string): Promise<string> {
   const target = normalizeLocale(locale) ?? SOURCE_LOCALE;
-  try {
-    const messages = await loadMessages(target);
-    i18n.loadAndActivate({ locale: target, messages });
-    syncDocumentLanguage(target);
-    return target;
-  } catch (error) {
-    if (target === SOURCE_LOCALE) throw error;
-    const messages = await loadMessages(SOURCE_LOCALE);
-    i18n.loadAndActivate({ locale: SOURCE_LOCALE, messages });
-    syncDocumentLanguage(SOURCE_LOCALE);
-    return SOURCE_LOCALE;
-  }
+  return serialized(async () => {
+    try {
+      const messages = await loadMessages(target);
+      i18n.loadAndActivate({ locale: target, messages });
+      syncDocumentLanguage(target);
+      return target;
+    } catch (error) {
+      if (target === SOURCE_LOCALE) throw error;
+      const messages = await loadMessages(SOURCE_LOCALE);
+      i18n.loadAndActivate({ locale: SOURCE_LOCALE, messages });
+      syncDocumentLanguage(SOURCE_LOCALE);
+      return SOURCE_LOCALE;
+    }
+  });
 }
 
 /** The language's own name, e.g. 'Deutsch' for de. */

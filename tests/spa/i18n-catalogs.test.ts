@@ -87,6 +87,27 @@ describe('catalogs by area', () => {
     expect(i18n.messages[accountId]).toEqual(deAccount[accountId]);
   });
 
+  it("issue 29: the account's language applied at sign-in and home's catalogs asked for at once: home gets them in that language", async () => {
+    setCatalogs(catalogsForPath('/login/callback'));
+    await activateLocale('en');
+    // the session applies the saved language (not awaited) and the router goes home in the same moment
+    const switched = activateLocale('de');
+    const home = loadCatalogsFor('/');
+    await Promise.all([switched, home]);
+    expect(i18n.locale).toBe('de');
+    expect(i18n.messages[accountUserId]).toEqual(deAccountUser[accountUserId]);
+    expect(i18n.messages[accountId]).toEqual(deAccount[accountId]);
+  });
+
+  it('a page asked for while a language loads renders in that language: loadCatalogsFor waits for the switch', async () => {
+    setCatalogs(catalogsForPath('/login'));
+    await activateLocale('en');
+    void activateLocale('de');
+    await loadCatalogsFor('/');
+    expect(i18n.locale).toBe('de');
+    expect(i18n.messages[accountUserId]).toEqual(deAccountUser[accountUserId]);
+  });
+
   it('loads every catalog unless told otherwise (tests)', async () => {
     expect(Object.keys(await loadMessages('de'))).toEqual(expect.arrayContaining([adminId, dashboardId, usersId, accountId, accountUserId, commonId]));
   });
