@@ -1,5 +1,7 @@
 import { Trans } from '@lingui/react/macro';
-import type { ErrorComponentProps } from '@tanstack/react-router';
+import { Link, useRouter, useRouterState, type ErrorComponentProps } from '@tanstack/react-router';
+import { css } from 'styled-system/css';
+import { button } from 'styled-system/recipes';
 import { isChunkLoadError } from '../../lib/preload-error';
 import { Button } from '../ui/button';
 import { StatusPage } from './status-page';
@@ -9,12 +11,6 @@ function statusOf(error: unknown): number | undefined {
   const record = error as { status?: unknown; statusCode?: unknown; response?: { status?: unknown } };
   const status = record.status ?? record.statusCode ?? record.response?.status;
   return typeof status === 'number' ? status : undefined;
-}
-
-function messageOf(error: unknown): string | undefined {
-  if (error instanceof Error) return error.message;
-  if (typeof error === 'string') return error;
-  return undefined;
 }
 
 function reload() {
@@ -39,23 +35,42 @@ export function PreloadErrorPage() {
   );
 }
 
-/** docs/SPEC.md §2: an unhandled route error shows 'Unexpected Application Error!' with the status or message. */
+/**
+ * docs/SPEC.md §2: a route error nobody handled. A product page in the person's language with a way back ("Try again",
+ * and home), focus on its heading; never the error's message or stack (issue 29): those go to the console only
+ * (React logs them). A 4xx/5xx status is shown as a number.
+ */
 export function RouteErrorPage({ error, reset }: ErrorComponentProps) {
+  const router = useRouter();
+  const pathname = useRouterState({ select: (state) => state.location.pathname });
   if (isChunkLoadError(error)) return <PreloadErrorPage />;
   const status = statusOf(error);
-  const message = messageOf(error);
+  const home = pathname.startsWith('/admin') ? '/admin/dashboard' : '/';
+  const tryAgain = () => {
+    reset();
+    void router.invalidate();
+  };
   return (
-    <StatusPage
-      code={status}
-      heading={<Trans>Unexpected Application Error!</Trans>}
-      actions={
-        <Button variant="outline" onClick={reset}>
-          <Trans>Try again</Trans>
-        </Button>
-      }
-    >
-      <p role="alert">{status !== undefined ? status : message}</p>
-      {status !== undefined && message ? <p>{message}</p> : null}
-    </StatusPage>
+    <div data-error-boundary="" className={css({ display: 'contents' })}>
+      <StatusPage
+        code={status}
+        focusHeading
+        heading={<Trans>Something went wrong</Trans>}
+        actions={
+          <>
+            <Button variant="outline" onClick={tryAgain}>
+              <Trans>Try again</Trans>
+            </Button>
+            <Link to={home} className={button()}>
+              <Trans>Go to Home</Trans>
+            </Link>
+          </>
+        }
+      >
+        <p>
+          <Trans>This page ran into a problem and could not be shown. Try again, or go back to the home page.</Trans>
+        </p>
+      </StatusPage>
+    </div>
   );
 }
