@@ -9,7 +9,7 @@ import { createDb, migrateToLatest, type Db, type DbLogger, type DbOptions } fro
 import { createMailer, type Mailer } from './services/mail';
 import { hashGate } from './services/passwords';
 import { createOidcRuntime } from './oidc/index';
-import security from './plugins/external/security';
+import security, { PERMISSIONS_POLICY } from './plugins/external/security';
 import i18n from './plugins/app/i18n';
 import errors from './plugins/app/errors';
 import auth from './plugins/app/auth';
@@ -82,7 +82,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       const code = status === 414 ? 'uri_too_long' : 'bad_request';
       const header = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
       const lang = negotiateLanguage(header(request.headers.locale), header(request.headers['accept-language']));
-      return (reply as FastifyReply).status(status).type('application/json; charset=utf-8').send({ error: { code, message: translate(lang, code) } });
+      return (reply as FastifyReply).status(status).header('permissions-policy', PERMISSIONS_POLICY).type('application/json; charset=utf-8').send({ error: { code, message: translate(lang, code) } });
     },
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);

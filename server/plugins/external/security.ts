@@ -34,6 +34,14 @@ const API_PAGES = /^\/api\/(?:docs|oidc-pages)(?:[/?]|$)/;
 export const isApiAnswer = (url: string): boolean => API.test(url) && !API_PAGES.test(url);
 
 type HeaderObject = Record<string, string>;
+
+/**
+ * Powerful browser features no page of this product uses, switched off for it and anything it frames (issue 28
+ * finding 5d): on every answer, pages, static files, the provider's pages, JSON and errors alike (also those the
+ * router refuses before any hook: app.ts frameworkErrors).
+ */
+export const PERMISSIONS_POLICY =
+  'accelerometer=(), autoplay=(), camera=(), display-capture=(), geolocation=(), gyroscope=(), magnetometer=(), microphone=(), midi=(), payment=(), screen-wake-lock=(), serial=(), usb=(), xr-spatial-tracking=()';
 const headerObjectOf = (headers: ReturnType<typeof helmetHeaders>): HeaderObject =>
   Object.fromEntries(headers.map(([name, value]) => [name.toLowerCase(), Array.isArray(value) ? value.join(', ') : String(value)]));
 
@@ -93,6 +101,8 @@ export default fp(async (app) => {
   // reply's headers onto the raw response it hijacks, so the provider's own answers carry them too
   // (oidc.routes.ts). Not on the raw response: one raw setHeader sends every header of the answer through Node's
   // slower per-header path (validated and stored twice).
+  pageHeaders['permissions-policy'] = PERMISSIONS_POLICY;
+  apiHeaders['permissions-policy'] = PERMISSIONS_POLICY;
   app.addHook('onRequest', (request, reply, done) => {
     reply.headers(isApiAnswer(request.url) ? apiHeaders : pageHeaders);
     done();

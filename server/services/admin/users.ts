@@ -749,8 +749,15 @@ async function updateUser(deps: Deps, actor: Actor, id: string, input: UpdateUse
     throw new AppError(422, 'validation_failed', { fields: { technical: ['technical_immutable'] } });
   }
   const now = deps.clock.nowIso();
+  // deactivation ends the account's credentials, as Keycloak and Zitadel do: its API key is revoked for good, so a
+  // later reactivation does not bring it back (issue 28 finding 5b); a new key must be generated
+  const revokesKey = input.status === 'INACTIVE' && before.status !== 'INACTIVE' && before.api_key_hash !== null;
   await db.transaction().execute(async (trx) => {
     const beforeSubs = input.subscriptions ? await userRoleSubscriptions(trx, id) : undefined;
+    if (revokesKey) {
+      await trx.updateTable('accounts').set({ api_key_hash: null, api_key_prefix: null, api_key_created_at: null }).where('id', '=', id).execute();
+      await recordAudit(trx, actor, 'user.api_key_revoked', 'user', id, { key_prefix: before.api_key_prefix ?? '' }, { reason: 'deactivated' }, now);
+    }
     if (Object.keys(patch).length || input.subscriptions) {
       const merged = { ...before, ...patch };
       await trx

@@ -1,4 +1,4 @@
-import { afterAll, expect, it } from 'vitest';
+import { afterAll, expect, it, vi } from 'vitest';
 import { createTestApp, describeEachDb, type TestApp } from '../../helpers/app';
 import { apiLinkOf, startSmtp } from '../../helpers/smtp';
 import { createAccount, pathOf, signIn } from '../../helpers/auth';
@@ -179,18 +179,38 @@ describeEachDb(
       }
     });
 
-    it('is throttled per e-mail (3 an hour) and per IP (20 an hour), known or not', async () => {
+    it('is throttled per e-mail and address (3 an hour), per e-mail (10 an hour) and per address (20 an hour), known or not', async () => {
       const t = get();
       const target = email('throttle');
-      for (let i = 0; i < 3; i++) expect((await forgot(t, target, undefined, `10.1.0.${i}`)).statusCode).toBe(200);
-      const fourth = await forgot(t, target, undefined, '10.1.0.9');
+      for (let i = 0; i < 3; i++) expect((await forgot(t, target, undefined, '10.1.0.1')).statusCode).toBe(200);
+      const fourth = await forgot(t, target, undefined, '10.1.0.1');
       expect(fourth.statusCode).toBe(429);
       expect(Number(fourth.headers['retry-after'])).toBeGreaterThan(0);
-      const ip = '10.2.0.1';
+      // the ceiling per e-mail over all addresses: 10 an hour (3 + 3 + 3 + 1 from four addresses)
       const codes: number[] = [];
-      for (let i = 0; i < 21; i++) codes.push((await forgot(t, email('ip'), undefined, ip)).statusCode);
-      expect(codes.slice(0, 20).every((c) => c === 200)).toBe(true);
-      expect(codes[20]).toBe(429);
+      for (const ip of ['10.1.0.2', '10.1.0.3', '10.1.0.4']) for (let i = 0; i < 3; i++) codes.push((await forgot(t, target, undefined, ip)).statusCode);
+      expect(codes.filter((c) => c === 200)).toHaveLength(7);
+      expect((await forgot(t, target, undefined, '10.1.0.5')).statusCode).toBe(429);
+      const ip = '10.2.0.1';
+      const perIp: number[] = [];
+      for (let i = 0; i < 21; i++) perIp.push((await forgot(t, email('ip'), undefined, ip)).statusCode);
+      expect(perIp.slice(0, 20).every((c) => c === 200)).toBe(true);
+      expect(perIp[20]).toBe(429);
+    });
+
+    it("a stranger's requests do not spend a person's own allowance (issue 28.5a): the person, from their address, still gets the mail", async () => {
+      const t = get();
+      const acc = await createAccount(t, { type: 'user', email: email('victim'), password: PASSWORD });
+      const attacker = '10.5.0.66';
+      const answers: number[] = [];
+      for (let i = 0; i < 5; i++) answers.push((await forgot(t, acc.email, undefined, attacker)).statusCode);
+      expect(answers).toEqual([200, 200, 200, 429, 429]);
+      const mailsTo = () => smtp.mails.filter((m) => m.to.includes(acc.email.toLowerCase())).length;
+      // the three the stranger asked for arrive; then the person's own request is answered and mailed too
+      await vi.waitFor(() => expect(mailsTo()).toBe(3), { timeout: 15_000 });
+      const own = await forgot(t, acc.email, undefined, '10.5.0.7');
+      expect(own.statusCode).toBe(200);
+      await vi.waitFor(() => expect(mailsTo()).toBe(4), { timeout: 15_000 });
     });
 
     it('mails a single-use link to /reset-password; token check, reset (cp) ends sessions, clears the lockout', async () => {

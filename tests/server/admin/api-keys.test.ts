@@ -28,6 +28,12 @@ async function technicalWithKey(t: TestApp, admin: Tokens) {
   return { tech, key: `Bearer ${gen.json().data.api_key as string}` };
 }
 
+async function technicalWithKeyFor(t: TestApp, admin: Tokens, id: string) {
+  const gen = await t.app.inject({ method: 'POST', url: `/api/admin/users/${id}/token-generate`, headers: auth(admin) });
+  expect(gen.statusCode).toBe(200);
+  return `Bearer ${gen.json().data.api_key as string}`;
+}
+
 describeEachDb(
   'API keys and the technical flag',
   (get) => {
@@ -133,6 +139,27 @@ describeEachDb(
         const again = await t.app.inject({ method: 'DELETE', url: `/api/admin/users/${tech.id}/token`, headers: auth(admin) });
         expect(again.json().data).toEqual({ id: tech.id, revoked: false });
         expect(await t.db.kysely.selectFrom('audit_log').select('id').where('target_id', '=', tech.id).execute()).toHaveLength(2);
+      });
+
+      it('deactivation revokes the key for good (issue 28.5b): it stays refused after reactivation, audited, and a new key works', async () => {
+        const t = get();
+        const admin = await adminSession(t);
+        const { tech, key } = await technicalWithKey(t, admin);
+        const prefix = parseApiKey(key.slice('Bearer '.length)).prefix;
+        expect((await t.app.inject({ method: 'GET', url: '/api/user', headers: { authorization: key } })).statusCode).toBe(200);
+        for (const action of ['deactivate', 'activate'] as const) {
+          const res = await t.app.inject({ method: 'PATCH', url: `/api/admin/users/${tech.id}`, headers: auth(admin), payload: { status: action === 'deactivate' ? 'INACTIVE' : 'ACTIVE' } });
+          expect(res.statusCode, action).toBe(200);
+          expect(res.json().data.status, action).toBe(action === 'deactivate' ? 'INACTIVE' : 'ACTIVE');
+        }
+        // active again, but the old key is gone, not merely paused
+        expect((await t.app.inject({ method: 'GET', url: '/api/user', headers: { authorization: key } })).statusCode).toBe(401);
+        const row = await t.db.kysely.selectFrom('accounts').select(['api_key_hash', 'api_key_prefix']).where('id', '=', tech.id).executeTakeFirstOrThrow();
+        expect(row).toEqual({ api_key_hash: null, api_key_prefix: null });
+        const audit = await t.db.kysely.selectFrom('audit_log').select(['action', 'before', 'after']).where('target_id', '=', tech.id).where('action', '=', 'user.api_key_revoked').execute();
+        expect(audit.map((a) => [JSON.parse(a.before ?? '{}'), JSON.parse(a.after ?? '{}')])).toEqual([[{ key_prefix: prefix }, { reason: 'deactivated' }]]);
+        const fresh = await technicalWithKeyFor(t, admin, tech.id);
+        expect((await t.app.inject({ method: 'GET', url: '/api/user', headers: { authorization: fresh } })).statusCode).toBe(200);
       });
 
       it('revocation: 404 for unknown ids and admins, 401 anonymous, 403 for users and API keys', async () => {
