@@ -1,4 +1,4 @@
-import { randomBytes, randomInt, randomUUID } from 'node:crypto';
+import { randomInt, randomUUID } from 'node:crypto';
 import type { Actor, Deps, ServiceHost } from './deps';
 import type { Kysely, Transaction } from 'kysely';
 import { Secret, TOTP } from 'otpauth';
@@ -8,7 +8,7 @@ import { AppError } from '../errors';
 import { translate, isLanguage } from '../i18n/index';
 import { decryptText, encryptText, hmacHex, safeEqual, sha256Hex } from './server-secrets';
 import { checkWithLockout, hitRateLimit, throttleKeys } from './throttle';
-import { verifyPassword } from './passwords';
+import { hashPassword, verifyPassword } from './passwords';
 import { smsSenderFor } from './sms';
 
 /**
@@ -93,6 +93,7 @@ export async function enableTotp(deps: ServiceHost, account: Account, code: stri
   if (!current || current.two_factor_confirmed_at) throw new AppError(409, 'two_factor_already_enabled');
   if (current.two_factor_method !== 'GOOGLE') throw new AppError(409, 'two_factor_not_started');
   if (!(await verifyTotp(deps, account, code))) return null;
+  const recovery = await newRecoveryCodeSet();
   return deps.db.kysely.transaction().execute(async (trx) => {
     const now = nowIso();
     const r = await trx
@@ -103,7 +104,7 @@ export async function enableTotp(deps: ServiceHost, account: Account, code: stri
       .where('two_factor_confirmed_at', 'is', null)
       .executeTakeFirst();
     if (Number(r.numUpdatedRows) !== 1) throw new AppError(409, 'two_factor_already_enabled');
-    return writeRecoveryCodes(trx, account.id);
+    return writeRecoveryCodes(trx, account.id, recovery);
   });
 }
 
@@ -194,6 +195,7 @@ export async function verifySmsCode(deps: ServiceHost, account: Pick<Account, 'i
 export async function enableSms(deps: ServiceHost, account: Account, code: string): Promise<string[] | null> {
   if (isTwoFactorEnabled(account)) throw new AppError(409, 'two_factor_already_enabled');
   if (!(await verifySmsCode(deps, account, 'sms_enable', code))) return null;
+  const recovery = await newRecoveryCodeSet();
   return deps.db.kysely.transaction().execute(async (trx) => {
     const now = nowIso();
     const r = await trx
@@ -203,7 +205,7 @@ export async function enableSms(deps: ServiceHost, account: Account, code: strin
       .where('two_factor_confirmed_at', 'is', null)
       .executeTakeFirst();
     if (Number(r.numUpdatedRows) !== 1) throw new AppError(409, 'two_factor_already_enabled');
-    return writeRecoveryCodes(trx, account.id);
+    return writeRecoveryCodes(trx, account.id, recovery);
   });
 }
 
@@ -222,37 +224,97 @@ export async function disableTwoFactor(deps: ServiceHost, accountId: string): Pr
 
 // ---------------------------------------------------------------- recovery codes
 
-/** `xxxxxxxx-xxxxxxxx-xxxxxxxx-xxxxxxxx`: 128 random bits in hex. Input is compared without dashes/spaces, lower-cased. */
-const normalizeRecovery = (code: string) => code.replace(/[\s-]/g, '').toLowerCase();
+/**
+ * Recovery codes (issue 29: 10 codes of 35 characters wrapped on phones and were hard to type).
+ *
+ * Now: `XXXXX-XXXXX`, 10 characters from Crockford's base32 alphabet (digits and capitals without I, L, O, U, so
+ * nothing reads as another character), drawn with `randomInt` (uniform). Entropy: 10 × log2(32) = 50 bits per code;
+ * a guess hits one of the 10 unused codes of a set with probability 10 / 2^50 = 2^-46.7. Before: 128 bits per code
+ * (32 hex digits), 124.7 bits per set. Online, 50 bits are ample: the code is checked after the
+ * password, under the per-account lockout of IAM_LOCKOUT_MAX_FAILURES = 5 per 15 minutes, and the per-IP one), so a
+ * 50 % chance needs ~2^46 guesses, at most ~480 a day per account: about 3 × 10^8 years. Offline, after a database leak, 50
+ * bits are not enough for a plain hash (ASVS 6.5.2 allows SHA-256 only from 112 bits), so the new codes are stored
+ * as argon2id hashes with their own salt (the password parameters, through the same hash gate), checked against the
+ * account's unused codes (at most 10).
+ *
+ * Input is forgiving: spaces and dashes are ignored, any case, and the look-alikes O → 0, I and L → 1 (Crockford).
+ * Codes of the old format (32 hex digits = 128 bits, SHA-256, looked up by hash) keep working until they are used or
+ * replaced.
+ */
+export const RECOVERY_CODE_ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+export const RECOVERY_CODE_LENGTH = 10;
+/** Bits of one code (docs/ACCOUNT-SECURITY.md). */
+export const RECOVERY_CODE_BITS = RECOVERY_CODE_LENGTH * Math.log2(RECOVERY_CODE_ALPHABET.length);
 
-async function writeRecoveryCodes(db: Kysely<Database> | Transaction<Database>, accountId: string): Promise<string[]> {
+export function newRecoveryCode(): string {
+  const chars = Array.from({ length: RECOVERY_CODE_LENGTH }, () => RECOVERY_CODE_ALPHABET[randomInt(RECOVERY_CODE_ALPHABET.length)]);
+  return `${chars.slice(0, 5).join('')}-${chars.slice(5).join('')}`;
+}
+
+/** What a person typed → the stored form's input, or null when it cannot be a code of either format. */
+export function normalizeRecoveryCode(input: string): { format: 'v2' | 'hex'; code: string } | null {
+  const compact = input.replace(/[\s\-\u2010-\u2015\u2212]/g, '');
+  if (/^[0-9a-fA-F]{32}$/.test(compact)) return { format: 'hex', code: compact.toLowerCase() };
+  const code = compact.toUpperCase().replace(/O/g, '0').replace(/[IL]/g, '1');
+  if (code.length === RECOVERY_CODE_LENGTH && [...code].every((c) => RECOVERY_CODE_ALPHABET.includes(c))) return { format: 'v2', code };
+  return null;
+}
+
+interface RecoveryCodeSet {
+  codes: string[];
+  hashes: string[];
+}
+
+/** 10 distinct new codes and their argon2id hashes (hashed before any transaction opens: hashing takes a while). */
+async function newRecoveryCodeSet(): Promise<RecoveryCodeSet> {
+  const unique = new Set<string>();
+  while (unique.size < RECOVERY_CODE_COUNT) unique.add(newRecoveryCode());
+  const codes = [...unique];
+  // one at a time: ten at once would fill the hash gate's queue (IAM_HASH_QUEUE) and be refused with a 503
+  const hashes: string[] = [];
+  for (const code of codes) hashes.push(await hashPassword(normalizeRecoveryCode(code)!.code));
+  return { codes, hashes };
+}
+
+async function writeRecoveryCodes(db: Kysely<Database> | Transaction<Database>, accountId: string, set: RecoveryCodeSet): Promise<string[]> {
   const now = nowIso();
-  const codes = Array.from({ length: RECOVERY_CODE_COUNT }, () => randomBytes(16).toString('hex').match(/.{8}/g)!.join('-'));
   await db.deleteFrom('recovery_codes').where('account_id', '=', accountId).execute();
   await db
     .insertInto('recovery_codes')
-    .values(codes.map((c) => ({ id: randomUUID(), account_id: accountId, code_hash: sha256Hex(normalizeRecovery(c)), used_at: null, created_at: now })))
+    .values(set.hashes.map((hash) => ({ id: randomUUID(), account_id: accountId, code_hash: hash, used_at: null, created_at: now })))
     .execute();
-  return codes;
+  return set.codes;
 }
 
 /** 10 new recovery codes (shown once); the old ones stop working. */
 export async function generateRecoveryCodes(deps: ServiceHost, accountId: string): Promise<string[]> {
-  return deps.db.kysely.transaction().execute((trx) => writeRecoveryCodes(trx, accountId));
+  const set = await newRecoveryCodeSet();
+  return deps.db.kysely.transaction().execute((trx) => writeRecoveryCodes(trx, accountId, set));
 }
 
 /** Uses one recovery code: true once per code (conditional update, so parallel uses cannot both pass). */
 export async function consumeRecoveryCode(deps: ServiceHost, account: Pick<Account, 'id'>, code: string): Promise<boolean> {
-  const normalized = normalizeRecovery(code);
-  if (!/^[0-9a-f]{32}$/.test(normalized)) return false;
-  // lookup by the SHA-256 of a 128-bit secret: timing reveals nothing usable about the code
-  const r = await deps.db.kysely
-    .updateTable('recovery_codes')
-    .set({ used_at: nowIso() })
-    .where('account_id', '=', account.id)
-    .where('code_hash', '=', sha256Hex(normalized))
-    .where('used_at', 'is', null)
-    .executeTakeFirst();
+  const normalized = normalizeRecoveryCode(code);
+  if (!normalized) return false;
+  const db = deps.db.kysely;
+  let id: string | undefined;
+  if (normalized.format === 'hex') {
+    // old format: a 128-bit secret looked up by its SHA-256 (timing reveals nothing usable about it)
+    id = (
+      await db.selectFrom('recovery_codes').select('id').where('account_id', '=', account.id).where('code_hash', '=', sha256Hex(normalized.code)).where('used_at', 'is', null).executeTakeFirst()
+    )?.id;
+  } else {
+    const unused = await db.selectFrom('recovery_codes').select(['id', 'code_hash']).where('account_id', '=', account.id).where('used_at', 'is', null).execute();
+    // one at a time through the hash gate, stopping at the match
+    for (const row of unused) {
+      if (row.code_hash.startsWith('$argon2') && (await verifyPassword(row.code_hash, normalized.code))) {
+        id = row.id;
+        break;
+      }
+    }
+  }
+  if (!id) return false;
+  const r = await db.updateTable('recovery_codes').set({ used_at: nowIso() }).where('id', '=', id).where('used_at', 'is', null).executeTakeFirst();
   return Number(r.numUpdatedRows) === 1;
 }
 

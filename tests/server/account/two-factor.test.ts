@@ -4,8 +4,11 @@ import type { AddressInfo } from 'node:net';
 import { TOTP, Secret } from 'otpauth';
 import { describeEachDb, type TestApp } from '../../helpers/app';
 import { createAccount } from '../../helpers/auth';
+import { randomUUID } from 'node:crypto';
+import { sha256Hex } from '../../../server/services/server-secrets';
 import {
   consumeRecoveryCode,
+  RECOVERY_CODE_BITS,
   createTotpSecret,
   enableTotp,
   generateRecoveryCodes,
@@ -184,6 +187,43 @@ describeEachDb('two-factor services', (get) => {
       const fresh = await generateRecoveryCodes(get().app, acc.id);
       expect(await consumeRecoveryCode(get().app, acc, codes[4] ?? '')).toBe(false);
       expect(await consumeRecoveryCode(get().app, acc, fresh[0] ?? '')).toBe(true);
+    });
+
+    it('short codes (issue 29): XXXXX-XXXXX from an unambiguous alphabet, 50 bits each; typed in any case, with spaces, dashes or look-alikes', async () => {
+      const acc = await createAccount(get(), { type: 'user', email: email('rc-short') });
+      const codes = await generateRecoveryCodes(get().app, acc.id);
+      for (const code of codes) expect(code).toMatch(/^[0-9A-HJKMNP-TV-Z]{5}-[0-9A-HJKMNP-TV-Z]{5}$/);
+      expect(RECOVERY_CODE_BITS).toBe(50);
+      const [a, b, c] = codes as [string, string, string];
+      expect(await consumeRecoveryCode(get().app, acc, ` ${a.toLowerCase().replace('-', ' ')} `)).toBe(true);
+      expect(await consumeRecoveryCode(get().app, acc, b.replace('-', ''))).toBe(true);
+      // look-alikes of 0 and 1 typed as letters still match (Crockford): the alphabet has no O, I or L of its own
+      const withLookAlikes = c.replace(/0/g, 'O').replace(/1/g, 'l');
+      expect(await consumeRecoveryCode(get().app, acc, withLookAlikes)).toBe(true);
+      expect(await consumeRecoveryCode(get().app, acc, 'ZZZZZ-ZZZZZ')).toBe(false);
+      expect(await consumeRecoveryCode(get().app, acc, 'not a code')).toBe(false);
+    });
+
+    it('stored as salted argon2id hashes (50 bits need a password hash, ASVS 6.5.2), never as the bare SHA-256', async () => {
+      const acc = await createAccount(get(), { type: 'user', email: email('rc-salt') });
+      const codes = await generateRecoveryCodes(get().app, acc.id);
+      const rows = await get().db.kysely.selectFrom('recovery_codes').select('code_hash').where('account_id', '=', acc.id).execute();
+      expect(rows).toHaveLength(10);
+      for (const row of rows) expect(row.code_hash).toMatch(/^\$argon2id\$v=19\$m=19456,p=1,t=2\$[A-Za-z0-9+/]{22}\$/);
+      expect(new Set(rows.map((r) => r.code_hash.split('$')[4])).size).toBe(10);
+      for (const code of codes) expect(rows.some((r) => r.code_hash === sha256Hex(code.replace('-', '')))).toBe(false);
+    });
+
+    it('codes of the old format (32 hex digits, unsalted SHA-256) keep working once each', async () => {
+      const acc = await createAccount(get(), { type: 'user', email: email('rc-old') });
+      await generateRecoveryCodes(get().app, acc.id);
+      const old = '0f3a9c1e-77b2d4a0-5e6f8a9b-c0d1e2f3';
+      await get()
+        .db.kysely.insertInto('recovery_codes')
+        .values({ id: randomUUID(), account_id: acc.id, code_hash: sha256Hex(old.replace(/-/g, '')), used_at: null, created_at: new Date().toISOString() })
+        .execute();
+      expect(await consumeRecoveryCode(get().app, acc, old.toUpperCase().replace(/-/g, ' '))).toBe(true);
+      expect(await consumeRecoveryCode(get().app, acc, old)).toBe(false);
     });
   });
 });

@@ -147,6 +147,10 @@ export function RecoveryCodeScreen(props: RecoveryCodeScreenProps) {
           label={t`Recovery code`}
           name="recovery_code"
           autoComplete="one-time-code"
+          // any case, with or without the dash or spaces (the server reads them all the same)
+          autoCapitalize="characters"
+          spellCheck={false}
+          placeholder="XXXXX-XXXXX"
           value={recovery}
           onChange={(e) => {
             setRecovery(e.currentTarget.value);
