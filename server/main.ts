@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import pino from 'pino';
 import { loadConfig, ConfigError, type AppConfig } from './config';
 import { buildApp } from './app';
-import { bootstrapFirstAdmin } from './services/bootstrap';
+import { bootstrapFirstAdmin, setupBanner } from './services/bootstrap';
 import { lowerBackgroundThreadPriority } from './lib/thread-priority';
 import { loadPg } from './lib/optional-packages';
 
@@ -76,8 +76,9 @@ async function main(): Promise<void> {
   if (!(await waitForDatabase(config, log, stopping.signal))) process.exit(0);
 
   const app = await buildApp({ config });
+  let setupLink: string | undefined;
   try {
-    await bootstrapFirstAdmin(app);
+    ({ setupLink } = await bootstrapFirstAdmin(app));
   } catch (e) {
     if (e instanceof ConfigError) {
       console.error(e.message);
@@ -145,6 +146,14 @@ async function main(): Promise<void> {
   if (niced.skipped && niced.skipped !== 'disabled') app.log.warn({ reason: niced.skipped }, 'background threads keep their CPU priority');
   else if (niced.lowered.length > 0) app.log.info({ threads: niced.lowered.length, nice: config.backgroundNice }, 'background threads run at a lower CPU priority');
   app.log.info(`IAM is at ${config.appUrl} (${app.db.dialect}); open it there (other local names of this server redirect to it)`);
+  // the one-time setup link once more, as the last thing printed (issue 29: ~180 lines of build output buried it)
+  // through the logger's own stream, so it lands after the log lines above (pino buffers them; console.log would
+  // overtake them)
+  if (setupLink) {
+    const stream = (app.log as unknown as Record<symbol, { write?: (chunk: string) => unknown } | undefined>)[pino.symbols.streamSym];
+    if (stream?.write) stream.write(`${setupBanner(setupLink, true)}\n`);
+    else console.log(setupBanner(setupLink, true));
+  }
 }
 
 // last line of defence: a stray rejection is logged, not fatal (connection errors are handled where they occur)

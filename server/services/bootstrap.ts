@@ -13,6 +13,25 @@ export const sha256 = (s: string) => createHash('sha256').update(s).digest('hex'
 export const setupPageUrl = (appUrl: string, token: string): string => `${appUrl}/admin/setup?token=${token}`;
 
 /**
+ * The one-time setup link in a frame that stands out among log lines: plain ASCII (any terminal, any log collector),
+ * the link alone on its line so it can be copied or clicked whole.
+ */
+export function setupBanner(setupLink: string, listening: boolean): string {
+  const rule = '='.repeat(Math.min(100, Math.max(72, setupLink.length + 4)));
+  return [
+    '',
+    rule,
+    listening ? '  IAM is listening. No administrator yet.' : '  No administrator yet.',
+    '  Create the first super_admin within 24 hours with this one-time link:',
+    '',
+    `  ${setupLink}`,
+    '',
+    rule,
+    '',
+  ].join('\n');
+}
+
+/**
  * First start: create the super_admin from IAM_ADMIN_EMAIL/IAM_ADMIN_PASSWORD once; without them,
  * and while no admin exists, print a one-time setup link (valid 24 h) instead.
  */
@@ -59,7 +78,8 @@ export async function bootstrapFirstAdmin(deps: ServiceHost): Promise<{ created?
     })
     .execute();
   const setupLink = setupPageUrl(deps.config.appUrl, token);
-  // printed on purpose: this is how the operator gets in on a fresh install
-  console.log(`\nNo administrator yet. Create the first super_admin within 24 hours at:\n  ${setupLink}\n`);
+  // printed on purpose: this is how the operator gets in on a fresh install (server/main.ts prints it once more, last,
+  // when the server is listening: the build output and the start-up logs above must not bury it, issue 29)
+  console.log(setupBanner(setupLink, false));
   return { setupLink };
 }
