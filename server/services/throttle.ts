@@ -18,6 +18,12 @@ import { createRedis } from '../lib/redis';
  * Counting is one atomic statement per key (SQL upsert with RETURNING, or a Lua script on Redis when
  * REDIS_URL is set), so parallel failures are counted exactly and a locked key stops counting.
  *
+ * Locks are durable: with Redis, the counters live there, but a lock, when it is set, is also written to the
+ * database (`rate_counters`, the table the counters use without Redis) and checked there before a slot is taken. A
+ * Redis restart without persistence, a FLUSHALL or a failover to an empty replica loses the counts of keys not
+ * locked (an attacker starts a new window of at most the limit), never a lock: an account locked under attack stays
+ * locked until its lock runs out or an admin clears it (clearLock removes both).
+ *
  * Guarding a secret (password, second factor): `reserveAttempt` BEFORE the secret is evaluated. It takes one
  * slot per key atomically (the slot that reaches the limit locks the key) or answers 429 without evaluating
  * anything, so N parallel attempts evaluate at most the limit and the locked answer cannot depend on the
@@ -109,13 +115,20 @@ redis.call('PEXPIREAT', KEYS[1], math.max(reset_at, locked_until))
 return {1, count, locked_until}
 `;
 
-// KEYS[1]; ARGV limit. Gives one slot back; below the limit the key is no longer locked.
+// KEYS[1]; ARGV limit. Gives one slot back; below the limit the key is no longer locked. Returns 2 when that
+// unlocked the key (its durable lock goes too), 1 when a slot was given back, 0 when there was no counter.
 const RELEASE_LUA = `
 local limit = tonumber(ARGV[1])
-local count = tonumber(redis.call('HGET', KEYS[1], 'count'))
+local h = redis.call('HMGET', KEYS[1], 'count', 'locked_until')
+local count = tonumber(h[1]); local was = tonumber(h[2]) or 0
 if not count then return 0 end
 if count > 0 then count = count - 1 end
-if count < limit then redis.call('HSET', KEYS[1], 'count', count, 'locked_until', 0) else redis.call('HSET', KEYS[1], 'count', count) end
+if count < limit then
+  redis.call('HSET', KEYS[1], 'count', count, 'locked_until', 0)
+  if was ~= 0 then return 2 end
+else
+  redis.call('HSET', KEYS[1], 'count', count)
+end
 return 1
 `;
 
@@ -138,25 +151,42 @@ function lockedError(key: string, untilMs: number, now: number): AppError {
   return err;
 }
 
+/** Locks of `keys` in the database (the store without Redis, and the durable copy of locks with it). */
+async function dbLocks(deps: ServiceHost, keys: readonly string[], now: number): Promise<Map<string, { count: number; until: number }>> {
+  const rows = await deps.db.kysely
+    .selectFrom('rate_counters')
+    .select(['key', 'count', 'locked_until'])
+    .where('key', 'in', [...keys])
+    .where('locked_until', '>', now)
+    .execute();
+  return new Map(rows.map((r) => [r.key, { count: Number(r.count), until: Number(r.locked_until) }]));
+}
+
+/**
+ * With Redis: writes the lock a slot has just set to the database, so it outlives Redis's memory. Its window ends
+ * with the lock (the housekeeping deletes it afterwards).
+ */
+async function persistLock(deps: ServiceHost, key: string, count: number, lockedUntil: number): Promise<void> {
+  await sql`
+    insert into rate_counters (key, count, reset_at, locked_until)
+    values (${key}, ${count}, cast(${lockedUntil} as bigint), cast(${lockedUntil} as bigint))
+    on conflict (key) do update set count = excluded.count, reset_at = excluded.reset_at, locked_until = excluded.locked_until`.execute(deps.db.kysely);
+}
+
 async function lockedUntilOf(deps: ServiceHost, keys: string[]): Promise<{ key: string; until: number }[]> {
   const now = Date.now();
+  const durable = await dbLocks(deps, keys, now);
   const redis = redisOf(deps);
   if (redis) {
     const out: { key: string; until: number }[] = [];
     for (const key of keys) {
       const v = await redis.hget(redisKey(deps, key), 'locked_until');
-      const until = Number(v ?? 0);
+      const until = Math.max(Number(v ?? 0), durable.get(key)?.until ?? 0);
       if (until > now) out.push({ key, until });
     }
     return out;
   }
-  const rows = await deps.db.kysely
-    .selectFrom('rate_counters')
-    .select(['key', 'locked_until'])
-    .where('key', 'in', keys)
-    .where('locked_until', '>', now)
-    .execute();
-  return rows.map((r) => ({ key: r.key, until: Number(r.locked_until) }));
+  return [...durable].map(([key, lock]) => ({ key, until: lock.until }));
 }
 
 /** Throws 429 (`account_locked` for account-like keys, `too_many_requests` for ip keys) with retry-after when any key is locked. */
@@ -175,7 +205,10 @@ async function counterOf(deps: ServiceHost, key: string): Promise<{ count: numbe
   const redis = redisOf(deps);
   if (redis) {
     const [count, lockedUntil] = await redis.hmget(redisKey(deps, key), 'count', 'locked_until');
-    return { count: Number(count ?? 0), lockedUntil: Number(lockedUntil ?? 0) };
+    if (Number(lockedUntil ?? 0) > Date.now()) return { count: Number(count ?? 0), lockedUntil: Number(lockedUntil) };
+    // Redis lost it (restart, FLUSHALL): the durable lock
+    const durable = (await dbLocks(deps, [key], Date.now())).get(key);
+    return durable ? { count: durable.count, lockedUntil: durable.until } : { count: Number(count ?? 0), lockedUntil: Number(lockedUntil ?? 0) };
   }
   const row = await deps.db.kysely.selectFrom('rate_counters').select(['count', 'locked_until']).where('key', '=', key).executeTakeFirst();
   return { count: Number(row?.count ?? 0), lockedUntil: Number(row?.locked_until ?? 0) };
@@ -195,13 +228,18 @@ export async function recordFailure(deps: ServiceHost, keys: string[]): Promise<
 }
 
 /** Takes one slot on `key`; null when the key is locked (nothing counted). */
-async function takeSlot(deps: ServiceHost, key: string): Promise<{ count: number; lockedUntil: number } | null> {
+async function takeSlot(deps: ServiceHost, key: string, durableChecked = false): Promise<{ count: number; lockedUntil: number } | null> {
   const { limit, windowMs, lockMs } = ruleFor(key, deps.config.lockout);
   const now = Date.now();
   const redis = redisOf(deps);
   if (redis) {
+    // a lock Redis may have lost is still in the database
+    if (!durableChecked && (await dbLocks(deps, [key], now)).has(key)) return null;
     const [taken, count, lockedUntil] = (await redis.eval(RESERVE_LUA, 1, redisKey(deps, key), now, limit, windowMs, lockMs)) as [number, number, number];
-    return Number(taken) === 1 ? { count: Number(count), lockedUntil: Number(lockedUntil) } : null;
+    if (Number(taken) !== 1) return null;
+    // this slot locked the key: the lock outlives Redis
+    if (Number(lockedUntil) > 0) await persistLock(deps, key, Number(count), Number(lockedUntil));
+    return { count: Number(count), lockedUntil: Number(lockedUntil) };
   }
   const firstLock = limit <= 1 ? now + lockMs : 0;
   // the WHERE of DO UPDATE refuses a locked key: then no row comes back (SQLite and PostgreSQL alike)
@@ -235,8 +273,11 @@ async function takeSlots(deps: ServiceHost, keys: readonly string[]): Promise<Ma
   const out = new Map<string, { count: number; lockedUntil: number }>();
   if (keys.length === 0) return out;
   if (redisOf(deps) || keys.length === 1) {
+    // with Redis, one look at the durable locks of every key first (instead of one per key)
+    const durable = redisOf(deps) ? await dbLocks(deps, keys, Date.now()) : new Map<string, unknown>();
     for (const key of keys) {
-      const slot = await takeSlot(deps, key);
+      if (durable.has(key)) break; // locked
+      const slot = await takeSlot(deps, key, true);
       if (!slot) break; // locked: the keys after it are not counted
       out.set(key, slot);
     }
@@ -274,7 +315,8 @@ async function releaseSlot(deps: ServiceHost, key: string): Promise<void> {
   const { limit } = ruleFor(key, deps.config.lockout);
   const redis = redisOf(deps);
   if (redis) {
-    await redis.eval(RELEASE_LUA, 1, redisKey(deps, key), limit);
+    // the slot given back had locked the key: its durable lock goes too
+    if (Number(await redis.eval(RELEASE_LUA, 1, redisKey(deps, key), limit)) === 2) await deps.db.kysely.deleteFrom('rate_counters').where('key', '=', key).execute();
     return;
   }
   await sql`
@@ -384,11 +426,12 @@ export async function listLocks(deps: ServiceHost, prefix?: string): Promise<Loc
         rows.push({ key: full.slice(redisKey(deps, '').length), count: Number(count ?? 0), locked_until: Number(until ?? 0) });
       }
     } while (cursor !== '0');
-  } else {
-    let q = deps.db.kysely.selectFrom('rate_counters').select(['key', 'count', 'locked_until']).where('locked_until', '>', now);
-    if (prefix) q = q.where(sql<boolean>`substr(key, 1, ${prefix.length}) = ${prefix}`);
-    rows.push(...(await q.orderBy('key').limit(1000).execute()));
   }
+  // the database: every lock without Redis, the durable copies (and locks Redis lost) with it
+  let q = deps.db.kysely.selectFrom('rate_counters').select(['key', 'count', 'locked_until']).where('locked_until', '>', now);
+  if (prefix) q = q.where(sql<boolean>`substr(key, 1, ${prefix.length}) = ${prefix}`);
+  const inRedis = new Set(rows.filter((r) => Number(r.locked_until) > now).map((r) => r.key));
+  for (const row of await q.orderBy('key').limit(1000).execute()) if (!inRedis.has(row.key)) rows.push(row);
   return rows
     .filter((r) => Number(r.locked_until) > now && (!prefix || r.key.startsWith(prefix)))
     .sort((a, b) => a.key.localeCompare(b.key))
@@ -404,6 +447,7 @@ export async function listLocks(deps: ServiceHost, prefix?: string): Promise<Loc
 async function clearLocks(deps: ServiceHost, keys: readonly string[]): Promise<void> {
   if (keys.length === 0) return;
   const redis = redisOf(deps);
+  // with Redis no durable lock can be among them: a locked key's attempt is refused before it can succeed
   if (redis) {
     await redis.del(...keys.map((key) => redisKey(deps, key)));
     return;
@@ -414,9 +458,10 @@ async function clearLocks(deps: ServiceHost, keys: readonly string[]): Promise<v
 /** Removes a key's counter and lock. Returns whether it existed. */
 export async function clearLock(deps: ServiceHost, key: string): Promise<boolean> {
   const redis = redisOf(deps);
-  if (redis) return (await redis.del(redisKey(deps, key))) > 0;
+  const inRedis = redis ? (await redis.del(redisKey(deps, key))) > 0 : false;
+  // the database's counter, or with Redis the durable copy of its lock
   const r = await deps.db.kysely.deleteFrom('rate_counters').where('key', '=', key).executeTakeFirst();
-  return Number(r.numDeletedRows) > 0;
+  return inRedis || Number(r.numDeletedRows) > 0;
 }
 
 /**
@@ -451,11 +496,10 @@ export async function hitRateLimit(deps: ServiceHost, key: string, limit: number
 /**
  * Deletes up to `batch` database counters whose window and lock are both over: such a counter counts as absent
  * (the next failure or hit starts again at 1), so deleting it changes nothing but the table's size. A counter is
- * re-checked as it is deleted, so one counted again meanwhile stays. Redis expires its own keys (PEXPIREAT):
- * nothing to do there. Returns the number deleted.
+ * re-checked as it is deleted, so one counted again meanwhile stays. Redis expires its own keys (PEXPIREAT); with
+ * Redis the table holds the durable copies of locks, pruned the same way. Returns the number deleted.
  */
 export async function pruneExpiredCounters(deps: ServiceHost, opts: { batch?: number; now?: number } = {}): Promise<number> {
-  if (redisOf(deps)) return 0;
   const { batch = 1000, now = Date.now() } = opts;
   const db = deps.db.kysely;
   const expired = (q: typeof db) => q.selectFrom('rate_counters').select('key').where('reset_at', '<=', now).where('locked_until', '<=', now);
