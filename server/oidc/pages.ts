@@ -60,6 +60,8 @@ export interface ErrorPageContext {
   appUrl: string;
   /** The origin of the redirect_uri the request named, when it had one. */
   redirectOrigin?: string | undefined;
+  /** IAM_DEV_ORIGINS (development only): where a developer signs in; APP_URL serves no SPA then (issue 29). */
+  devOrigins?: readonly string[];
 }
 
 /** Error codes with their own explanation (server/i18n/messages/oidc-pages.ts `oidc.error.<code>`); others get the generic one. */
@@ -78,15 +80,23 @@ export function errorPage(lang: Language, out: Record<string, unknown>, page: Er
     .join('');
   const appOrigin = URL.parse(page.appUrl)?.origin ?? page.appUrl;
   const elsewhere = code === 'invalid_redirect_uri' && page.redirectOrigin !== undefined && page.redirectOrigin !== appOrigin;
+  // in development the SPA is on the dev server (IAM_DEV_ORIGINS), not on APP_URL: send the developer there, and say
+  // how to make the address they used work (the dev server on another port than dev:api expects)
+  const devOrigin = page.devOrigins?.[0];
+  const signInBase = elsewhere && devOrigin ? devOrigin : page.appUrl;
+  const port = URL.parse(page.redirectOrigin ?? '')?.port ?? '';
+  const openWhere = devOrigin
+    ? t('oidc.error.open_dev_origin', { dev_origin: devOrigin, port: port || '…' })
+    : t('oidc.error.open_app_url', { app_url: page.appUrl });
   const text = elsewhere
-    ? `<p>${esc(t('oidc.error.other_address', { origin: page.redirectOrigin ?? '' }))}</p><p>${esc(t('oidc.error.open_app_url', { app_url: page.appUrl }))}</p>`
+    ? `<p>${esc(t('oidc.error.other_address', { origin: page.redirectOrigin ?? '' }))}</p><p>${esc(openWhere)}</p>`
     : `<p>${esc(t(EXPLAINED.has(code) ? `oidc.error.${code}` : 'oidc.error.generic'))}</p>`;
   return layout(
     lang,
     t('oidc.error_title'),
     `<h1>${esc(t('oidc.error_heading'))}</h1>
 ${text}
-<div class="actions"><a class="button primary" id="error-sign-in" href="${esc(page.appUrl)}/login">${esc(elsewhere ? t('oidc.error.open_sign_in') : t('oidc.back_to_sign_in'))}</a><a class="button" href="${esc(page.appUrl)}/">${esc(t('oidc.home'))}</a></div>
+<div class="actions"><a class="button primary" id="error-sign-in" href="${esc(signInBase)}/login">${esc(elsewhere ? t('oidc.error.open_sign_in') : t('oidc.back_to_sign_in'))}</a><a class="button" href="${esc(signInBase)}/">${esc(t('oidc.home'))}</a></div>
 <details><summary>${esc(t('oidc.error_details'))}</summary><dl translate="no" lang="en">${rows}</dl></details>`,
   );
 }

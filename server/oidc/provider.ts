@@ -210,7 +210,7 @@ export async function createProvider(deps: ServiceHost, jwks: JWKS, jwksMaxAgeSe
       ctx.type = 'html';
       const redirectUri = (ctx.oidc?.params as Record<string, unknown> | undefined)?.redirect_uri;
       const redirectOrigin = typeof redirectUri === 'string' ? (URL.parse(redirectUri)?.origin ?? undefined) : undefined;
-      ctx.body = errorPage(pageLanguage(ctx.get('accept-language')), { ...out }, { appUrl: config.appUrl, redirectOrigin });
+      ctx.body = errorPage(pageLanguage(ctx.get('accept-language')), { ...out }, { appUrl: config.appUrl, redirectOrigin, devOrigins: config.devOrigins });
     },
   };
 

@@ -35,4 +35,15 @@ describe('provider pages', () => {
     const registeredElsewhere = errorPage('en', { error: 'invalid_redirect_uri' }, { appUrl: 'http://localhost:3205', redirectOrigin: 'http://localhost:3205' });
     expect(registeredElsewhere).toContain('The application asked to return to an address that is not registered for it.');
   });
+  it('in development, names the dev server (not APP_URL, which serves no SPA then) and the IAM_DEV_PORT that would accept the address used (issue 29)', () => {
+    const raw = errorPage('en', { error: 'invalid_redirect_uri' }, { appUrl: 'http://localhost:3001', redirectOrigin: 'http://localhost:5174', devOrigins: ['http://localhost:5173', 'http://127.0.0.1:5173'] });
+    const html = raw.replace(/&#(\d+);/g, (_, n: string) => String.fromCharCode(Number(n)));
+    expect(html).toContain('This page was opened at http://localhost:5174');
+    expect(html).toContain('In development, open the dev server at http://localhost:5173 and sign in there. To use this address instead, start npm run dev:api with IAM_DEV_PORT=5174.');
+    expect(html).not.toContain('Open http://localhost:3001');
+    expect(html).toContain('id="error-sign-in" href="http://localhost:5173/login"');
+    for (const lang of ['de', 'fr', 'it'] as const) {
+      expect(errorPage(lang, { error: 'invalid_redirect_uri' }, { appUrl: 'http://localhost:3001', redirectOrigin: 'http://localhost:5174', devOrigins: ['http://localhost:5173'] }).replace(/&#(\d+);/g, (_, n: string) => String.fromCharCode(Number(n)))).toContain('IAM_DEV_PORT=5174');
+    }
+  });
 });
