@@ -40,7 +40,7 @@ test.describe('foundation', () => {
     await page.goto('/this-page-does-not-exist');
     await expect(page.getByRole('heading', { level: 1, name: 'Page Not Found' })).toBeVisible();
     await expect(page.getByText("The page you're looking for does not seem to exist")).toBeVisible();
-    await expect(page).toHaveTitle('404');
+    await expect(page).toHaveTitle('404 · IAM');
     await page.screenshot({ path: `${ARTIFACTS}/404-en.png`, fullPage: true });
 
     await page.getByRole('link', { name: 'Go to Home' }).click();
@@ -64,7 +64,7 @@ test.describe('foundation', () => {
     await page.getByRole('combobox', { name: 'Language' }).click();
     await page.getByRole('option', { name: 'Deutsch' }).click();
     await expect(page.getByRole('heading', { level: 1, name: 'Anmelden' })).toBeVisible();
-    await expect(page).toHaveTitle('Anmelden');
+    await expect(page).toHaveTitle('Anmelden · IAM');
 
     await page.reload();
     await expect(page.getByRole('heading', { level: 1, name: 'Anmelden' })).toBeVisible();

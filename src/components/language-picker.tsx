@@ -1,9 +1,11 @@
 import { useLingui } from '@lingui/react/macro';
 import { useQuery } from '@tanstack/react-query';
-import { lazy, Suspense, useState } from 'react';
+import { msg } from '@lingui/core/macro';
+import { lazy, Suspense, useRef } from 'react';
 import { css } from 'styled-system/css';
 import { select } from 'styled-system/recipes';
 import { languagesQueryOptions } from '../api/account';
+import { LiveRegion, useAnnouncement } from '../lib/focus-after-swap';
 import { activateLocale, FALLBACK_LANGUAGES, languageName } from '../lib/i18n';
 import { useChangeLanguage } from '../lib/session-context';
 import { ChevronDownIcon, GlobeIcon } from './ui/icons';
@@ -41,25 +43,35 @@ export function LanguagePicker({ onChanged, size = 'sm' }: LanguagePickerProps) 
   const { t, i18n } = useLingui();
   const languages = useQuery({ ...languagesQueryOptions(), placeholderData: [...FALLBACK_LANGUAGES] });
   const changeLanguage = useChangeLanguage();
-  const [pending, setPending] = useState(false);
-  const options = (languages.data ?? FALLBACK_LANGUAGES).map((code) => ({ value: code, label: languageName(code) }));
+  // a change waits for its catalog; the select stays enabled meanwhile (disabling it dropped focus to the page's body)
+  const pending = useRef(false);
+  const rootRef = useRef<HTMLDivElement>(null);
+  const { message, announce } = useAnnouncement();
+  // each language's own name, marked with its language so a screen reader says it right ("Deutsch" in German)
+  const options = (languages.data ?? FALLBACK_LANGUAGES).map((code) => ({ value: code, label: languageName(code), lang: code }));
 
   const handleChange = async (locale: string) => {
-    if (locale === i18n.locale) return;
-    setPending(true);
+    if (locale === i18n.locale || pending.current) return;
+    pending.current = true;
     try {
       const active = await activateLocale(locale);
       // signed in: saved to the profile and cached data reset; guest: stored locally (key `locale`)
       changeLanguage(active);
       onChanged?.(active);
+      // said in the new language; focus stays on (or comes back to) the picker's trigger
+      const name = languageName(active);
+      announce(i18n._(msg`Language changed to ${name}`));
+      const trigger = rootRef.current?.querySelector<HTMLElement>('[data-part=trigger]');
+      if (trigger && (document.activeElement === document.body || document.activeElement === null)) trigger.focus();
     } finally {
-      setPending(false);
+      pending.current = false;
     }
   };
 
   return (
-    <div className={css({ display: 'flex', alignItems: 'center', gap: '1.5', minWidth: '36' })} data-testid="language-picker">
-      <GlobeIcon width={18} height={18} className={css({ color: 'fg.muted', flexShrink: 0 })} />
+    <div ref={rootRef} className={css({ display: 'flex', alignItems: 'center', gap: '1.5', minWidth: { base: '0', sm: '36' } })} data-testid="language-picker">
+      <LiveRegion message={message} testId="language-announcer" />
+      <GlobeIcon width={18} height={18} className={css({ color: 'fg.muted', flexShrink: 0, display: { base: 'none', sm: 'block' } })} />
       <Suspense fallback={<PickerPlaceholder size={size} locale={i18n.locale} />}>
         <SimpleSelect
           label={t`Language`}
@@ -67,7 +79,6 @@ export function LanguagePicker({ onChanged, size = 'sm' }: LanguagePickerProps) 
           size={size}
           options={options}
           value={i18n.locale}
-          disabled={pending}
           onValueChange={(locale) => void handleChange(locale)}
         />
       </Suspense>

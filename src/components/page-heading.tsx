@@ -13,9 +13,9 @@ export function PageHeading({ children, actions }: { children: ReactNode; action
 }
 
 /** Centered card used by the public screens (sign-in, password pages); `screen` names it (`data-screen`, machines/testing/qa.ts). */
-export function AuthCard({ children, screen }: { children: ReactNode; screen?: `screen:${string}` }) {
+export function AuthCard({ children, screen, busy }: { children: ReactNode; screen?: `screen:${string}`; busy?: boolean }) {
   return (
-    <div data-screen={screen} className={css({ flex: '1', display: 'flex', alignItems: 'flex-start', justifyContent: 'center', pt: { base: '4', md: '12' } })}>
+    <div data-screen={screen} aria-busy={busy || undefined} className={css({ flex: '1', display: 'flex', alignItems: 'flex-start', justifyContent: 'center', pt: { base: '4', md: '12' } })}>
       <div className={css({ width: 'full', maxWidth: 'md', bg: 'bg.surface', borderWidth: '1px', borderColor: 'border.default', borderRadius: 'xl', boxShadow: 'sm', p: { base: '6', md: '8' } })}>
         {children}
       </div>

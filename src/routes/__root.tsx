@@ -1,10 +1,10 @@
 import { createRootRouteWithContext, Outlet } from '@tanstack/react-router';
-import { lazy, Suspense, useEffect } from 'react';
+import { lazy, Suspense } from 'react';
 import { GlobalNotFound } from '../components/errors/not-found-page';
 import { PreloadErrorBanner } from '../components/errors/preload-error-banner';
 import { RouteErrorPage } from '../components/errors/route-error-page';
+import { RouteAnnouncer } from '../components/route-announcer';
 import { loadCatalogsFor } from '../lib/i18n';
-import { usePageTitle } from '../lib/page-title';
 import type { RouterContext } from '../lib/router-context';
 
 // Not needed for the first paint: the toast machine loads after it. Toasts created before it mounts are kept by
@@ -20,19 +20,10 @@ export const Route = createRootRouteWithContext<RouterContext>()({
   errorComponent: RouteErrorPage,
 });
 
-/** Keeps document.title on the matched route's (localized) page title. */
-function DocumentTitle() {
-  const title = usePageTitle();
-  useEffect(() => {
-    document.title = title;
-  }, [title]);
-  return null;
-}
-
 function RootComponent() {
   return (
     <>
-      <DocumentTitle />
+      <RouteAnnouncer />
       <PreloadErrorBanner />
       <Outlet />
       <Suspense fallback={null}>

@@ -9,13 +9,13 @@ describe('not-found page', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'Page Not Found' })).toBeInTheDocument();
     expect(screen.getByText("The page you're looking for does not seem to exist")).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Go to Home' })).toHaveAttribute('href', '/');
-    await waitFor(() => expect(document.title).toBe('404'));
+    await waitFor(() => expect(document.title).toBe('404 · IAM'));
   });
 
   it('renders the /404 route with the same page', async () => {
     await renderApp('/404');
     expect(await screen.findByRole('heading', { level: 1, name: 'Page Not Found' })).toBeInTheDocument();
-    await waitFor(() => expect(document.title).toBe('404'));
+    await waitFor(() => expect(document.title).toBe('404 · IAM'));
   });
 
   it('shows Forbidden Access with 403 for paths containing 403', async () => {
@@ -35,6 +35,6 @@ describe('not-found page', () => {
     await renderApp('/login');
     // the sign-in screen swaps its card while the authorization starts (redirecting → its outcome): each has this h1
     await waitFor(() => expect(screen.getByRole('heading', { level: 1, name: 'Sign in' })).toBeInTheDocument());
-    await waitFor(() => expect(document.title).toBe('Sign in'));
+    await waitFor(() => expect(document.title).toBe('Sign in · IAM'));
   });
 });

@@ -28,6 +28,8 @@ export interface SelectOption {
   value: string;
   label: string;
   disabled?: boolean;
+  /** The language the label is in, when not the page's (a language's own name: "Deutsch"). */
+  lang?: string;
 }
 
 /** The open list of a select: one item per option, a check beside the selected ones. */
@@ -36,7 +38,7 @@ export function Options({ items }: { items: readonly SelectOption[] }): ReactEle
     <Positioner>
       <Content>
         {items.map((item) => (
-          <Item key={item.value} item={item}>
+          <Item key={item.value} item={item} lang={item.lang}>
             <ItemText>{item.label}</ItemText>
             <ItemIndicator>
               <CheckIcon width={16} height={16} />

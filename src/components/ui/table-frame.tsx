@@ -5,6 +5,12 @@ export interface TableFrameProps {
   label: string;
   children: ReactNode;
   busy?: boolean;
+  /**
+   * What the hidden header row offers (select all, sort), for the card layout: shown above the cards only there. In
+   * the card layout the header row is out of the tab order and of the accessibility tree (the cards carry the
+   * column labels), so its controls would otherwise be unreachable.
+   */
+  cardTools?: ReactNode;
 }
 
 /**
@@ -15,7 +21,7 @@ export interface TableFrameProps {
  * writing plain tables.
  * A last column of row actions (icon buttons, links) sticks to the end edge while the table scrolls.
  */
-export function TableFrame({ label, children, busy }: TableFrameProps) {
+export function TableFrame({ label, children, busy, cardTools }: TableFrameProps) {
   const ref = useRef<HTMLDivElement>(null);
   useLayoutEffect(() => {
     const frame = ref.current;
@@ -69,9 +75,12 @@ export function TableFrame({ label, children, busy }: TableFrameProps) {
         '& table': { minWidth: '640px' },
         '&[data-actions] tr > :is(th, td):last-child': { position: 'sticky', insetInlineEnd: '0', bg: 'bg.surface', boxShadow: 'inset 1px 0 0 token(colors.border.default)' },
         '&[data-actions] thead tr > th:last-child': { bg: 'bg.subtle' },
+        '& > [data-part=card-tools]': { display: 'none', flexWrap: 'wrap', alignItems: 'center', justifyContent: 'space-between', gap: '3', px: '4', py: '3', borderBottomWidth: '1px', borderColor: 'border.default', bg: 'bg.subtle' },
         '@container (max-width: 40rem)': {
           '& table': { display: 'block', minWidth: '0' },
-          '& thead': { position: 'absolute', width: '1px', height: '1px', overflow: 'hidden', clip: 'rect(0 0 0 0)', whiteSpace: 'nowrap' },
+          // not visually hidden but gone: its "Select all" and sort buttons took focus while nothing showed them
+          '& thead': { display: 'none' },
+          '& > [data-part=card-tools]': { display: 'flex' },
           '& tbody': { display: 'block' },
           '& tbody > tr': { display: 'flex', flexDirection: 'column', gap: '1', px: '4', py: '3' },
           '& tbody > tr > td': { display: 'flex', alignItems: 'baseline', flexWrap: 'wrap', columnGap: '3', rowGap: '1', p: '0', minWidth: '0', overflowWrap: 'anywhere' },
@@ -85,6 +94,7 @@ export function TableFrame({ label, children, busy }: TableFrameProps) {
         },
       })}
     >
+      {cardTools ? <div data-part="card-tools">{cardTools}</div> : null}
       {children}
     </div>
   );

@@ -63,7 +63,7 @@ export function apiErrorMessage(i18n: I18n, error: unknown): string {
 }
 
 /** Error summary: announced, and focused when it appears so keyboard users land on it. */
-export function FormAlert({ children, tone = 'error', focus = true }: { children: ReactNode; tone?: 'error' | 'success' | 'info'; focus?: boolean }) {
+export function FormAlert({ children, tone = 'error', focus = true, id }: { children: ReactNode; tone?: 'error' | 'success' | 'info'; focus?: boolean; id?: string }) {
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => {
     if (focus && tone === 'error') ref.current?.focus();
@@ -71,6 +71,7 @@ export function FormAlert({ children, tone = 'error', focus = true }: { children
   return (
     <div
       ref={ref}
+      id={id}
       tabIndex={-1}
       role={tone === 'error' ? 'alert' : 'status'}
       data-testid={`form-alert-${tone}`}

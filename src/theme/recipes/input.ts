@@ -1,4 +1,5 @@
 import { defineRecipe } from '@pandacss/dev';
+import { invalidFocus } from './focus-ring';
 
 export const input = defineRecipe({
   className: 'input',
@@ -18,7 +19,9 @@ export const input = defineRecipe({
     _placeholder: { color: 'fg.subtle' },
     _focusVisible: { borderColor: 'focusRing', boxShadow: '0 0 0 1px token(colors.focusRing)' },
     // Not `_invalid`: it includes the native :invalid, which marks every empty required field red before any input.
-    '&[data-invalid], &[aria-invalid=true]': { borderColor: 'border.error', _focusVisible: { boxShadow: '0 0 0 1px token(colors.border.error)' } },
+    // An invalid field keeps its red border when focused and gets the focus ring outside it (2 px, 2 px away, the focus
+    // colour): focused and invalid look different, not a slightly thicker red line.
+    '&[data-invalid], &[aria-invalid=true]': { borderColor: 'border.error', _focusVisible: invalidFocus },
     _disabled: { opacity: 0.6, cursor: 'not-allowed', bg: 'bg.subtle' },
   },
   variants: {

@@ -1,5 +1,6 @@
 import { pinInputAnatomy } from '@ark-ui/react/anatomy';
 import { defineSlotRecipe } from '@pandacss/dev';
+import { invalidFocus } from './focus-ring';
 
 export const pinInput = defineSlotRecipe({
   className: 'pinInput',
@@ -23,7 +24,7 @@ export const pinInput = defineSlotRecipe({
       bg: 'bg.surface',
       outline: 'none',
       _focusVisible: { borderColor: 'focusRing', boxShadow: '0 0 0 1px token(colors.focusRing)' },
-      _invalid: { borderColor: 'border.error' },
+      _invalid: { borderColor: 'border.error', _focusVisible: invalidFocus },
     },
   },
 });

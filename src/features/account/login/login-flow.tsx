@@ -13,7 +13,9 @@ import type { StorageKey } from '../../../../machines/shared';
 import { startAuthorization } from '../../../../machines/sso-authorize';
 import { configQueryOptions } from '../../../api/account';
 import { call } from '../../../api/call';
+import { useSwapFocus } from '../../../lib/focus-after-swap';
 import { inspectOptions } from '../../../lib/inspect';
+import { useScreenTitle } from '../../../lib/page-title';
 import { writeStorage } from '../../../lib/storage';
 import { CredentialsScreen } from './credentials-screen';
 import { loginErrorMessage } from './login-errors';
@@ -80,7 +82,7 @@ export interface LoginFlowProps {
 
 export function LoginFlow({ admin, interaction, returnTo, resetToken, machineOverride }: LoginFlowProps) {
   const real = useRealLoginMachine(admin, returnTo);
-  const { i18n } = useLingui();
+  const { t, i18n } = useLingui();
   const [snapshot, send] = useMachine(machineOverride ?? real, { ...inspectOptions(), input: { admin, interaction, ...(resetToken !== undefined ? { resetToken } : {}) } });
   const screen: LoginScreenTag = LOGIN_SCREENS.find((tag) => snapshot.hasTag(tag)) ?? 'screen:login.redirecting';
   const loading = snapshot.hasTag('loading');
@@ -92,7 +94,39 @@ export function LoginFlow({ admin, interaction, returnTo, resetToken, machineOve
     loadExpiredPasswordScreens().catch(() => undefined);
   }, [screen]);
 
-  return <Suspense fallback={<ScreenLoading admin={admin} />}>{renderScreen()}</Suspense>;
+  // each screen swapped in place is a page of its own for keyboard and screen-reader users: its title in the
+  // document's title, focus on its heading, announced (src/lib/focus-after-swap.tsx)
+  const title = screenTitle(screen);
+  useScreenTitle(title);
+  const { liveRegion } = useSwapFocus(screen, { announce: title, focus: screen !== 'screen:login.redirecting' });
+
+  return (
+    <>
+      {liveRegion}
+      <Suspense fallback={<ScreenLoading admin={admin} />}>{renderScreen()}</Suspense>
+    </>
+  );
+
+  /** The document title of a screen that replaces the route's ("Sign in"); null keeps the route's. */
+  function screenTitle(tag: LoginScreenTag): string | null {
+    switch (tag) {
+      case 'screen:login.two-factor-otp':
+      case 'screen:login.two-factor-sms':
+        return t`Two-factor verification`;
+      case 'screen:login.two-factor-recovery':
+        return t`Use a recovery code`;
+      case 'screen:login.sign-in-expired':
+        return t`Sign-in expired`;
+      case 'screen:login.account-inactive':
+        return t`Account deactivated`;
+      case 'screen:login.expired-password':
+        return t`Password expired`;
+      case 'screen:login.password-changed':
+        return t`Password changed`;
+      default:
+        return null;
+    }
+  }
 
   function renderScreen() {
     switch (screen) {

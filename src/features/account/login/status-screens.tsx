@@ -26,7 +26,7 @@ export function RedirectingScreen({ admin }: { admin: boolean }) {
 /** While the code of the next screen loads (it is not in the first load of /login): the card with a loading bar. */
 export function ScreenLoading({ admin }: { admin: boolean }) {
   return (
-    <AuthCard>
+    <AuthCard busy>
       <ScreenHeading title={<SignInTitle admin={admin} />} />
       <LoadingBar />
     </AuthCard>

@@ -80,6 +80,7 @@ export function OneTimePasswordScreen(props: OneTimePasswordScreenProps) {
             translations={pinTranslations}
             value={code}
             invalid={Boolean(fieldText)}
+            describedBy={fieldText ? 'one-time-password-error' : undefined}
             disabled={props.loading}
             onValueChange={(details) => {
               setCode(details.value);

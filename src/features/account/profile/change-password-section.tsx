@@ -28,7 +28,8 @@ type ChangePasswordValues = z.infer<typeof changePasswordSchema>;
 export function ChangePasswordSection({ kind, sso }: { kind: AccountKind; sso?: boolean }) {
   const { t, i18n } = useLingui();
   const fieldError = useFieldError();
-  const form = useForm<ChangePasswordValues>({ resolver: zodResolver(changePasswordSchema), mode: 'onTouched', defaultValues: { current_password: '', password: '', password_confirmation: '' } });
+  // checked when sent, then as the person corrects it: tabbing through the empty fields marks nothing "required"
+  const form = useForm<ChangePasswordValues>({ resolver: zodResolver(changePasswordSchema), mode: 'onSubmit', reValidateMode: 'onChange', defaultValues: { current_password: '', password: '', password_confirmation: '' } });
   const password = useWatch({ control: form.control, name: 'password' });
   const mutation = useMutation({
     mutationFn: (values: ChangePasswordValues) => call(byKind[kind].changePassword, { body: values }),

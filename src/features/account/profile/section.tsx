@@ -1,10 +1,10 @@
-import type { ReactNode } from 'react';
+import type { ReactNode, Ref } from 'react';
 import { css } from 'styled-system/css';
 
 /** One card of the profile page: a titled section with an optional description (`screen`: the machine screen it shows, `data-screen`). */
-export function Section({ id, title, description, screen, children }: { id: string; title: ReactNode; description?: ReactNode; screen?: string; children: ReactNode }) {
+export function Section({ id, title, description, screen, children, ref }: { id: string; title: ReactNode; description?: ReactNode; screen?: string; children: ReactNode; ref?: Ref<HTMLElement> }) {
   return (
-    <section aria-labelledby={id} data-screen={screen} className={css({ bg: 'bg.surface', borderWidth: '1px', borderColor: 'border.default', borderRadius: 'xl', boxShadow: 'xs', p: { base: '5', md: '6' } })}>
+    <section ref={ref} aria-labelledby={id} data-screen={screen} className={css({ bg: 'bg.surface', borderWidth: '1px', borderColor: 'border.default', borderRadius: 'xl', boxShadow: 'xs', p: { base: '5', md: '6' } })}>
       <h2 id={id} className={css({ textStyle: 'sectionTitle' })}>
         {title}
       </h2>

@@ -4,8 +4,8 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { useQueryClient } from '@tanstack/react-query';
 import { useMachine } from '@xstate/react';
 import { QRCodeSVG } from 'qrcode.react';
-import { useEffect, useMemo, useState, type FormEvent } from 'react';
-import { css } from 'styled-system/css';
+import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
+import { css, cx } from 'styled-system/css';
 import type { ErrorInfo } from '../../../../machines/shared';
 import { createTwoFactorActors, TWO_FACTOR_SCREENS, twoFactorSetupMachine, type TwoFactorSetupMachine } from '../../../../machines/twoFactorSetup.machine';
 import { createDisableCodeActors, disableCodeMachine, DISABLE_CODE_SCREENS } from '../../../../machines/disableCode.machine';
@@ -14,6 +14,7 @@ import { currentAccountQueryOptions, type AccountKind, type TwoFactorStatus } fr
 import { Button } from '../../../components/ui/button';
 import { CodeInput } from '../../../components/ui/code-input';
 import { toaster } from '../../../components/ui/toaster';
+import { swapFocusTarget, useSwapFocus } from '../../../lib/focus-after-swap';
 import { inspectOptions } from '../../../lib/inspect';
 import { errorInfoMessage, FormAlert, formatDuration, formStack, mutedText, PasswordField, usePinTranslations } from '../form-kit';
 import { Section } from './section';
@@ -40,6 +41,7 @@ async function copy(text: string): Promise<boolean> {
 
 function CodeForm({ label, busy, error, submitLabel, onSubmit }: { label: string; busy: boolean; error: string | null; submitLabel: string; onSubmit: (code: string) => void }) {
   const { t } = useLingui();
+  const errorId = useId();
   const [code, setCode] = useState<string[]>([]);
   const [local, setLocal] = useState<string | null>(null);
   const pinTranslations = usePinTranslations();
@@ -57,8 +59,8 @@ function CodeForm({ label, busy, error, submitLabel, onSubmit }: { label: string
   const shown = local ?? error;
   return (
     <form noValidate onSubmit={submit} className={formStack}>
-      {shown ? <FormAlert>{shown}</FormAlert> : null}
-      <CodeInput label={label} name="one_time_password" translations={pinTranslations} value={code} invalid={Boolean(shown)} disabled={busy} onValueChange={(d) => setCode(d.value)} />
+      {shown ? <FormAlert id={errorId}>{shown}</FormAlert> : null}
+      <CodeInput label={label} name="one_time_password" translations={pinTranslations} value={code} invalid={Boolean(shown)} describedBy={shown ? errorId : undefined} disabled={busy} onValueChange={(d) => setCode(d.value)} />
       <div>
         <Button type="submit" disabled={busy} aria-busy={busy}>
           {submitLabel}
@@ -117,9 +119,11 @@ export function TwoFactorSection({ kind, phone, status, machineOverride }: { kin
     const text = codes.join('\n');
     body = (
       <div className={formStack}>
-        <FormAlert tone="success" focus={false}>
-          <Trans>Two-factor authentication is on. Save these recovery codes now: they are shown only once, and each one lets you sign in if you lose your phone.</Trans>
-        </FormAlert>
+        <div {...swapFocusTarget} className={focusTargetClass}>
+          <FormAlert tone="success" focus={false}>
+            <Trans>Two-factor authentication is on. Save these recovery codes now: they are shown only once, and each one lets you sign in if you lose your phone.</Trans>
+          </FormAlert>
+        </div>
         <ul data-testid="recovery-codes" className={css({ display: 'grid', gridTemplateColumns: { base: '1fr', sm: 'repeat(2, 1fr)' }, gap: '2', fontFamily: 'mono', fontSize: 'sm', bg: 'bg.subtle', p: '4', borderRadius: 'md' })}>
           {codes.map((code) => (
             <li key={code}>{code}</li>
@@ -154,7 +158,7 @@ export function TwoFactorSection({ kind, phone, status, machineOverride }: { kin
     const secret = context.secret;
     body = (
       <div className={formStack}>
-        <ol className={css({ listStyleType: 'decimal', ps: '5', display: 'flex', flexDirection: 'column', gap: '1', fontSize: 'sm' })}>
+        <ol {...swapFocusTarget} className={cx(focusTargetClass, css({ listStyleType: 'decimal', ps: '5', display: 'flex', flexDirection: 'column', gap: '1', fontSize: 'sm' }))}>
           <li>
             <Trans>Scan the QR code with an authenticator app (Google Authenticator, Microsoft Authenticator, 1Password…).</Trans>
           </li>
@@ -191,7 +195,7 @@ export function TwoFactorSection({ kind, phone, status, machineOverride }: { kin
   } else if (screen === 'screen:2fa.sms-code') {
     body = (
       <div className={formStack}>
-        <p className={css({ fontSize: 'sm' })}>
+        <p {...swapFocusTarget} className={cx(focusTargetClass, css({ fontSize: 'sm' }))}>
           <Trans>We sent a 6-digit code to {phone}. It may take up to a minute to arrive.</Trans>
         </p>
         <CodeForm label={t`Code from the SMS`} busy={busy} error={error} submitLabel={t`Turn on`} onSubmit={(code) => send({ type: 'SUBMIT_CODE', code })} />
@@ -208,7 +212,7 @@ export function TwoFactorSection({ kind, phone, status, machineOverride }: { kin
   } else if (screen === 'screen:2fa.on') {
     body = (
       <div className={formStack}>
-        <p className={css({ display: 'flex', alignItems: 'center', gap: '2', fontSize: 'sm' })}>
+        <p {...swapFocusTarget} className={cx(focusTargetClass, css({ display: 'flex', alignItems: 'center', gap: '2', fontSize: 'sm' }))}>
           <span className={css({ width: '2', height: '2', borderRadius: 'full', bg: 'success.600' })} aria-hidden="true" />
           {context.method === 'SMS' ? <Trans>On — codes by SMS</Trans> : <Trans>On — authenticator app</Trans>}
         </p>
@@ -279,12 +283,21 @@ export function TwoFactorSection({ kind, phone, status, machineOverride }: { kin
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [enabled]);
 
+  // each step replaces the one before in place: focus moves to the new step (its first words) and it is announced,
+  // back to the section's heading when the choice of method is shown again (src/lib/focus-after-swap.tsx)
+  const sectionRef = useRef<HTMLElement>(null);
+  const { liveRegion } = useSwapFocus(screen, { container: sectionRef, selector: 'h2' });
+
   return (
-    <Section id="two-factor-heading" screen={screen} title={<Trans>Two-factor authentication</Trans>} description={<Trans>Protect your account with a second step when you sign in.</Trans>}>
+    <Section ref={sectionRef} id="two-factor-heading" screen={screen} title={<Trans>Two-factor authentication</Trans>} description={<Trans>Protect your account with a second step when you sign in.</Trans>}>
+      {liveRegion}
       {body}
     </Section>
   );
 }
+
+/** A step's first words take focus when it appears: a ring while they have it, none when clicked. */
+const focusTargetClass = css({ outline: 'none', borderRadius: 'sm', _focusVisible: { outline: '2px solid', outlineColor: 'focusRing', outlineOffset: '2px' } });
 
 function MethodCard({ title, text, action, busy, onClick }: { title: React.ReactNode; text: React.ReactNode; action: string; busy: boolean; onClick: () => void }) {
   return (

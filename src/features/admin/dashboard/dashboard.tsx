@@ -138,7 +138,7 @@ function ActivitiesCard({ search, update, titleId }: CardProps) {
           </Button>
         ) : null}
       </Toolbar>
-      <TableFrame label={t`User authentication activities`} busy={q.isFetching && !q.isPending}>
+      <TableFrame label={t`Table of user authentication activities`} busy={q.isFetching && !q.isPending}>
         <Table.Root>
           <Table.Head>
             <Table.Row>
@@ -227,7 +227,7 @@ function ErrorLogCard({ search, update, titleId }: CardProps) {
           </Button>
         ) : null}
       </Toolbar>
-      <TableFrame label={t`Admin logs`} busy={q.isFetching && !q.isPending}>
+      <TableFrame label={t`Table of admin logs`} busy={q.isFetching && !q.isPending}>
         <Table.Root>
           <Table.Head>
             <Table.Row>

@@ -4,7 +4,7 @@ import { msg } from '@lingui/core/macro';
 import { useQueryClient } from '@tanstack/react-query';
 import { useMachine } from '@xstate/react';
 import { useId, useMemo, useRef, type ReactNode } from 'react';
-import { css } from 'styled-system/css';
+import { css, cx } from 'styled-system/css';
 import { createCsvImportActors, csvImportMachine, type CsvImportScreen, type ImportProgress } from '../../../../machines/csvImport.machine';
 import type { AdminError } from '../../../../machines/adminError';
 import { call, upload } from '../../../api/call';
@@ -16,6 +16,7 @@ import { UploadIcon } from '../../../components/ui/icons-more';
 import { Switch } from '../../../components/ui/switch';
 import * as Table from '../../../components/ui/table';
 import { TableFrame } from '../../../components/ui/table-frame';
+import { swapFocusTarget, useSwapFocus } from '../../../lib/focus-after-swap';
 import { inspectOptions } from '../../../lib/inspect';
 import { fieldErrorMessage } from '../../../lib/field-errors';
 import { adminKeys } from '../api/keys';
@@ -75,6 +76,18 @@ function ImportUsers({ onClose }: { onClose: () => void }) {
   const { file, sendInvitations, report, progress, error } = snapshot.context;
   const screen = SCREENS.find((tag) => snapshot.hasTag(tag)) ?? 'screen:import.pick';
   const busy = snapshot.hasTag('busy');
+  // each step replaces the one before inside the dialog: focus moves to the new step's first part (the results after
+  // "Check file", the progress, the outcome) and it is announced from a live region inside the dialog
+  const containerRef = useRef<HTMLDivElement>(null);
+  const { liveRegion } = useSwapFocus(screen, { container: containerRef, selector: 'input[type=file]', announce: report && screen === 'screen:import.report' ? checkSummary(report) : undefined });
+
+  function checkSummary(checked: Report): string {
+    const skipped = checked.skipped_count ?? checked.skipped.length;
+    const failed = checked.failed_count ?? checked.failed.length;
+    const rows = checked.total;
+    const ready = rows - skipped - failed;
+    return t`File checked. Rows: ${rows}. Ready to import: ${ready}. Skipped: ${skipped}. With errors: ${failed}.`;
+  }
 
   const picker = (
     <FilePicker
@@ -107,14 +120,22 @@ function ImportUsers({ onClose }: { onClose: () => void }) {
       );
       break;
     case 'screen:import.checking':
-      body = <Progress label={t`Checking the file…`} progress={progress} />;
+      body = (
+        <div {...swapFocusTarget} className={focusTargetClass}>
+          <Progress label={t`Checking the file…`} progress={progress} />
+        </div>
+      );
       footer = close;
       break;
     case 'screen:import.report':
       body = (
         <>
           {picker}
-          {report ? <ImportReportView report={report} dryRun /> : null}
+          {report ? (
+            <div {...swapFocusTarget} className={focusTargetClass}>
+              <ImportReportView report={report} dryRun />
+            </div>
+          ) : null}
         </>
       );
       footer = (
@@ -129,7 +150,9 @@ function ImportUsers({ onClose }: { onClose: () => void }) {
     case 'screen:import.running':
       body = (
         <>
-          <Progress label={t`Importing users…`} progress={progress} />
+          <div {...swapFocusTarget} className={focusTargetClass}>
+            <Progress label={t`Importing users…`} progress={progress} />
+          </div>
           {error ? (
             <p role="alert" className={alertStyle}>
               {t`The import could not be cancelled: ${adminErrorText(i18n, error)}`}
@@ -146,7 +169,7 @@ function ImportUsers({ onClose }: { onClose: () => void }) {
     case 'screen:import.done':
       body = (
         <>
-          <p role="status" className={statusStyle(true)}>
+          <p role="status" className={cx(statusStyle(true), focusTargetClass)} {...swapFocusTarget}>
             <Trans>Users imported</Trans>
           </p>
           {report ? <ImportReportView report={report} /> : null}
@@ -161,7 +184,7 @@ function ImportUsers({ onClose }: { onClose: () => void }) {
     case 'screen:import.failed':
       body = (
         <>
-          <p role="alert" className={alertStyle}>
+          <p role="alert" className={cx(alertStyle, focusTargetClass)} {...swapFocusTarget}>
             <Trans>Users import failed</Trans>: {error ? importErrorLines(i18n, error).join(' ') : errorCodeMessage(i18n, 'unexpected')}
           </p>
           {progress && progress.created > 0 ? (
@@ -185,7 +208,7 @@ function ImportUsers({ onClose }: { onClose: () => void }) {
       break;
     case 'screen:import.cancelled':
       body = (
-        <p role="status" className={statusStyle(false)}>
+        <p role="status" className={cx(statusStyle(false), focusTargetClass)} {...swapFocusTarget}>
           <Plural value={progress?.created ?? 0} one="Import cancelled. # user was created before it stopped." other="Import cancelled. # users were created before it stopped." />
         </p>
       );
@@ -198,7 +221,8 @@ function ImportUsers({ onClose }: { onClose: () => void }) {
   }
 
   return (
-    <div data-screen={screen} className={css({ display: 'flex', flexDirection: 'column', gap: '4' })}>
+    <div ref={containerRef} data-screen={screen} className={css({ display: 'flex', flexDirection: 'column', gap: '4' })}>
+      {liveRegion}
       <Dialog.Title>
         <Trans>Import users</Trans>
       </Dialog.Title>
@@ -214,6 +238,8 @@ function ImportUsers({ onClose }: { onClose: () => void }) {
   );
 }
 
+/** A step's first part takes focus when it appears: a ring while it has it (keyboard), none when clicked. */
+const focusTargetClass = css({ outline: 'none', borderRadius: 'md', _focusVisible: { outline: '2px solid', outlineColor: 'focusRing', outlineOffset: '2px' } });
 const alertStyle = css({ fontSize: 'sm', color: 'fg.error', bg: 'danger.50', borderRadius: 'md', px: '3', py: '2' });
 const statusStyle = (ok: boolean) => css({ fontSize: 'sm', fontWeight: 'medium', color: ok ? 'fg.success' : 'fg.default', bg: ok ? 'success.50' : 'bg.subtle', borderRadius: 'md', px: '3', py: '2' });
 
@@ -221,6 +247,8 @@ function FilePicker({ fileName, size, disabled, error, onFile, invitations }: { 
   const { t } = useLingui();
   const inputId = useId();
   const errorId = useId();
+  const fileId = useId();
+  const nameId = useId();
   return (
     <div className={css({ display: 'flex', flexDirection: 'column', gap: '3' })}>
       <label
@@ -244,16 +272,18 @@ function FilePicker({ fileName, size, disabled, error, onFile, invitations }: { 
         })}
       >
         <UploadIcon width={24} height={24} />
-        <span className={css({ fontWeight: 'medium' })}>{fileName ?? <Trans>Choose a CSV file</Trans>}</span>
-        <span className={css({ color: 'fg.muted', fontSize: 'xs' })}>{fileName ? t`${Math.max(1, Math.round(size / 1024))} KB` : t`.csv, UTF-8`}</span>
+        <span id={nameId} className={css({ fontWeight: 'medium' })}>{fileName ?? <Trans>Choose a CSV file</Trans>}</span>
+        <span id={fileId} className={css({ color: 'fg.muted', fontSize: 'xs' })}>{fileName ? t`${Math.max(1, Math.round(size / 1024))} KB` : t`.csv, UTF-8`}</span>
         <input
           id={inputId}
           type="file"
           accept=".csv,text/csv"
           data-testid="import-file"
           disabled={disabled}
+          // its name says what it is for, also once a file is chosen (the file's name and size describe it)
+          aria-label={fileName ? t`Choose another CSV file` : t`Choose a CSV file`}
           aria-invalid={error ? true : undefined}
-          aria-describedby={error ? errorId : undefined}
+          aria-describedby={[fileName ? `${nameId} ${fileId}` : null, error ? errorId : null].filter(Boolean).join(' ') || undefined}
           className={css({ srOnly: true })}
           onChange={(e) => {
             onFile(e.target.files?.[0] ?? null);

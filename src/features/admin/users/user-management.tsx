@@ -36,6 +36,7 @@ import { StateBadge } from '../components/state-badge';
 import { BulkActions } from './bulk-actions';
 import { SortHeader } from './sort-header';
 import { toUserFilters, type UserSearch } from './search';
+import type { UserSort } from '../../../../contract/admin/users';
 
 // The add-user form (react-hook-form, zod) and the CSV import (its machine) load after the list's first paint
 const addUser = lazyDialog(() => import('./add-user-dialog').then((module) => module.AddUserDialog));
@@ -92,6 +93,9 @@ export function UserManagement({ search, onSearchChange, canFilterByRole = true 
     change({ page: page === 1 ? undefined : page, cursor: page === 1 ? undefined : (cursor ?? undefined) });
   };
   const name = (u: Account) => `${u.first_name} ${u.last_name}`.trim() || u.email;
+  const allSelected = rows.length > 0 && rows.every((u) => selected.has(u.id));
+  const selectAll = (checked: boolean) => setSelected(checked ? new Map(rows.map((u) => [u.id, u])) : new Map());
+  const sortBy = (sort: UserSort | undefined) => change({ sort, page: undefined, cursor: undefined });
 
   const exportCsv = async () => {
     setExporting(true);
@@ -214,7 +218,30 @@ export function UserManagement({ search, onSearchChange, canFilterByRole = true 
         ) : null}
 
         <BulkActions selected={[...selected.values()]} onClear={() => setSelected(new Map())} canAssign={canFilterByRole} />
-        <TableFrame label={t`Users`} busy={users.isFetching && !users.isPending}>
+        <TableFrame
+          label={t`Users`}
+          busy={users.isFetching && !users.isPending}
+          cardTools={
+            <>
+              <label className={css({ display: 'inline-flex', alignItems: 'center', gap: '2', fontSize: 'sm', cursor: 'pointer' })}>
+                <input type="checkbox" checked={allSelected} disabled={rows.length === 0} onChange={(e) => selectAll(e.target.checked)} data-testid="card-select-all" />
+                <Trans>Select all on this page</Trans>
+              </label>
+              <SimpleSelect
+                label={t`Sort by`}
+                size="sm"
+                value={search.sort ?? '-created_at'}
+                onValueChange={(value) => sortBy(value === '-created_at' ? undefined : (value as UserSort))}
+                options={[
+                  { value: '-created_at', label: t`Newest first` },
+                  { value: 'created_at', label: t`Oldest first` },
+                  { value: 'name', label: t`Name, A to Z` },
+                  { value: '-name', label: t`Name, Z to A` },
+                ]}
+              />
+            </>
+          }
+        >
           <Table.Root>
             <Table.Head>
               <Table.Row>
@@ -222,11 +249,11 @@ export function UserManagement({ search, onSearchChange, canFilterByRole = true 
                   <input
                     type="checkbox"
                     aria-label={t`Select all users on this page`}
-                    checked={rows.length > 0 && rows.every((u) => selected.has(u.id))}
-                    onChange={(e) => setSelected(e.target.checked ? new Map(rows.map((u) => [u.id, u])) : new Map())}
+                    checked={allSelected}
+                    onChange={(e) => selectAll(e.target.checked)}
                   />
                 </Table.Header>
-                <SortHeader label={t`Name`} column="name" sort={search.sort} onSort={(sort) => change({ sort, page: undefined, cursor: undefined })} />
+                <SortHeader label={t`Name`} column="name" sort={search.sort} onSort={sortBy} />
                 <Table.Header>
                   <Trans>Status</Trans>
                 </Table.Header>
@@ -239,7 +266,7 @@ export function UserManagement({ search, onSearchChange, canFilterByRole = true 
                 <Table.Header>
                   <Trans>Language</Trans>
                 </Table.Header>
-                <SortHeader label={t`Created`} column="created_at" sort={search.sort} onSort={(sort) => change({ sort, page: undefined, cursor: undefined })} />
+                <SortHeader label={t`Created`} column="created_at" sort={search.sort} onSort={sortBy} />
                 <Table.Header className={css({ textAlign: 'end' })}>
                   <Trans>Actions</Trans>
                 </Table.Header>
@@ -384,9 +411,13 @@ function InvitationRowButton({ user }: { user: Account }) {
       size="sm"
       aria-label={t`Send invitation to ${user.email}`}
       title={t`Send invitation`}
-      disabled={!retry && !snapshot.can({ type: 'SEND' })}
+      // not `disabled` while it sends: a disabled button loses focus to the page's body (the keyboard user's place)
+      aria-disabled={(!retry && !snapshot.can({ type: 'SEND' })) || undefined}
       aria-busy={busy || undefined}
-      onClick={() => send({ type: retry ? 'RETRY' : 'SEND' })}
+      onClick={() => {
+        if (retry) send({ type: 'RETRY' });
+        else if (snapshot.can({ type: 'SEND' })) send({ type: 'SEND' });
+      }}
     >
       <MailIcon />
     </Button>
