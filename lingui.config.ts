@@ -18,6 +18,9 @@ export default defineConfig({
   locales: [...LOCALES],
   fallbackLocales: { default: SOURCE_LOCALE },
   format: 'po',
+  // <Trans> macros compile to the product's Trans (src/lib/safe-trans.tsx, aliased in vite.config.ts): values a
+  // message interpolates (names, e-mails, anything users type) are shown as text, never read as message markup
+  runtimeConfigModule: { Trans: ['lingui-safe-trans', 'Trans'] },
   orderBy: 'messageId',
   catalogs: [
     {

@@ -36,6 +36,8 @@ export default defineConfig({
   resolve: {
     alias: {
       'styled-system': fileURLToPath(new URL('./styled-system', import.meta.url)),
+      // the Trans that <Trans> macros compile to (lingui.config.ts runtimeConfigModule): user values as text
+      'lingui-safe-trans': fileURLToPath(new URL('./src/lib/safe-trans.tsx', import.meta.url)),
     },
   },
   server: {
