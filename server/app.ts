@@ -5,6 +5,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import path from 'node:path';
 import type { AppConfig } from './config';
+import { importAvatarFiles } from './services/admin/avatars';
 import { createDb, migrateToLatest, type Db, type DbLogger, type DbOptions } from './db/index';
 import { createMailer, type Mailer } from './services/mail';
 import { hashGate } from './services/passwords';
@@ -101,6 +102,9 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
         await migrationDb.close();
       }
     }
+    // avatar files of a release before migration 0014 move into the database (idempotent; one query when none)
+    const avatars = await importAvatarFiles({ db, config });
+    if (avatars.moved || avatars.missing) app.log.info(avatars, 'avatar files moved into the database');
   }
   hashGate.configure(config.hashGate);
   app.decorate('config', config);

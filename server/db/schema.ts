@@ -244,8 +244,16 @@ export interface AccountCountersTable {
   n: number;
 }
 
+/** An avatar image (migration 0014): the re-encoded PNG, by the name `accounts.avatar` holds. */
+export interface AvatarImagesTable {
+  name: string;
+  content: Buffer;
+  created_at: string;
+}
+
 export interface Database {
   accounts: AccountsTable;
+  avatar_images: AvatarImagesTable;
   roles: RolesTable;
   subscriptions: SubscriptionsTable;
   subscription_roles: SubscriptionRolesTable;

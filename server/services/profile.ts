@@ -1,11 +1,9 @@
-import { stat } from 'node:fs/promises';
-import path from 'node:path';
 import { nowIso } from '../db/index';
 import { AppError } from '../errors';
 import type { ProfileInput } from '../../contract/profile';
 import type { AccountView } from '../../contract/common';
 import { accountView } from './admin/schemas';
-import { AVATAR_FILE_RE, avatarDir, clearAvatar, setAvatar } from './admin/avatars';
+import { avatarImage, clearAvatar, setAvatar } from './admin/avatars';
 import { isUniqueViolation } from './admin/catalog';
 import { normalizeEmail, searchTextOf } from './accounts';
 import type { Actor, Deps } from './deps';
@@ -71,13 +69,11 @@ export function createProfileService(deps: Deps) {
       await clearAvatar(deps, actor.id);
     },
 
-    /** Where an avatar file lies and its size; 404 `avatar_not_found` for any other name. */
-    async avatarFile(file: string): Promise<{ path: string; size: number }> {
-      if (!AVATAR_FILE_RE.test(file)) throw new AppError(404, 'avatar_not_found');
-      const full = path.join(avatarDir(deps), file);
-      const st = await stat(full).catch(() => null);
-      if (!st?.isFile()) throw new AppError(404, 'avatar_not_found');
-      return { path: full, size: st.size };
+    /** An avatar's PNG (from the database, whichever instance stored it); 404 `avatar_not_found` for any other name. */
+    async avatarFile(file: string): Promise<Buffer> {
+      const image = await avatarImage(deps, file);
+      if (!image) throw new AppError(404, 'avatar_not_found');
+      return image;
     },
   };
 }

@@ -54,6 +54,8 @@ export interface ClusterOptions {
   redis?: 'own' | 'shared' | false;
   /** connections per instance pool (default 4) */
   poolSize?: number;
+  /** each instance gets a data directory of its own (IAM_DATA_DIR), as separate hosts would (default: one shared) */
+  ownDataDirs?: boolean;
 }
 
 async function waitForPort(port: number, timeoutMs: number): Promise<void> {
@@ -123,6 +125,7 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
       const db = openDb(opts.poolSize ?? 4);
       // its own config object: per-instance state (provider, key ring, Redis client) is keyed by it
       const own: AppConfig = { ...config, keys: { ...config.keys }, auth: { ...config.auth } };
+      if (opts.ownDataDirs) own.dataDir = mkdtempSync(path.join(dataDir, `node${index}-`));
       const app = await buildApp({ config: own, db, logger: false, migrate: false });
       await app.listen({ port: 0, host: '127.0.0.1' });
       const { port } = app.server.address() as AddressInfo;

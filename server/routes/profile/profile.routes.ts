@@ -1,4 +1,3 @@
-import { createReadStream } from 'node:fs';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import * as profile from '../../../contract/profile';
 import { routeOf } from '../../lib/route';
@@ -33,16 +32,16 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     ...file,
     schema: { ...file.schema, produces: ['image/png'] },
     handler: async (req, reply) => {
-      const { path, size } = await service.avatarFile(req.params.file);
+      const image = await service.avatarFile(req.params.file);
       reply
         .header('content-type', 'image/png')
-        .header('content-length', String(size))
+        .header('content-length', String(image.length))
         .header('x-content-type-options', 'nosniff')
         .header('content-disposition', 'inline; filename="avatar.png"')
         .header('cache-control', 'public, max-age=31536000, immutable')
         .header('content-security-policy', "default-src 'none'; frame-ancestors 'none'; sandbox")
         .header('cross-origin-resource-policy', 'same-origin');
-      return reply.send(createReadStream(path) as unknown as string);
+      return reply.send(image as unknown as string);
     },
   });
 };

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, rename, unlink, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Metadata } from 'sharp';
 import { nowIso } from '../../db/index';
@@ -12,7 +12,8 @@ export const AVATAR_MAX_WIDTH = 1200;
 export const AVATAR_MAX_HEIGHT = 600;
 export const AVATAR_FILE_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.png$/;
 
-export const avatarDir = (deps: Pick<Deps, 'config'>) => path.join(deps.config.dataDir, 'avatars');
+/** Where releases before migration 0014 kept avatar files (read once by importAvatarFiles, never written). */
+export const legacyAvatarDir = (deps: Pick<Deps, 'config'>) => path.join(deps.config.dataDir, 'avatars');
 
 const PNG_MAGIC = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
@@ -80,9 +81,9 @@ function strictContainer(buf: Buffer, format: string): boolean {
 
 /**
  * Checks an upload by its content (sharp's decoder, not the file name), decodes it and re-encodes it as PNG
- * without metadata (EXIF, ICC comments, text chunks are dropped), saved as `<uuid>.png`.
+ * without metadata (EXIF, ICC comments, text chunks are dropped). Returns the PNG.
  */
-export async function storeAvatar(deps: Pick<Deps, 'config'>, buf: Buffer): Promise<string> {
+export async function encodeAvatar(buf: Buffer): Promise<Buffer> {
   // loaded on the first upload, not at start: libvips is ~10 MB of resident memory an idle server does not need
   const { default: sharp } = await import('sharp');
   let meta: Metadata;
@@ -101,37 +102,72 @@ export async function storeAvatar(deps: Pick<Deps, 'config'>, buf: Buffer): Prom
   if (width < 1 || height < 1 || width > AVATAR_MAX_WIDTH || height > AVATAR_MAX_HEIGHT) {
     throw new AppError(422, 'avatar_too_large_dimensions', { fields: { avatar: ['avatar_too_large_dimensions'] } });
   }
-  let out: Buffer;
   try {
-    out = await sharp(buf, { failOn: 'error' }).rotate().png({ compressionLevel: 9 }).toBuffer();
+    return await sharp(buf, { failOn: 'error' }).rotate().png({ compressionLevel: 9 }).toBuffer();
   } catch {
     throw new AppError(422, 'avatar_invalid_type', { fields: { avatar: ['avatar_invalid_type'] } });
   }
-  const dir = avatarDir(deps);
-  await mkdir(dir, { recursive: true });
+}
+
+/**
+ * Avatars live in the database (`avatar_images`, migration 0014), not on an instance's disk: every instance serves
+ * every avatar (issue 30.2). The account row names its image (`<uuid>.png`); a new upload gets a new name, so the
+ * URL can be cached for good.
+ */
+
+/** Replaces the account's avatar: the image row, the account's pointer and the old row's removal in one transaction. */
+export async function setAvatar(deps: Pick<Deps, 'db'>, accountId: string, buf: Buffer): Promise<string> {
+  const content = await encodeAvatar(buf);
   const name = `${randomUUID()}.png`;
-  const tmp = path.join(dir, `.${name}.tmp`);
-  await writeFile(tmp, out, { mode: 0o640 });
-  await rename(tmp, path.join(dir, name));
+  await deps.db.kysely.transaction().execute(async (trx) => {
+    await trx.insertInto('avatar_images').values({ name, content, created_at: nowIso() }).execute();
+    const before = await trx.selectFrom('accounts').select('avatar').where('id', '=', accountId).executeTakeFirst();
+    await trx.updateTable('accounts').set({ avatar: name, updated_at: nowIso() }).where('id', '=', accountId).execute();
+    if (before?.avatar) await trx.deleteFrom('avatar_images').where('name', '=', before.avatar).execute();
+  });
   return name;
 }
 
-export async function removeAvatarFile(deps: Pick<Deps, 'config'>, name: string | null): Promise<void> {
-  if (!name || !AVATAR_FILE_RE.test(name)) return;
-  await unlink(path.join(avatarDir(deps), name)).catch(() => undefined);
+export async function clearAvatar(deps: Pick<Deps, 'db'>, accountId: string): Promise<void> {
+  await deps.db.kysely.transaction().execute(async (trx) => {
+    const before = await trx.selectFrom('accounts').select('avatar').where('id', '=', accountId).executeTakeFirst();
+    await trx.updateTable('accounts').set({ avatar: null, updated_at: nowIso() }).where('id', '=', accountId).execute();
+    if (before?.avatar) await trx.deleteFrom('avatar_images').where('name', '=', before.avatar).execute();
+  });
 }
 
-/** Replaces the account's avatar (old file removed after the row points to the new one). */
-export async function setAvatar(deps: Pick<Deps, 'db' | 'config'>, accountId: string, buf: Buffer): Promise<string> {
-  const name = await storeAvatar(deps, buf);
-  const before = await deps.db.kysely.selectFrom('accounts').select('avatar').where('id', '=', accountId).executeTakeFirst();
-  await deps.db.kysely.updateTable('accounts').set({ avatar: name, updated_at: nowIso() }).where('id', '=', accountId).execute();
-  await removeAvatarFile(deps, before?.avatar ?? null);
-  return name;
+/** The PNG of an avatar by name; null when there is none (or the name is not an avatar name). */
+export async function avatarImage(deps: Pick<Deps, 'db'>, name: string): Promise<Buffer | null> {
+  if (!AVATAR_FILE_RE.test(name)) return null;
+  const row = await deps.db.kysely.selectFrom('avatar_images').select('content').where('name', '=', name).executeTakeFirst();
+  return row ? Buffer.from(row.content) : null;
 }
 
-export async function clearAvatar(deps: Pick<Deps, 'db' | 'config'>, accountId: string): Promise<void> {
-  const before = await deps.db.kysely.selectFrom('accounts').select('avatar').where('id', '=', accountId).executeTakeFirst();
-  await deps.db.kysely.updateTable('accounts').set({ avatar: null, updated_at: nowIso() }).where('id', '=', accountId).execute();
-  await removeAvatarFile(deps, before?.avatar ?? null);
+/**
+ * Moves the avatar files of a release before migration 0014 into the database: for every account whose avatar has
+ * no image row, the file `$IAM_DATA_DIR/avatars/<name>` is read and inserted (a missing file is left alone: that
+ * instance never had it — run the start on the instance whose disk holds it, or copy the files over). Idempotent;
+ * the files are not deleted (a rollback to the previous release still finds them). Returns how many were moved.
+ */
+export async function importAvatarFiles(deps: Pick<Deps, 'db' | 'config'>): Promise<{ moved: number; missing: number }> {
+  const rows = await deps.db.kysely
+    .selectFrom('accounts')
+    .leftJoin('avatar_images', 'avatar_images.name', 'accounts.avatar')
+    .select('accounts.avatar')
+    .where('accounts.avatar', 'is not', null)
+    .where('avatar_images.name', 'is', null)
+    .execute();
+  let moved = 0;
+  let missing = 0;
+  for (const { avatar } of rows) {
+    if (!avatar || !AVATAR_FILE_RE.test(avatar)) continue;
+    const content = await readFile(path.join(legacyAvatarDir(deps), avatar)).catch(() => null);
+    if (!content) {
+      missing++;
+      continue;
+    }
+    const r = await deps.db.kysely.insertInto('avatar_images').values({ name: avatar, content, created_at: nowIso() }).onConflict((oc) => oc.column('name').doNothing()).executeTakeFirst();
+    moved += Number(r.numInsertedOrUpdatedRows ?? 0);
+  }
+  return { moved, missing };
 }

@@ -1,9 +1,10 @@
 import { beforeAll, expect, it } from 'vitest';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 import { describeEachDb } from '../../helpers/app';
 import { actor, multipart, PASSWORD, type Actor } from '../admin/fixtures';
+import { avatarImage } from '../../../server/services/admin/avatars';
 
 const png = (w: number, h: number) =>
   sharp({ create: { width: w, height: h, channels: 3, background: { r: 200, g: 10, b: 10 } } })
@@ -67,8 +68,8 @@ describeEachDb('profiles and avatars', (get) => {
     expect(res.statusCode).toBe(200);
     const url: string = res.json().data.avatar_url;
     expect(url).toMatch(/^\/api\/avatars\/[0-9a-f-]{36}\.png$/);
-    const dir = path.join(get().dataDir, 'avatars');
-    const stored = readFileSync(path.join(dir, path.basename(url)));
+    const images = () => get().db.kysely.selectFrom('avatar_images').select('name').execute().then((rows) => rows.map((r) => r.name));
+    const stored = (await avatarImage(get().app, path.basename(url))) ?? Buffer.alloc(0);
     expect(stored.includes(Buffer.from('SECRET-EXIF-MARKER'))).toBe(false);
     const meta = await sharp(stored).metadata();
     expect(meta).toMatchObject({ format: 'png', width: 300, height: 200 });
@@ -84,13 +85,15 @@ describeEachDb('profiles and avatars', (get) => {
     expect(served.rawPayload.equals(stored)).toBe(true);
     expect((await get().app.inject({ method: 'GET', url: '/api/avatars/..%2F..%2Fiam.sqlite' })).statusCode).toBe(404);
 
-    // a JPEG (named .png: the content decides) replaces it; the old file is removed
+    // a JPEG (named .png: the content decides) replaces it; the old image is removed
     const j = await upload(user, '/api/user', await jpeg(120, 80), 'photo.png', 'image/png');
     expect(j.statusCode).toBe(200);
-    expect(readdirSync(dir).filter((f) => f.endsWith('.png'))).toEqual([path.basename(j.json().data.avatar_url)]);
+    expect(await images()).toEqual([path.basename(j.json().data.avatar_url)]);
     const del = await get().app.inject({ method: 'DELETE', url: '/api/user/avatar', headers: user.headers });
     expect(del.json().data.avatar_url).toBeNull();
-    expect(readdirSync(dir).filter((f) => f.endsWith('.png'))).toEqual([]);
+    expect(await images()).toEqual([]);
+    // nothing on the instance's disk
+    expect(existsSync(path.join(get().dataDir, 'avatars'))).toBe(false);
     expect((await upload(admin, '/api/admin', await png(10, 10))).statusCode).toBe(200);
   });
 

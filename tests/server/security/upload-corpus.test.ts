@@ -1,5 +1,3 @@
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { randomBytes } from 'node:crypto';
 import sharp from 'sharp';
@@ -8,7 +6,7 @@ import { errorCode } from '../../helpers/env';
 import { describeEachDb } from '../../helpers/app';
 import { createAccount, signIn } from '../../helpers/auth';
 import { multipart } from '../admin/fixtures';
-import { avatarDir } from '../../../server/services/admin/avatars';
+import { avatarImage } from '../../../server/services/admin/avatars';
 import { avatarCorpus, PAYLOAD_MARKERS, type UploadCase } from './hostile-files';
 
 /**
@@ -51,7 +49,11 @@ describeEachDb('hostile corpus: avatar uploads', (get) => {
           wrong.push(`${c.name}: odd avatar_url ${url}`);
           continue;
         }
-        const stored = await readFile(path.join(avatarDir(t.app), file));
+        const stored = await avatarImage(t.app, file);
+        if (!stored) {
+          wrong.push(`${c.name}: no stored image`);
+          continue;
+        }
         const meta = await sharp(stored).metadata();
         const latin = stored.toString('latin1');
         const problems = [
