@@ -6,6 +6,7 @@ import { nowIso } from '../db/index';
 import { getClientSecret } from '../services/admin/service-apps';
 import { errorPage, logoutPage, pageLanguage, postLogoutPage } from './pages';
 import { formActionCsp } from './csp';
+import { loginHintParams } from './login-hints';
 import { consumeCodeOnFailedGrant } from './code-burn';
 import { enforceRegisteredSecretMethod } from './client-auth-method';
 import { unavailableDependency } from '../plugins/app/errors';
@@ -145,7 +146,8 @@ export async function createProvider(deps: ServiceHost, jwks: JWKS, jwksMaxAgeSe
         // signed in already, only the consent is missing: record it server-side (first-party consent)
         if (interaction.prompt.name === 'consent') return `${config.appUrl}${CONSENT_PATH}/${interaction.uid}`;
         const page = clientId === ADMIN_CLIENT ? '/admin/login' : '/login';
-        const qs = new URLSearchParams({ interaction: interaction.uid });
+        // the app's ui_locales and login_hint: the page's language and the e-mail field (server/oidc/login-hints.ts)
+        const qs = new URLSearchParams({ interaction: interaction.uid, ...loginHintParams(interaction.params) });
         if (isServiceAppClient(clientId)) qs.set('type', 'sso');
         return `${spaOriginFor(config, interaction.params.redirect_uri)}${page}?${qs.toString()}`;
       },

@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { cleanLoginHint, cleanUiLocales } from '../oidc/login-hints';
 import * as oidc from 'openid-client';
 import type { AppConfig, SsoProviderConfig } from '../config';
 import { nowIso } from '../db/index';
@@ -35,13 +36,6 @@ interface SsoState {
   type: 'user' | 'admin';
   /** Set once the callback has used this state (kept until it expires, so a reload still finds the page). */
   used?: boolean;
-}
-
-/** BCP 47 language tags, space separated (OIDC `ui_locales`); anything else is dropped. */
-export function cleanUiLocales(value: unknown): string | undefined {
-  if (typeof value !== 'string') return undefined;
-  const tags = value.split(/\s+/).filter((tag) => /^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*$/.test(tag)).slice(0, 5);
-  return tags.length ? tags.join(' ') : undefined;
 }
 
 export interface SsoStart {
@@ -88,6 +82,8 @@ export function createSsoService(deps: Deps, signIn: Pick<SignInService, 'loadIn
       const p = providerOf(providerId);
       const interaction = await signIn.loadInteraction(interactionUid);
       const uiLocales = cleanUiLocales(opts.uiLocales) ?? cleanUiLocales(interaction.params.ui_locales);
+      // the app's login_hint goes upstream too: the person need not type their address twice
+      const loginHint = cleanLoginHint(interaction.params.login_hint);
       let config: oidc.Configuration;
       try {
         config = await upstream(deps.config, p);
@@ -109,6 +105,7 @@ export function createSsoService(deps: Deps, signIn: Pick<SignInService, 'loadIn
         state,
         nonce,
         ...(uiLocales ? { ui_locales: uiLocales } : {}),
+        ...(loginHint ? { login_hint: loginHint } : {}),
       });
       return { url: url.href, browser };
     },

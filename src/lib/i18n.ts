@@ -1,7 +1,7 @@
 import { i18n, type Messages } from '@lingui/core';
 import { LOCALES, SOURCE_LOCALE } from '../../contract/locales';
 import { ALL_CATALOGS, catalogsForPath } from './catalog-areas';
-import { readStorage, STORAGE_KEYS } from './storage';
+import { readStorage, STORAGE_KEYS, writeStorage } from './storage';
 
 export { SOURCE_LOCALE };
 /** Used when `GET /api/languages` fails: the product's languages (contract/locales.ts). */
@@ -82,9 +82,41 @@ export function normalizeLocale(candidate: string | null | undefined, supported:
   return base && supported.includes(base) ? base : undefined;
 }
 
-/** The stored choice, else the default (en). */
+/** The first of a list of language tags (`ui_locales`, navigator.languages) the product speaks. */
+export function firstSupported(tags: readonly string[], supported: readonly string[] = FALLBACK_LANGUAGES): string | undefined {
+  for (const tag of tags) {
+    const locale = normalizeLocale(tag, supported);
+    if (locale) return locale;
+  }
+  return undefined;
+}
+
+/**
+ * The language a page opens in: the app's `ui_locales` on the sign-in page (an authorization request's hint, passed
+ * on by the provider: server/oidc/login-hints.ts), else the person's stored choice, else the browser's languages
+ * (a first visit from a French browser is in French), else en. After sign-in the account's saved language wins
+ * (session machine).
+ */
+export function pickLocale(sources: { uiLocales?: string | null | undefined; stored?: string | null | undefined; browser?: readonly string[] | undefined }): { locale: string; from: 'ui_locales' | 'stored' | 'browser' | 'default' } {
+  const hinted = firstSupported((sources.uiLocales ?? '').split(/\s+/).filter(Boolean));
+  if (hinted) return { locale: hinted, from: 'ui_locales' };
+  const stored = normalizeLocale(sources.stored);
+  if (stored) return { locale: stored, from: 'stored' };
+  const browser = firstSupported(sources.browser ?? []);
+  if (browser) return { locale: browser, from: 'browser' };
+  return { locale: SOURCE_LOCALE, from: 'default' };
+}
+
+/** The language at start-up (pickLocale); an app's ui_locales is kept as the visitor's choice for the rest of the visit. */
 export function initialLocale(): string {
-  return normalizeLocale(readStorage(STORAGE_KEYS.locale)) ?? SOURCE_LOCALE;
+  const search = typeof window === 'undefined' ? '' : window.location.search;
+  const picked = pickLocale({
+    uiLocales: new URLSearchParams(search).get('ui_locales'),
+    stored: readStorage(STORAGE_KEYS.locale),
+    browser: typeof navigator === 'undefined' ? [] : navigator.languages?.length ? navigator.languages : [navigator.language],
+  });
+  if (picked.from === 'ui_locales') writeStorage(STORAGE_KEYS.locale, picked.locale);
+  return picked.locale;
 }
 
 function syncDocumentLanguage(locale: string): void {

@@ -292,3 +292,18 @@ describe('issue 14: an SSO user trying a password', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent(/^Given password is invalid$/);
   });
 });
+
+describe('login hints (issue 29)', () => {
+  it("the app's login_hint fills the e-mail field and is what is sent", async () => {
+    const fake = fakeLogin({ login: async () => ({ status: 'complete', redirect_to: '/oidc/done' }) as LoginResult });
+    vi.stubGlobal('fetch', vi.fn(async () => new Response('{}', { status: 500 })));
+    renderWithRouter(
+      () => <LoginScreen admin={false} search={{ interaction: 'uid-1', login_hint: 'ada@example.com' }} loginMachineOverride={fake.machine} />,
+      '/login?interaction=uid-1&login_hint=ada%40example.com',
+    );
+    expect(await screen.findByRole('textbox', { name: /e-mail/i })).toHaveValue('ada@example.com');
+    await userEvent.type(screen.getByLabelText(/^password/i), 'Secret-Passw0rd!');
+    await userEvent.click(screen.getByRole('button', { name: 'Sign in' }));
+    await waitFor(() => expect(fake.submitCredentials).toHaveBeenCalled());
+  });
+});

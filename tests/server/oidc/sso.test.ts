@@ -17,6 +17,8 @@ const UPSTREAM_EMAIL = 'sso.user@corp.example';
 let upstreamVerified = true;
 /** `ui_locales` of the last authorization request the upstream provider received. */
 let upstreamUiLocales: string | null = null;
+/** `login_hint` of the last authorization request the upstream provider received. */
+let upstreamLoginHint: string | null = null;
 
 async function startUpstream(): Promise<Server> {
   const provider = new Provider(upstreamIssuer, {
@@ -38,7 +40,10 @@ async function startUpstream(): Promise<Server> {
   });
   const callback = provider.callback();
   const server = createHttpServer((req, res) => {
-    if (req.url?.startsWith('/auth?')) upstreamUiLocales = new URL(req.url, upstreamIssuer).searchParams.get('ui_locales');
+    if (req.url?.startsWith('/auth?')) {
+      upstreamUiLocales = new URL(req.url, upstreamIssuer).searchParams.get('ui_locales');
+      upstreamLoginHint = new URL(req.url, upstreamIssuer).searchParams.get('login_hint');
+    }
     if (req.url?.startsWith('/interaction/')) {
       provider.interactionFinished(req, res, { login: { accountId: 'upstream-subject-1' } }).catch((err: unknown) => {
         res.statusCode = 500;
@@ -217,6 +222,15 @@ describeEachDb(
       await viaUpstream('portal', { startQuery: `&ui_locales=${encodeURIComponent('<x> it')}` });
       expect(upstreamUiLocales).toBe('it');
       expect(t).toBeTruthy();
+    });
+
+    it("passes the app's login_hint upstream (issue 29); junk is dropped", async () => {
+      await viaUpstream('portal', { extra: { login_hint: UPSTREAM_EMAIL } });
+      expect(upstreamLoginHint).toBe(UPSTREAM_EMAIL);
+      await viaUpstream('portal', { extra: { login_hint: 'two words' } });
+      expect(upstreamLoginHint).toBeNull();
+      await viaUpstream('portal');
+      expect(upstreamLoginHint).toBeNull();
     });
 
     it("the admin views show what the provider vouched for and the provider's name with each SSO sign-in", async () => {

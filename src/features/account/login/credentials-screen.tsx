@@ -24,6 +24,8 @@ const credentialsResolver = lazyResolver<CredentialsValues>(() => import('./cred
 export interface CredentialsScreenProps {
   admin: boolean;
   interaction: string;
+  /** Pre-fills the e-mail field (the app's `login_hint`). */
+  loginHint?: string | undefined;
   loading: boolean;
   error: ErrorInfo | null;
   onSubmit: (email: string, password: string) => void;
@@ -34,7 +36,7 @@ export function CredentialsScreen(props: CredentialsScreenProps) {
   const fieldError = useFieldError();
   const config = useQuery(configQueryOptions());
   const providers = props.admin ? [] : (config.data?.sso_providers ?? []);
-  const form = useForm<CredentialsValues>({ resolver: credentialsResolver, defaultValues: { email: '', password: '' } });
+  const form = useForm<CredentialsValues>({ resolver: credentialsResolver, defaultValues: { email: props.loginHint ?? '', password: '' } });
   const { errors } = form.formState;
   const message = loginErrorMessage(i18n, props.error, 'credentials');
   const { setError } = form;

@@ -76,11 +76,13 @@ export interface LoginFlowProps {
   returnTo?: string | undefined;
   /** Only on `/expired-password`: the token from the router state (null when there is none). */
   resetToken?: string | null;
+  /** The app's `login_hint` (an e-mail address, passed on by the provider): fills the e-mail field. */
+  loginHint?: string | undefined;
   /** Tests pass a machine with fake actors; the app builds the real one. */
   machineOverride?: LoginMachine;
 }
 
-export function LoginFlow({ admin, interaction, returnTo, resetToken, machineOverride }: LoginFlowProps) {
+export function LoginFlow({ admin, interaction, returnTo, resetToken, loginHint, machineOverride }: LoginFlowProps) {
   const real = useRealLoginMachine(admin, returnTo);
   const { t, i18n } = useLingui();
   const [snapshot, send] = useMachine(machineOverride ?? real, { ...inspectOptions(), input: { admin, interaction, ...(resetToken !== undefined ? { resetToken } : {}) } });
@@ -131,7 +133,7 @@ export function LoginFlow({ admin, interaction, returnTo, resetToken, machineOve
   function renderScreen() {
     switch (screen) {
       case 'screen:login.credentials':
-        return <CredentialsScreen admin={admin} interaction={interaction ?? ''} loading={loading} error={error} onSubmit={(email, password) => send({ type: 'SUBMIT', email, password })} />;
+        return <CredentialsScreen admin={admin} interaction={interaction ?? ''} loginHint={loginHint} loading={loading} error={error} onSubmit={(email, password) => send({ type: 'SUBMIT', email, password })} />;
       case 'screen:login.two-factor-otp':
       case 'screen:login.two-factor-sms':
         return (

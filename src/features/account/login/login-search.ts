@@ -14,5 +14,8 @@ export const loginSearchSchema = searchValidator({
   provider: str,
   origin: str,
   token_reset: str,
+  // the app's hints (server/oidc/login-hints.ts): ui_locales is read at start-up (src/lib/i18n.ts initialLocale)
+  ui_locales: str,
+  login_hint: str,
 });
 export type LoginSearch = ReturnType<typeof loginSearchSchema>;
