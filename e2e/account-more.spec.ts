@@ -2,7 +2,8 @@
  * End-to-end gaps of the account and admin screens against the real server: avatar upload, SMS two-factor,
  * expired password, the manager role, admin sign-in with TOTP.
  */
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures';
 import sharp from 'sharp';
 import {
   apiToken,

@@ -1,4 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { adminSignIn, apiToken, axe, linkFromOutbox, setLanguage, shot, totpFromSecret, typeCode } from './helpers';
 
 const USER = { email: `ada.${Date.now()}@example.com`, first: 'Ada', last: 'Lovelace', password: 'Analytical-Engine1!' };

@@ -3,7 +3,7 @@
  * http://localhost:PORT the app redirects to APP_URL and sign-in works (before: the provider's bare
  * "invalid_redirect_uri" page). The provider's own error page has the product's look and language.
  */
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { ADMIN, fillCredentials } from './helpers';
 
 /** APP_URL (playwright.config.ts: http://127.0.0.1:PORT) and the same server under its other local name. */

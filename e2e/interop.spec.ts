@@ -13,7 +13,8 @@
  * Apache and authlib come from Debian (.ci/run installs them); without them those tests fail, not skip.
  */
 import * as oidcClient from 'openid-client';
-import { expect, test, type APIRequestContext, type Browser, type BrowserContext, type Page, type PlaywrightWorkerArgs } from '@playwright/test';
+import type { APIRequestContext, Browser, BrowserContext, Page, PlaywrightWorkerArgs } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { adminSignIn, fillCredentials, type NewUser } from './helpers';
 import { createFixture, registerApp, type InteropFixture } from './interop/fixture';
 import { freePort } from './interop/net';

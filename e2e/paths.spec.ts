@@ -17,7 +17,8 @@
  * Coverage per machine: `browserCoverage` in machines/qa.ts (the CI budget). Each machine's walk time goes to
  * test-results/paths-walk.json and to the console. Drivers are found by file name (e2e/paths/drivers.ts).
  */
-import { expect, test, type TestInfo } from '@playwright/test';
+import type { TestInfo } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { browserCoverage, modelsWithQa } from '../machines/qa';

@@ -11,7 +11,8 @@
  * One browser context per language with its own accounts (saved in that language), signed in once per area; the viewport
  * changes with page.setViewportSize, so each screen loads once per language. Data is seeded through the admin API.
  */
-import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import type { Browser, BrowserContext, Page } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';

@@ -5,7 +5,7 @@
  * every screen tag of the state reached (machines/session.qa.ts words), and that the visible `screen:session.*`
  * elements are exactly the state's.
  */
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { getInitialSnapshot, getNextSnapshot, type EventObject } from 'xstate';
 import { sessionMachine, type SessionEvent } from '../machines/session.machine';
 import { adminTokens, italianUserTokens, otherTabTokens, refreshedTokens, sessionInput, userTokens } from '../machines/session.model';

@@ -4,7 +4,8 @@
  * focused, and a person can open the account menu and sign out while it shows. Moves as a person does: signs in
  * through the form, then clicks only.
  */
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { ARTIFACTS, createAdminWithPassword, createUserWithPassword, fillCredentials, gotoSignIn, superAdminToken, userSignIn } from './helpers';
 
 const RUN = Date.now().toString(36);

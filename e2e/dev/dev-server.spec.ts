@@ -3,7 +3,7 @@
  * works, and `?inspect` attaches the Stately inspector on every page load of the sign-in's round trip through the
  * provider (the inspector's window.open is recorded instead of opening stately.ai).
  */
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../fixtures';
 
 const ADMIN = { email: 'admin@example.com', password: 'Admin-Passw0rd!x' };
 
