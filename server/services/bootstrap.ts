@@ -58,8 +58,12 @@ export async function bootstrapFirstAdmin(deps: ServiceHost): Promise<{ created?
       password_changed_at: now,
       email_verified_at: now,
     });
-    // a concurrent instance may win the race: the unique index keeps one
-    await db.insertInto('accounts').values(row).onConflict((oc) => oc.columns(['type', 'email_normalized']).doNothing()).execute();
+    // a concurrent instance may win the race: the unique index keeps one, and only the winner says it created it
+    const inserted = await db.insertInto('accounts').values(row).onConflict((oc) => oc.columns(['type', 'email_normalized']).doNothing()).executeTakeFirst();
+    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) {
+      deps.log.debug({ email: adminEmail }, 'the first super_admin was created by another instance');
+      return {};
+    }
     deps.log.info({ email: adminEmail }, 'created the first super_admin');
     return { created: adminEmail };
   }
