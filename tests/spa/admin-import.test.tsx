@@ -24,6 +24,25 @@ function job(patch: Record<string, unknown>) {
   return { id: 'job-1', status: 'running', dry_run: false, total: 4, processed: 0, created: 0, skipped: 0, failed: 0, report: null, error: null, created_at: '', updated_at: '', finished_at: null, ...patch };
 }
 
+describe('user import report wording (issue 29)', () => {
+  it('French: one skipped row reads "Ignorée" (ICU plural), several "Ignorées"', async () => {
+    await activateLocale('fr');
+    try {
+      const one = { total: 1, created: 0, skipped: [{ row: 2, email: 'taken@example.com', reason: 'exists' }], failed: [] };
+      const view = await renderWithRouter(() => <ImportReportView report={one} />);
+      const [row] = screen.getAllByTestId('import-problem');
+      expect(within(row!).getAllByRole('cell')[2]).toHaveTextContent(/^Ignorée$/);
+      expect(screen.getByTestId('import-report')).toHaveTextContent('Ignorée1');
+      view.unmount();
+      const two = { ...one, total: 2, skipped: [...one.skipped, { row: 3, email: 'other@example.com', reason: 'duplicate_in_file' }] };
+      await renderWithRouter(() => <ImportReportView report={two} />);
+      expect(screen.getByTestId('import-report')).toHaveTextContent('Ignorées2');
+    } finally {
+      await activateLocale('en');
+    }
+  });
+});
+
 describe('user import', () => {
   it('renders the per-row report of a dry run', async () => {
     await renderWithRouter(() => <ImportReportView report={report} dryRun />);
@@ -36,7 +55,10 @@ describe('user import', () => {
     expect(rows[0]).toHaveTextContent('locale is invalid');
     expect(rows[0]).not.toHaveTextContent('locale: locale');
     expect(rows[1]).toHaveTextContent('taken@example.com');
-    expect(rows[1]).toHaveTextContent('already exists');
+    expect(rows[1]).toHaveTextContent('Already exists');
+    // a row's problems one per line, not run together (issue 29)
+    expect(within(rows[0]!).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['email: must be a valid email', 'locale is invalid']);
+    // one skipped row: the singular
     expect(screen.getByText('2 rows with problems')).toBeInTheDocument();
   });
 
@@ -181,5 +203,19 @@ describe('user import', () => {
     await user.click(await screen.findByRole('button', { name: 'Importa utenti' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('Importazione utenti fallita');
     expect(screen.getByRole('button', { name: 'Riprova' })).toBeInTheDocument();
+  });
+});
+
+describe('file size in the picker (issue 29: a 31-byte file showed "1 KB")', () => {
+  it('Intl units in the reader\'s language', async () => {
+    const { renderHook } = await import('@testing-library/react');
+    const { I18nProvider } = await import('@lingui/react');
+    const { i18n } = await import('@lingui/core');
+    const { useFormat } = await import('../../src/features/admin/components/format');
+    const { result } = renderHook(() => useFormat(), { wrapper: ({ children }) => <I18nProvider i18n={i18n}>{children}</I18nProvider> });
+    expect(result.current.fileSize(31)).toBe('31 bytes');
+    expect(result.current.fileSize(1)).toBe('1 byte');
+    expect(result.current.fileSize(1536)).toBe('1.5 kB');
+    expect(result.current.fileSize(2_300_000)).toBe('2.3 MB');
   });
 });

@@ -11,6 +11,9 @@ export function useFormat() {
     const shortDay = new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'short', timeZone: 'UTC' });
     const longDay = new Intl.DateTimeFormat(locale, { dateStyle: 'full', timeZone: 'UTC' });
     const number = new Intl.NumberFormat(locale);
+    const bytes = new Intl.NumberFormat(locale, { style: 'unit', unit: 'byte', unitDisplay: 'long' });
+    const kilobytes = new Intl.NumberFormat(locale, { style: 'unit', unit: 'kilobyte', unitDisplay: 'short', maximumFractionDigits: 1 });
+    const megabytes = new Intl.NumberFormat(locale, { style: 'unit', unit: 'megabyte', unitDisplay: 'short', maximumFractionDigits: 1 });
     const safe = (fmt: Intl.DateTimeFormat, value: string | null | undefined) => {
       if (!value) return '—';
       const d = new Date(value);
@@ -24,6 +27,8 @@ export function useFormat() {
       day: (value: string) => safe(shortDay, `${value}T00:00:00Z`),
       dayLong: (value: string) => safe(longDay, `${value}T00:00:00Z`),
       number: (value: number) => number.format(value),
+      /** A file's size in the reader's words: "31 bytes", "1.5 kB", "2.3 MB" (issue 29: 31 bytes showed as "1 KB"). */
+      fileSize: (value: number) => (value < 1000 ? bytes.format(value) : value < 1_000_000 ? kilobytes.format(value / 1000) : megabytes.format(value / 1_000_000)),
     };
   }, [locale]);
 }

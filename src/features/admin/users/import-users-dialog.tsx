@@ -18,7 +18,7 @@ import * as Table from '../../../components/ui/table';
 import { TableFrame } from '../../../components/ui/table-frame';
 import { swapFocusTarget, useSwapFocus } from '../../../lib/focus-after-swap';
 import { inspectOptions } from '../../../lib/inspect';
-import { fieldErrorMessage } from '../../../lib/field-errors';
+import { fieldErrorMessage, sentenceStart } from '../../../lib/field-errors';
 import { adminKeys } from '../api/keys';
 import type { ImportReport } from '../api/types';
 import { adminErrorText, errorCodeMessage, fieldProblem } from '../components/feedback';
@@ -184,9 +184,10 @@ function ImportUsers({ onClose }: { onClose: () => void }) {
     case 'screen:import.failed':
       body = (
         <>
-          <p role="alert" className={cx(alertStyle, focusTargetClass)} {...swapFocusTarget}>
-            <Trans>Users import failed</Trans>: {error ? importErrorLines(i18n, error).join(' ') : errorCodeMessage(i18n, 'unexpected')}
-          </p>
+          <div role="alert" className={cx(alertStyle, focusTargetClass)} {...swapFocusTarget}>
+            <Trans>Users import failed</Trans>:{' '}
+            <ProblemList items={error ? importErrorLines(i18n, error) : [errorCodeMessage(i18n, 'unexpected')]} />
+          </div>
           {progress && progress.created > 0 ? (
             <p className={css({ fontSize: 'sm' })}>
               <Plural value={progress.created} one="# user was created before it stopped." other="# users were created before it stopped." />
@@ -240,11 +241,28 @@ function ImportUsers({ onClose }: { onClose: () => void }) {
 
 /** A step's first part takes focus when it appears: a ring while it has it (keyboard), none when clicked. */
 const focusTargetClass = css({ outline: 'none', borderRadius: 'md', _focusVisible: { outline: '2px solid', outlineColor: 'focusRing', outlineOffset: '2px' } });
+/**
+ * Several problems one under the other (issue 29: they ran together in one line), the one style of every detail in
+ * the import's messages and report.
+ */
+function ProblemList({ items }: { items: readonly string[] }) {
+  const lines = items.map((item) => item.trim()).filter(Boolean);
+  if (lines.length === 1) return <p className={css({ mt: '1' })}>{lines[0]}</p>;
+  return (
+    <ul className={css({ listStyleType: 'disc', ps: '5', mt: '1', display: 'flex', flexDirection: 'column', gap: '0.5' })}>
+      {lines.map((line, index) => (
+        <li key={index}>{line}</li>
+      ))}
+    </ul>
+  );
+}
+
 const alertStyle = css({ fontSize: 'sm', color: 'fg.error', bg: 'danger.50', borderRadius: 'md', px: '3', py: '2' });
 const statusStyle = (ok: boolean) => css({ fontSize: 'sm', fontWeight: 'medium', color: ok ? 'fg.success' : 'fg.default', bg: ok ? 'success.50' : 'bg.subtle', borderRadius: 'md', px: '3', py: '2' });
 
 function FilePicker({ fileName, size, disabled, error, onFile, invitations }: { fileName: string | null; size: number; disabled: boolean; error: string[] | null; onFile: (file: File | null) => void; invitations: ReactNode }) {
   const { t } = useLingui();
+  const fmt = useFormat();
   const inputId = useId();
   const errorId = useId();
   const fileId = useId();
@@ -274,6 +292,8 @@ function FilePicker({ fileName, size, disabled, error, onFile, invitations }: { 
         <UploadIcon width={24} height={24} />
         <span id={nameId} className={css({ fontWeight: 'medium' })}>{fileName ?? <Trans>Choose a CSV file</Trans>}</span>
         <span id={fileId} className={css({ color: 'fg.muted', fontSize: 'xs' })}>{fileName ? t`${Math.max(1, Math.round(size / 1024))} KB` : t`.csv, UTF-8`}</span>
+        <span className={css({ fontWeight: 'medium' })}>{fileName ?? <Trans>Choose a CSV file</Trans>}</span>
+        <span className={css({ color: 'fg.muted', fontSize: 'xs' })}>{fileName ? fmt.fileSize(size) : t`.csv, UTF-8`}</span>
         <input
           id={inputId}
           type="file"
@@ -293,7 +313,8 @@ function FilePicker({ fileName, size, disabled, error, onFile, invitations }: { 
       </label>
       {error ? (
         <div id={errorId} role="alert" className={alertStyle} data-testid="import-file-error">
-          <Trans>Users import failed</Trans>: {error.join(' ')}
+          <Trans>Users import failed</Trans>:{' '}
+          <ProblemList items={error} />
         </div>
       ) : null}
       {invitations}
@@ -332,14 +353,12 @@ export function ImportReportView({ report, dryRun = false }: { report: Report; d
   const failedCount = report.failed_count ?? report.failed.length;
   const ready = report.total - skippedCount - failedCount;
   const problems = [
-    ...report.skipped.map((s) => ({ row: s.row, email: s.email, kind: 'skipped' as const, text: skipReason(s.reason) })),
+    ...report.skipped.map((s) => ({ row: s.row, email: s.email, kind: 'skipped' as const, text: [sentenceStart(skipReason(s.reason), i18n.locale) ?? ''] })),
     ...report.failed.map((f) => ({
       row: f.row,
       email: f.email ?? '',
       kind: 'failed' as const,
-      text: Object.entries(f.fields)
-        .flatMap(([field, codes]) => (codes[0] ? [fieldProblem(i18n, field, codes[0])] : []))
-        .join('; '),
+      text: Object.entries(f.fields).flatMap(([field, codes]) => (codes[0] ? [fieldProblem(i18n, field, codes[0])] : [])),
     })),
   ].sort((a, b) => a.row - b.row);
 
@@ -360,12 +379,14 @@ export function ImportReportView({ report, dryRun = false }: { report: Report; d
           <span className={css({ fontSize: 'xl', fontWeight: 'semibold' })}>{fmt.number(report.total)}</span>
         </div>
         <div className={stat}>
-          <span className={css({ fontSize: 'xs', color: 'fg.muted' })}>{dryRun ? <Trans>Ready to import</Trans> : <Trans>Created</Trans>}</span>
+          <span className={css({ fontSize: 'xs', color: 'fg.muted' })}>
+            {dryRun ? <Plural value={ready} one="Ready to import" other="Ready to import" /> : <Plural value={report.created} one="Created" other="Created" />}
+          </span>
           <span className={css({ fontSize: 'xl', fontWeight: 'semibold', color: 'fg.success' })}>{fmt.number(dryRun ? ready : report.created)}</span>
         </div>
         <div className={stat}>
           <span className={css({ fontSize: 'xs', color: 'fg.muted' })}>
-            <Trans>Skipped</Trans>
+            <Plural value={skippedCount} one="Skipped" other="Skipped" />
           </span>
           <span className={css({ fontSize: 'xl', fontWeight: 'semibold' })}>{fmt.number(skippedCount)}</span>
         </div>
@@ -408,8 +429,11 @@ export function ImportReportView({ report, dryRun = false }: { report: Report; d
                 <Table.Row key={`${p.kind}-${p.row}`} data-testid="import-problem">
                   <Table.Cell>{p.row}</Table.Cell>
                   <Table.Cell>{p.email || '—'}</Table.Cell>
-                  <Table.Cell>{p.kind === 'failed' ? <Trans>Error</Trans> : <Trans>Skipped</Trans>}</Table.Cell>
-                  <Table.Cell>{p.text}</Table.Cell>
+                  {/* one row: the singular (French "Ignorée", not "Ignorées") */}
+                  <Table.Cell>{p.kind === 'failed' ? <Trans>Error</Trans> : <Plural value={1} one="Skipped" other="Skipped" />}</Table.Cell>
+                  <Table.Cell>
+                    <ProblemList items={p.text} />
+                  </Table.Cell>
                 </Table.Row>
               ))}
             </Table.Body>
