@@ -9,7 +9,12 @@ import { defineEndpoint } from './endpoint';
 
 const tag = 'authentication';
 
-/** The uid of a live OIDC interaction (`?interaction=` of the login page). */
+/**
+ * The uid of a live OIDC interaction (`?interaction=` of the login page). Every endpoint taking one acts only for the
+ * browser that started the authorization: it holds the HttpOnly cookie `iam_interaction_<uid>` (Path=/api/), set when
+ * the provider sent it to the login page; any other caller gets 403 `interaction_foreign_browser` and nothing changes
+ * (no lockout attempt counted, no code sent, no state written).
+ */
 export const interactionUid = z.string().trim().min(1).max(100).regex(/^[A-Za-z0-9_-]+$/);
 export const twoFactorMethod = z.enum(['GOOGLE', 'SMS']);
 export type TwoFactorMethod = z.infer<typeof twoFactorMethod>;
@@ -36,6 +41,7 @@ const otpBody = z.object({ one_time_password: z.string().max(20).optional(), int
 const loginErrors = {
   400: ['interaction_expired', 'interaction_invalid'],
   401: ['invalid_credentials', 'sso_account_use_provider'],
+  403: ['interaction_foreign_browser'],
   422: ['validation_failed', 'phone_required'],
   429: ['too_many_requests', 'account_locked'],
   502: ['sms_send_failed'],
@@ -61,7 +67,7 @@ export const adminLogin = defineEndpoint({
 const secondFactorErrors = <const C extends readonly ('otp_invalid' | 'recovery_code_invalid')[]>(invalid: C) =>
   ({
     400: ['interaction_expired', 'interaction_invalid', 'two_factor_method_mismatch'],
-    403: ['account_inactive'],
+    403: ['account_inactive', 'interaction_foreign_browser'],
     422: ['validation_failed', 'otp_required', ...invalid],
     429: ['too_many_requests', 'account_locked'],
   }) as const;
@@ -107,11 +113,23 @@ export const resendSms = defineEndpoint({
   errors: {
     400: ['interaction_expired', 'two_factor_method_mismatch'],
     401: ['unauthorized', 'invalid_token', 'account_inactive'],
-    403: ['api_key_not_allowed'],
+    403: ['api_key_not_allowed', 'interaction_foreign_browser'],
     422: ['validation_failed', 'phone_required'],
     429: ['too_many_requests'],
     502: ['sms_send_failed'],
   },
+});
+
+/**
+ * The login page's first call with `?interaction=`: does this browser hold that interaction? 200 when it does; 403
+ * `interaction_foreign_browser` when the link was opened in another browser (the page then starts an authorization of
+ * its own, or, for a service app's, tells the person to start again from the app); 400 when it is gone. Reads only.
+ */
+export const interactionStatus = defineEndpoint({
+  method: 'GET', path: '/api/interactions/:interaction', tag, access: 'public', summary: "Whether the caller's browser holds this sign-in interaction",
+  params: z.object({ interaction: interactionUid }),
+  response: z.object({ data: z.object({ status: z.literal('active') }) }),
+  errors: { 400: ['interaction_expired'], 403: ['interaction_foreign_browser'] },
 });
 
 export const logout = defineEndpoint({
@@ -199,13 +217,14 @@ export const ssoStart = defineEndpoint({
   }),
   status: 302,
   response: z.null().describe('Redirect to the upstream provider (sets the `iam_sso` cookie binding the sign-in to this browser)'),
-  errors: { 400: ['interaction_expired'], 404: ['sso_provider_unknown'], 502: ['sso_failed'] },
+  errors: { 400: ['interaction_expired'], 403: ['interaction_foreign_browser'], 404: ['sso_provider_unknown'], 502: ['sso_failed'] },
 });
 
 /**
  * The upstream provider sends the browser back here. Failures redirect to the login page instead of answering an
  * error: `?interaction=…&error=sso_failed|sso_account_not_found`, or `?error=interaction_expired` when the state is
- * unknown or already used (a reloaded callback URL) or the browser is not the one that started the sign-in.
+ * unknown or already used (a reloaded callback URL) or the browser is not the one that started the sign-in, or
+ * `?error=interaction_foreign_browser` when it lacks the interaction's binding cookie (the state stays unused).
  */
 export const ssoCallback = defineEndpoint({
   method: 'GET', path: '/api/sso/:provider/callback', tag, access: 'public', summary: 'Upstream provider callback: finishes the sign-in and redirects to the provider resume URL',
@@ -217,5 +236,5 @@ export const ssoCallback = defineEndpoint({
 });
 
 /** Error codes the SSO callback puts in the login page's query (`?error=…`). */
-export const SSO_CALLBACK_ERRORS = ['sso_failed', 'sso_account_not_found', 'interaction_expired'] as const;
+export const SSO_CALLBACK_ERRORS = ['sso_failed', 'sso_account_not_found', 'interaction_expired', 'interaction_foreign_browser'] as const;
 export type SsoCallbackError = (typeof SSO_CALLBACK_ERRORS)[number];

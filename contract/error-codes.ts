@@ -31,6 +31,7 @@ export const ERROR_CODES = [
   'forbidden',
   'import_job_not_found',
   'interaction_expired',
+  'interaction_foreign_browser',
   'interaction_invalid',
   'internal_error',
   'invalid_credentials',

@@ -20,6 +20,7 @@ export const auth = {
   adminValidateOtp: route<typeof authEndpoints.adminValidateOtp>('POST', '/api/admin/2fa/validate-otp'),
   currentAdmin: route<typeof authEndpoints.currentAdmin>('GET', '/api/admin'),
   currentUser: route<typeof authEndpoints.currentUser>('GET', '/api/user'),
+  interactionStatus: route<typeof authEndpoints.interactionStatus>('GET', '/api/interactions/:interaction'),
   login: route<typeof authEndpoints.login>('POST', '/api/login'),
   logout: route<typeof authEndpoints.logout>('POST', '/api/logout'),
   resendSms: route<typeof authEndpoints.resendSms>('POST', '/api/2fa/sms/resend'),

@@ -13,6 +13,7 @@ import { unavailableDependency } from '../plugins/app/errors';
 import { dependencyUnavailable } from '../lib/metrics';
 import { accountClaims } from './claims';
 import { pendingActivityOf, recordCompletedSignIn } from './activity';
+import { BINDING_COOKIE_PATH, bindingCookieName, bindingValue } from './interaction-binding';
 import type { ServiceHost } from '../services/deps';
 import type { AppConfig } from '../config';
 import type { Account } from '../db/schema';
@@ -145,6 +146,17 @@ export async function createProvider(deps: ServiceHost, jwks: JWKS, jwksMaxAgeSe
         const clientId = String(interaction.params.client_id ?? '');
         // signed in already, only the consent is missing: record it server-side (first-party consent)
         if (interaction.prompt.name === 'consent') return `${config.appUrl}${CONSENT_PATH}/${interaction.uid}`;
+        // the login page's steps are API calls: this browser, and only it, gets the cookie that lets them act on this
+        // interaction (server/oidc/interaction-binding.ts)
+        ctx.cookies.set(bindingCookieName(interaction.uid), await bindingValue(deps, interaction.uid), {
+          path: BINDING_COOKIE_PATH,
+          httpOnly: true,
+          sameSite: 'lax',
+          secure,
+          signed: false,
+          overwrite: true,
+          maxAge: Math.max(1, interaction.exp - epoch()) * 1000,
+        });
         const page = clientId === ADMIN_CLIENT ? '/admin/login' : '/login';
         // the app's ui_locales and login_hint: the page's language and the e-mail field (server/oidc/login-hints.ts)
         const qs = new URLSearchParams({ interaction: interaction.uid, ...loginHintParams(interaction.params) });

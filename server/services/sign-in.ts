@@ -8,6 +8,7 @@ import { signInOutcome } from '../lib/metrics';
 import { accountTypeForClient, DENIED_PATH, mayUseClient, signInMethods } from '../oidc/access';
 import { revokeGrantRows } from '../oidc/adapter';
 import type { OidcHandle } from '../oidc/index';
+import { assertHoldsInteraction } from '../oidc/interaction-binding';
 import type { LoginResult, SecondFactorResult } from '../../contract/auth';
 import { displayName } from './account-passwords';
 import { findAccountByEmail, normalizeEmail } from './accounts';
@@ -37,6 +38,12 @@ interface PendingSignIn {
 }
 
 export type LoadedInteraction = InstanceType<Provider['Interaction']>;
+
+/**
+ * The caller's `Cookie` header: the proof that its browser holds the interaction a step acts on
+ * (server/oidc/interaction-binding.ts). Every step checks it before anything else.
+ */
+export type BrowserCookies = string | undefined;
 
 /** Where a sign-in comes from, recorded with it (auth_activities); plain values taken from the request. */
 export interface ClientInfo {
@@ -104,8 +111,17 @@ type SecondFactorField = 'one_time_password' | 'recovery_code';
 export function createSignInService(deps: Deps, oidc: Pick<OidcHandle, 'provider'>) {
   const db = () => deps.db.kysely;
 
-  /** The live interaction with this uid, or 400 interaction_expired. */
-  async function loadInteraction(uid: string): Promise<LoadedInteraction> {
+  /**
+   * The live interaction with this uid, for the browser that holds it: 403 interaction_foreign_browser for any other
+   * (checked first, before the interaction is even read), 400 interaction_expired when it is gone.
+   */
+  async function loadInteraction(uid: string, browser: BrowserCookies): Promise<LoadedInteraction> {
+    await assertHoldsInteraction(deps, browser, uid);
+    return findInteraction(uid);
+  }
+
+  /** The live interaction with this uid, or 400 interaction_expired (the caller has checked the browser). */
+  async function findInteraction(uid: string): Promise<LoadedInteraction> {
     const provider = await oidc.provider();
     const interaction = await provider.Interaction.find(uid);
     if (!interaction || interaction.exp <= epoch()) throw new AppError(400, 'interaction_expired');
@@ -196,10 +212,11 @@ export function createSignInService(deps: Deps, oidc: Pick<OidcHandle, 'provider
    * checked, so parallel guesses evaluate at most the limit and a locked answer is the same whatever the password.
    * Order once the password is right: the second factor when enabled (the expired-password token and the inactive
    * answer come only after it), else inactive accounts get the wrong-password answer (+ a mail to the owner),
-   * else the expired-password token, else the sign-in completes.
+   * else the expired-password token, else the sign-in completes. Before all of it: the caller's browser must hold the
+   * interaction (a foreign browser spends no lockout slot and no password check of anyone).
    */
-  async function signIn(type: AccountType, body: { email: string; password: string; interaction: string }, client: ClientInfo): Promise<LoginResult> {
-    const interaction = await loadInteraction(body.interaction);
+  async function signIn(type: AccountType, body: { email: string; password: string; interaction: string }, client: ClientInfo, browser: BrowserCookies): Promise<LoginResult> {
+    const interaction = await loadInteraction(body.interaction, browser);
     assertInteractionType(interaction, type);
     const account = await findAccountByEmail(db(), type, body.email);
     const email = normalizeEmail(body.email);
@@ -233,7 +250,7 @@ export function createSignInService(deps: Deps, oidc: Pick<OidcHandle, 'provider
 
   /** Loads the pending second-factor sign-in of an interaction (never from the client's word). */
   async function pendingStep(uid: string, opts: { type?: AccountType; method?: 'GOOGLE' | 'SMS' }): Promise<{ interaction: LoadedInteraction; pending: PendingSignIn; account: Account }> {
-    const interaction = await loadInteraction(uid);
+    const interaction = await findInteraction(uid);
     const pending = pendingOf(interaction);
     if (!pending) throw new AppError(400, 'interaction_expired');
     if (opts.type && pending.type !== opts.type) throw new AppError(400, 'interaction_invalid');
@@ -251,7 +268,10 @@ export function createSignInService(deps: Deps, oidc: Pick<OidcHandle, 'provider
     opts: { type?: AccountType; method?: 'GOOGLE' | 'SMS' },
     verify: (account: Account, code: string, interactionUid: string) => Promise<boolean>,
     client: ClientInfo,
+    browser: BrowserCookies,
   ): Promise<SecondFactorResult> {
+    // first of all: another browser than the one holding the interaction is refused (no slot spent, no state read)
+    await assertHoldsInteraction(deps, browser, uid);
     if (!code || !code.trim()) throw new AppError(422, 'otp_required', { fields: { [field]: ['otp_required'] } });
     const { interaction, pending, account } = await pendingStep(uid, opts);
     // the slot is reserved before the code is checked: parallel codes evaluate at most the limit
@@ -275,27 +295,33 @@ export function createSignInService(deps: Deps, oidc: Pick<OidcHandle, 'provider
   return {
     loadInteraction,
     finishSignIn,
+
+    /** `GET /api/interactions/:uid`: whether the caller's browser holds this live interaction (the login page asks first). */
+    async checkInteraction(uid: string, browser: BrowserCookies): Promise<void> {
+      await loadInteraction(uid, browser);
+    },
     signIn,
 
     /**
      * The one-time password of the pending sign-in: users' authenticator code (`method: 'GOOGLE'`); admins'
      * authenticator or SMS code, whichever their method is.
      */
-    verifyOneTimePassword: (opts: { type: AccountType; method?: 'GOOGLE' }, uid: string, code: string | undefined, client: ClientInfo) =>
+    verifyOneTimePassword: (opts: { type: AccountType; method?: 'GOOGLE' }, uid: string, code: string | undefined, client: ClientInfo, browser: BrowserCookies) =>
       secondFactor(uid, code, 'one_time_password', opts, async (account, c, interactionUid) =>
         account.two_factor_method === 'SMS' ? verifySmsCode(deps, account, 'sms_login', c, interactionUid) : verifyTotp(deps, account, c),
-      client),
+      client, browser),
 
     /** The SMS code of the pending sign-in. */
-    verifySmsCode: (uid: string, code: string | undefined, client: ClientInfo) =>
-      secondFactor(uid, code, 'one_time_password', { method: 'SMS' }, (account, c, interactionUid) => verifySmsCode(deps, account, 'sms_login', c, interactionUid), client),
+    verifySmsCode: (uid: string, code: string | undefined, client: ClientInfo, browser: BrowserCookies) =>
+      secondFactor(uid, code, 'one_time_password', { method: 'SMS' }, (account, c, interactionUid) => verifySmsCode(deps, account, 'sms_login', c, interactionUid), client, browser),
 
     /** A recovery code instead of the one-time password (single use). */
-    verifyRecoveryCode: (uid: string, code: string | undefined, client: ClientInfo) =>
-      secondFactor(uid, code, 'recovery_code', {}, (account, c) => consumeRecoveryCode(deps, account, c), client),
+    verifyRecoveryCode: (uid: string, code: string | undefined, client: ClientInfo, browser: BrowserCookies) =>
+      secondFactor(uid, code, 'recovery_code', {}, (account, c) => consumeRecoveryCode(deps, account, c), client, browser),
 
     /** Sends the sign-in SMS code of a pending sign-in again. */
-    async resendSignInSms(uid: string): Promise<void> {
+    async resendSignInSms(uid: string, browser: BrowserCookies): Promise<void> {
+      await assertHoldsInteraction(deps, browser, uid);
       const { interaction, account } = await pendingStep(uid, { method: 'SMS' });
       await sendSmsCode(deps, account, 'sms_login', interaction.uid);
     },

@@ -6,14 +6,16 @@ import { nowIso } from '../db/index';
 import { AppError } from '../errors';
 import { createAdapterClass } from '../oidc/adapter';
 import { accountTypeForClient } from '../oidc/access';
+import { holdsInteraction } from '../oidc/interaction-binding';
 import { normalizeEmail } from './accounts';
 import type { Deps } from './deps';
-import { clientOf, type ClientInfo, type SignInService } from './sign-in';
+import { clientOf, type BrowserCookies, type ClientInfo, type SignInService } from './sign-in';
 
 /**
  * Upstream single sign-on (the server as relying party): start redirects to the upstream provider with
  * PKCE S256, state and nonce (kept server-side, bound to the interaction and to the starting browser by the
- * `iam_sso` cookie); the callback verifies the ID token, matches an ACTIVE SSO account by provider + verified
+ * `iam_sso` cookie; both start and callback also require the interaction's own binding cookie, server/oidc/
+ * interaction-binding.ts, so only the browser that started the authorization can sign in to it upstream); the callback verifies the ID token, matches an ACTIVE SSO account by provider + verified
  * e-mail (never creates one), and finishes the same interaction. The sign-in is recorded (auth_activities)
  * only when the browser completes it at the provider (server/oidc/activity.ts).
  * Every answer of the callback a person can reach is a redirect to a page, never a JSON error: a reloaded or
@@ -78,9 +80,9 @@ export function createSsoService(deps: Deps, signIn: Pick<SignInService, 'loadIn
      * the browser-binding cookie value. `uiLocales`: the person's language (the SPA's), else the interaction's
      * `ui_locales`, passed upstream as `ui_locales`.
      */
-    async start(providerId: string, interactionUid: string, opts: { uiLocales?: string | undefined } = {}): Promise<SsoStart> {
+    async start(providerId: string, interactionUid: string, opts: { uiLocales?: string | undefined } = {}, cookies?: BrowserCookies): Promise<SsoStart> {
       const p = providerOf(providerId);
-      const interaction = await signIn.loadInteraction(interactionUid);
+      const interaction = await signIn.loadInteraction(interactionUid, cookies);
       const uiLocales = cleanUiLocales(opts.uiLocales) ?? cleanUiLocales(interaction.params.ui_locales);
       // the app's login_hint goes upstream too: the person need not type their address twice
       const loginHint = cleanLoginHint(interaction.params.login_hint);
@@ -114,9 +116,10 @@ export function createSsoService(deps: Deps, signIn: Pick<SignInService, 'loadIn
      * Finishes the sign-in from the upstream provider's answer (`requestUrl`: the callback's path and query) and
      * returns where the browser goes next: the provider resume URL, or the login page with `error=sso_failed` /
      * `error=sso_account_not_found` / `error=interaction_expired` (state unknown, already used, or this browser
-     * is not the one that started the sign-in: `browser` is its `iam_sso` cookie).
+     * is not the one that started the sign-in: `browser` is its `iam_sso` cookie), or `error=interaction_foreign_browser`
+     * when the request lacks the interaction's binding cookie (`cookies`: the whole `Cookie` header).
      */
-    async callback(providerId: string, stateValue: string | undefined, requestUrl: string, client: ClientInfo, log: FastifyBaseLogger = deps.log, browser?: string): Promise<string> {
+    async callback(providerId: string, stateValue: string | undefined, requestUrl: string, client: ClientInfo, log: FastifyBaseLogger = deps.log, browser?: string, cookies?: BrowserCookies): Promise<string> {
       const p = providerOf(providerId);
       const loginPage = (type: 'user' | 'admin', params: Record<string, string>) =>
         `${deps.config.appUrl}${type === 'admin' ? '/admin/login' : '/login'}?${new URLSearchParams(params).toString()}`;
@@ -128,10 +131,12 @@ export function createSsoService(deps: Deps, signIn: Pick<SignInService, 'loadIn
       }
       // another browser than the one that started it: refused, and the state stays usable for the right one
       if (!browser || browser !== st.browser) return loginPage(type, { error: 'interaction_expired' });
+      // nor without the interaction's own binding cookie: refused before the state is spent or the code redeemed
+      if (!(await holdsInteraction(deps, cookies, st.interaction))) return loginPage(type, { error: 'interaction_foreign_browser' });
       await states.upsert(stateValue, { ...(raw as Record<string, unknown>), used: true }, STATE_TTL_SECONDS); // single use
       let interaction: Awaited<ReturnType<typeof signIn.loadInteraction>>;
       try {
-        interaction = await signIn.loadInteraction(st.interaction);
+        interaction = await signIn.loadInteraction(st.interaction, cookies);
       } catch (err) {
         if (err instanceof AppError && err.code === 'interaction_expired') return loginPage(type, { error: 'interaction_expired' });
         throw err;

@@ -134,13 +134,13 @@ export async function signIn(t: TestApp, opts: { email: string; password: string
   const start = await startAuthorize(t, { client });
   if (!start.interaction) throw new Error(`expected an interaction, got ${start.location}`);
   const loginUrl = client === 'admin-console' ? '/api/admin/login' : '/api/login';
-  const login = await t.app.inject({ method: 'POST', url: loginUrl, payload: { email: opts.email, password: opts.password, interaction: start.interaction } });
+  const login = await t.app.inject({ method: 'POST', url: loginUrl, headers: { cookie: start.jar.header() }, payload: { email: opts.email, password: opts.password, interaction: start.interaction } });
   if (login.statusCode !== 200) throw new Error(`login failed: ${login.statusCode} ${login.body}`);
   let data = login.json<{ data: { status: string; redirect_to?: string; method?: string } }>().data;
   if (data.status === 'two_factor_required') {
     if (!opts.otp) throw new Error('two factor required but no otp() given');
     const url = client === 'admin-console' ? '/api/admin/2fa/validate-otp' : data.method === 'SMS' ? '/api/2fa/sms/verify' : '/api/2fa/google/validate-otp';
-    const res = await t.app.inject({ method: 'POST', url, payload: { one_time_password: opts.otp(), interaction: start.interaction } });
+    const res = await t.app.inject({ method: 'POST', url, headers: { cookie: start.jar.header() }, payload: { one_time_password: opts.otp(), interaction: start.interaction } });
     if (res.statusCode !== 200) throw new Error(`2fa failed: ${res.statusCode} ${res.body}`);
     data = res.json<{ data: { status: string; redirect_to?: string } }>().data;
   }

@@ -98,7 +98,8 @@ async function scenario(t: TestApp, kind: Kind, ip: string): Promise<Scenario> {
   const acc = await createAccount(t, { type: admin ? 'admin' : 'user', email: email(kind), password: PW, phone: kind === 'sms' ? `+4179${String(1_000_000 + seq).slice(-7)}` : null });
   const s = await startAuthorize(t, { client: admin ? 'admin-console' : 'portal' });
   const interaction = s.interaction ?? '';
-  const inject = (target: FastifyInstance, url: string, payload: Record<string, string>) => target.inject({ method: 'POST', url, payload, remoteAddress: ip });
+  // the browser that started the authorization (its interaction binding cookie goes with every step)
+  const inject = (target: FastifyInstance, url: string, payload: Record<string, string>) => target.inject({ method: 'POST', url, headers: { cookie: s.jar.header() }, payload, remoteAddress: ip });
   if (kind === 'password-user' || kind === 'password-admin') {
     return {
       right: PW,
@@ -220,7 +221,7 @@ function properties(get: () => TestApp) {
         const before = counts();
         const res = await Promise.all(
           Array.from({ length: n }, (_, i) =>
-            t.app.inject({ method: 'POST', url: '/api/login', payload: { email: email(`ip${i}`), password: `Wrong-Horse-${i}!`, interaction: s.interaction ?? '' }, remoteAddress: ip }),
+            t.app.inject({ method: 'POST', url: '/api/login', headers: { cookie: s.jar.header() }, payload: { email: email(`ip${i}`), password: `Wrong-Horse-${i}!`, interaction: s.interaction ?? '' }, remoteAddress: ip }),
           ),
         );
         const evaluated = evaluatedSince(before, 'password-user');

@@ -31,8 +31,9 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-async function login(t: TestApp, url: string, payload: Record<string, string>, ip: string) {
-  return t.app.inject({ method: 'POST', url, payload, remoteAddress: ip });
+/** A sign-in step from the browser that started the authorization (`cookie`: its jar, with the interaction's binding). */
+async function login(t: TestApp, url: string, payload: Record<string, string>, ip: string, cookie?: string) {
+  return t.app.inject({ method: 'POST', url, payload, remoteAddress: ip, ...(cookie ? { headers: { cookie } } : {}) });
 }
 
 describeEachDb(
@@ -51,7 +52,7 @@ describeEachDb(
       const lockedBefore = await metric('iam_sign_ins_total', 'outcome', 'locked');
       const verify = vi.spyOn(argon2, 'verify');
       const passwords = Array.from({ length: 50 }, (_, i) => (i === 30 ? PW : `Wrong-Horse-${i}!`));
-      const res = await Promise.all(passwords.map((password) => login(t, url, { email: acc.email, password, interaction: s.interaction ?? '' }, ip)));
+      const res = await Promise.all(passwords.map((password) => login(t, url, { email: acc.email, password, interaction: s.interaction ?? '' }, ip, s.jar.header())));
       // a success clears the counter (the password is known): then at most the limit again after it
       expect(verify.mock.calls.length).toBeLessThanOrEqual(res[30]!.statusCode === 200 ? 10 : 5);
       const statuses = res.map((r) => r.statusCode);
@@ -68,7 +69,7 @@ describeEachDb(
       if (right.statusCode !== 200) expect(lockedShape(right)).toEqual(lockedShape(locked[0]!));
       // after the burst: right and wrong get the same answer, and neither is evaluated
       verify.mockClear();
-      const after = await Promise.all([PW, 'Wrong-Horse-x!'].map((password) => login(t, url, { email: acc.email, password, interaction: s.interaction ?? '' }, ip)));
+      const after = await Promise.all([PW, 'Wrong-Horse-x!'].map((password) => login(t, url, { email: acc.email, password, interaction: s.interaction ?? '' }, ip, s.jar.header())));
       if (right.statusCode !== 200) {
         expect(verify).not.toHaveBeenCalled();
         expect(lockedShape(after[0]!)).toEqual(lockedShape(after[1]!));

@@ -1,7 +1,7 @@
 import { afterAll, expect, it } from 'vitest';
 import { TOTP } from 'otpauth';
 import { describeEachDb, type TestApp } from '../../helpers/app';
-import { createAccount, notATotpCode, startAuthorize } from '../../helpers/auth';
+import { createAccount, notATotpCode, startAuthorize, type AuthorizeStart } from '../../helpers/auth';
 import { startSmtp } from '../../helpers/smtp';
 import { createTotpSecret, enableTotp } from '../../../server/services/two-factor';
 import type { Account } from '../../../server/db/schema';
@@ -30,10 +30,11 @@ async function withTotp(t: TestApp, acc: Account): Promise<{ next: () => string;
   return { next: () => totp.generate({ timestamp: Date.now() + 30_000 }), wrong: () => notATotpCode((timestamp) => totp.generate({ timestamp })) };
 }
 
-const login = (t: TestApp, interaction: string, mail: string, password: string, ip: string) =>
-  t.app.inject({ method: 'POST', url: '/api/login', payload: { email: mail, password, interaction }, remoteAddress: ip });
-const otp = (t: TestApp, interaction: string, code: string, ip: string) =>
-  t.app.inject({ method: 'POST', url: '/api/2fa/google/validate-otp', payload: { one_time_password: code, interaction }, remoteAddress: ip });
+/** Steps of the sign-in `s` started, sent from its browser (the jar holds the interaction's binding cookie). */
+const login = (t: TestApp, s: AuthorizeStart, mail: string, password: string, ip: string) =>
+  t.app.inject({ method: 'POST', url: '/api/login', headers: { cookie: s.jar.header() }, payload: { email: mail, password, interaction: s.interaction ?? '' }, remoteAddress: ip });
+const otp = (t: TestApp, s: AuthorizeStart, code: string, ip: string) =>
+  t.app.inject({ method: 'POST', url: '/api/2fa/google/validate-otp', headers: { cookie: s.jar.header() }, payload: { one_time_password: code, interaction: s.interaction ?? '' }, remoteAddress: ip });
 
 describeEachDb(
   'sign-in order: expired password and inactive accounts',
@@ -45,11 +46,11 @@ describeEachDb(
       const code = await withTotp(t, acc);
       await t.db.kysely.updateTable('accounts').set({ password_changed_at: new Date(Date.now() - 40 * 86_400_000).toISOString() }).where('id', '=', acc.id).execute();
       const s = await startAuthorize(t);
-      const first = await login(t, s.interaction ?? '', acc.email, PW, ip);
+      const first = await login(t, s, acc.email, PW, ip);
       expect(first.statusCode).toBe(200);
       expect(first.json().data).toEqual({ status: 'two_factor_required', method: 'GOOGLE' });
       expect(await t.db.kysely.selectFrom('one_time_tokens').select('id').where('account_id', '=', acc.id).where('purpose', '=', 'expired_password').execute()).toEqual([]);
-      const second = await otp(t, s.interaction ?? '', code.next(), ip);
+      const second = await otp(t, s, code.next(), ip);
       expect(second.statusCode).toBe(200);
       expect(second.json().data.status).toBe('password_expired');
       const token = second.json().data.reset_token as string;
@@ -65,7 +66,7 @@ describeEachDb(
       const acc = await createAccount(t, { type: 'user', email: email('old1'), password: PW });
       await t.db.kysely.updateTable('accounts').set({ password_changed_at: new Date(Date.now() - 40 * 86_400_000).toISOString() }).where('id', '=', acc.id).execute();
       const s = await startAuthorize(t);
-      const res = await login(t, s.interaction ?? '', acc.email, PW, freshIp());
+      const res = await login(t, s, acc.email, PW, freshIp());
       expect(res.json().data.status).toBe('password_expired');
     });
 
@@ -74,17 +75,17 @@ describeEachDb(
       const ip = freshIp();
       const acc = await createAccount(t, { type: 'user', email: email('inactive'), password: PW, status: 'INACTIVE' });
       const s = await startAuthorize(t);
-      const wrong = await login(t, s.interaction ?? '', acc.email, WRONG, ip);
-      const right = await login(t, s.interaction ?? '', acc.email, PW, ip);
+      const wrong = await login(t, s, acc.email, WRONG, ip);
+      const right = await login(t, s, acc.email, PW, ip);
       expect(wrong.statusCode).toBe(401);
       expect(right.statusCode).toBe(401);
       expect(right.body).toBe(wrong.body);
       const mail = await smtp.waitFor(acc.email, { subject: /inactive/i });
       expect(mail.text).toContain('inactive');
       // right and wrong both count: three more attempts lock the account, whatever the password
-      for (const password of [PW, WRONG, PW]) expect((await login(t, s.interaction ?? '', acc.email, password, ip)).statusCode).toBe(401);
-      const lockedRight = await login(t, s.interaction ?? '', acc.email, PW, ip);
-      const lockedWrong = await login(t, s.interaction ?? '', acc.email, WRONG, ip);
+      for (const password of [PW, WRONG, PW]) expect((await login(t, s, acc.email, password, ip)).statusCode).toBe(401);
+      const lockedRight = await login(t, s, acc.email, PW, ip);
+      const lockedWrong = await login(t, s, acc.email, WRONG, ip);
       expect(lockedRight.statusCode).toBe(429);
       expect(lockedRight.json().error.code).toBe('account_locked');
       expect(lockedRight.body.replace(/\d+/g, '#')).toBe(lockedWrong.body.replace(/\d+/g, '#'));
@@ -100,14 +101,14 @@ describeEachDb(
       const code = await withTotp(t, acc);
       await t.db.kysely.updateTable('accounts').set({ status: 'INACTIVE' }).where('id', '=', acc.id).execute();
       const s = await startAuthorize(t);
-      expect((await login(t, s.interaction ?? '', acc.email, WRONG, ip)).statusCode).toBe(401);
-      const first = await login(t, s.interaction ?? '', acc.email, PW, ip);
+      expect((await login(t, s, acc.email, WRONG, ip)).statusCode).toBe(401);
+      const first = await login(t, s, acc.email, PW, ip);
       expect(first.json().data).toEqual({ status: 'two_factor_required', method: 'GOOGLE' });
       const good = code.next();
-      const bad = await otp(t, s.interaction ?? '', code.wrong(), ip);
+      const bad = await otp(t, s, code.wrong(), ip);
       expect(bad.statusCode).toBe(422);
       expect(bad.json().error.code).toBe('otp_invalid');
-      const inactive = await otp(t, s.interaction ?? '', good, ip);
+      const inactive = await otp(t, s, good, ip);
       expect(inactive.statusCode).toBe(403);
       expect(inactive.json().error.code).toBe('account_inactive');
     });

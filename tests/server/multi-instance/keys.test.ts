@@ -45,7 +45,7 @@ async function jwksOf(node: ClusterNode): Promise<{ body: string; kids: string[]
 /** The full sign-in on one instance, keeping the browser's cookie jar (for RP-initiated logout). */
 async function signInKeepingSession(t: TestApp, email: string): Promise<{ tokens: Tokens; start: AuthorizeStart }> {
   const start = await startAuthorize(t);
-  const login = await t.app.inject({ method: 'POST', url: '/api/login', payload: { email, password: PW, interaction: start.interaction } });
+  const login = await t.app.inject({ method: 'POST', url: '/api/login', headers: { cookie: start.jar.header() }, payload: { email, password: PW, interaction: start.interaction } });
   expect(login.statusCode).toBe(200);
   const { code } = await followToCode(t, start, login.json<{ data: { redirect_to: string } }>().data.redirect_to);
   return { tokens: await exchangeCode(t, start, code ?? ''), start };

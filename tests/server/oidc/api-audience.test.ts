@@ -43,7 +43,7 @@ type OpenApi = { paths: Record<string, Record<string, unknown>> };
 /** Signs `email` in to the service app over the real authorization code flow; returns its access token. */
 async function serviceAppToken(t: TestApp, client: string, redirectUri: string, email: string): Promise<string> {
   const start = await startAuthorize(t, { client, redirectUri, scope: 'openid' });
-  const login = await t.app.inject({ method: 'POST', url: '/api/login', payload: { email, password: PW, interaction: start.interaction } });
+  const login = await t.app.inject({ method: 'POST', url: '/api/login', headers: { cookie: start.jar.header() }, payload: { email, password: PW, interaction: start.interaction } });
   expect(login.statusCode).toBe(200);
   const { code } = await followToCode(t, start, login.json().data.redirect_to);
   return (await exchangeCode(t, start, String(code))).accessToken;

@@ -9,7 +9,7 @@ let n = 0;
 async function codeFor(t: TestApp): Promise<{ start: AuthorizeStart; code: string }> {
   const acc = await createAccount(t, { type: 'user', email: `burn-${++n}-${Date.now()}@example.test`, password: PASSWORD });
   const start = await startAuthorize(t);
-  const login = await t.app.inject({ method: 'POST', url: '/api/login', payload: { email: acc.email, password: PASSWORD, interaction: start.interaction } });
+  const login = await t.app.inject({ method: 'POST', url: '/api/login', headers: { cookie: start.jar.header() }, payload: { email: acc.email, password: PASSWORD, interaction: start.interaction } });
   const { code } = await followToCode(t, start, login.json().data.redirect_to as string);
   return { start, code: code ?? '' };
 }

@@ -23,7 +23,7 @@ describeEachDb("a refused sign-in shows the product's own 'no access' page, then
     await createAccount(t, { type: 'user', email, password: PW });
     const sa = await seedServiceApp(t); // the person holds none of its roles
     const start = await startAuthorize(t, { client: sa.name, redirectUri: sa.redirectUri, scope: 'openid' });
-    const login = await t.app.inject({ method: 'POST', url: '/api/login', payload: { email, password: PW, interaction: start.interaction } });
+    const login = await t.app.inject({ method: 'POST', url: '/api/login', headers: { cookie: start.jar.header() }, payload: { email, password: PW, interaction: start.interaction } });
     expect(login.statusCode).toBe(200);
     const to: string = login.json().data.redirect_to;
     expect(to).toBe(`${t.config.appUrl}/api/oidc-pages/denied/${start.interaction}`);
@@ -50,7 +50,7 @@ describeEachDb("a refused sign-in shows the product's own 'no access' page, then
     const allowed = await seedServiceApp(t, { members: [acct.id] });
     const refused = await seedServiceApp(t, { url: 'https://other.example' });
     const first = await startAuthorize(t, { client: allowed.name, redirectUri: allowed.redirectUri, scope: 'openid' });
-    const login = await t.app.inject({ method: 'POST', url: '/api/login', payload: { email, password: PW, interaction: first.interaction } });
+    const login = await t.app.inject({ method: 'POST', url: '/api/login', headers: { cookie: first.jar.header() }, payload: { email, password: PW, interaction: first.interaction } });
     expect((await followToCode(t, first, login.json().data.redirect_to)).code).toBeTruthy();
 
     // same browser (cookie jar), the refused app: no sign-in page, the consent step refuses

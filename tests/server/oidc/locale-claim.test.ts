@@ -22,7 +22,7 @@ describeEachDb("the ID token carries the account's saved language for the SPA's 
       expect(config.scope.split(' ')).toContain('profile');
       const acc = await createAccount(t, { type, email: `lang-${client}-${Date.now()}@example.test`, password: PASSWORD, locale, ...(type === 'admin' ? { admin_role: 'super_admin' } : {}) });
       const start = await startAuthorize(t, { client, scope: config.scope });
-      const login = await t.app.inject({ method: 'POST', url: client === 'admin-console' ? '/api/admin/login' : '/api/login', headers: { locale: 'en' }, payload: { email: acc.email, password: PASSWORD, interaction: start.interaction } });
+      const login = await t.app.inject({ method: 'POST', url: client === 'admin-console' ? '/api/admin/login' : '/api/login', headers: { cookie: start.jar.header(),  locale: 'en' }, payload: { email: acc.email, password: PASSWORD, interaction: start.interaction } });
       expect(login.statusCode, login.body).toBe(200);
       const { code } = await followToCode(t, start, login.json().data.redirect_to as string);
       const tokens = await exchangeCode(t, start, code ?? '');

@@ -29,7 +29,7 @@ describeEachDb("the provider's own pages are served in the product's look and th
     const password = 'Str0ng!Passw0rd#';
     const acc = await createAccount(t, { type: 'user', email: `pages-${Date.now()}@example.test`, password });
     const start = await startAuthorize(t);
-    const login = await t.app.inject({ method: 'POST', url: '/api/login', payload: { email: acc.email, password, interaction: start.interaction } });
+    const login = await t.app.inject({ method: 'POST', url: '/api/login', headers: { cookie: start.jar.header() }, payload: { email: acc.email, password, interaction: start.interaction } });
     expect((await followToCode(t, start, login.json().data.redirect_to as string)).code).toBeTruthy();
     const res = await t.app.inject({ method: 'GET', url: '/oidc/session/end', headers: { accept: 'text/html', 'accept-language': 'de', cookie: start.jar.header() } });
     expect(res.statusCode).toBe(200);

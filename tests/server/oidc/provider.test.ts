@@ -58,7 +58,7 @@ describeEachDb('OIDC provider and sign-in', (get) => {
     const t = get();
     const u = await user(t);
     const start = await startAuthorize(t);
-    const login = await t.app.inject({ method: 'POST', url: '/api/login', payload: { email: u.email, password: PW, interaction: start.interaction } });
+    const login = await t.app.inject({ method: 'POST', url: '/api/login', headers: { cookie: start.jar.header() }, payload: { email: u.email, password: PW, interaction: start.interaction } });
     const { code } = await followToCode(t, start, login.json().data.redirect_to);
     await expect(exchangeCode(t, { ...start, verifier: pkcePair().verifier }, code ?? '')).rejects.toThrow(/invalid_grant/);
   });
@@ -103,17 +103,17 @@ describeEachDb('OIDC provider and sign-in', (get) => {
     // the admin login looks up admins only: same answer as a wrong password
     const adminStart = await startAuthorize(t, { client: 'admin-console' });
     expect(adminStart.location).toContain('/admin/login?interaction=');
-    const r1 = await t.app.inject({ method: 'POST', url: '/api/admin/login', payload: { email: u.email, password: PW, interaction: adminStart.interaction } });
+    const r1 = await t.app.inject({ method: 'POST', url: '/api/admin/login', headers: { cookie: adminStart.jar.header() }, payload: { email: u.email, password: PW, interaction: adminStart.interaction } });
     expect(r1.statusCode).toBe(401);
     expect(r1.json().error.code).toBe('invalid_credentials');
     // the user login refuses an admin-console interaction
-    const r2 = await t.app.inject({ method: 'POST', url: '/api/login', payload: { email: u.email, password: PW, interaction: adminStart.interaction } });
+    const r2 = await t.app.inject({ method: 'POST', url: '/api/login', headers: { cookie: adminStart.jar.header() }, payload: { email: u.email, password: PW, interaction: adminStart.interaction } });
     expect(r2.statusCode).toBe(400);
     expect(r2.json().error.code).toBe('interaction_invalid');
     // a live portal session does not open admin-console
     const jar = new CookieJar();
     const s = await startAuthorize(t, { jar });
-    const login = await t.app.inject({ method: 'POST', url: '/api/login', payload: { email: u.email, password: PW, interaction: s.interaction } });
+    const login = await t.app.inject({ method: 'POST', url: '/api/login', headers: { cookie: s.jar.header() }, payload: { email: u.email, password: PW, interaction: s.interaction } });
     expect((await followToCode(t, s, login.json().data.redirect_to)).code).toBeTruthy();
     const again = await startAuthorize(t, { jar });
     expect(again.location).toContain('code='); // the session gives portal a code at once
@@ -123,7 +123,7 @@ describeEachDb('OIDC provider and sign-in', (get) => {
     const adminEmail = email('a');
     await createAccount(t, { type: 'admin', email: adminEmail, password: PW });
     const p = await startAuthorize(t);
-    const r3 = await t.app.inject({ method: 'POST', url: '/api/login', payload: { email: adminEmail, password: PW, interaction: p.interaction } });
+    const r3 = await t.app.inject({ method: 'POST', url: '/api/login', headers: { cookie: p.jar.header() }, payload: { email: adminEmail, password: PW, interaction: p.interaction } });
     expect(r3.statusCode).toBe(401);
   });
 
@@ -131,26 +131,28 @@ describeEachDb('OIDC provider and sign-in', (get) => {
     const t = get();
     const u = await user(t);
     const s = await startAuthorize(t);
-    const wrong = await t.app.inject({ method: 'POST', url: '/api/login', payload: { email: u.email, password: 'Wrong-Horse1!xx', interaction: s.interaction } });
-    const unknown = await t.app.inject({ method: 'POST', url: '/api/login', payload: { email: email('nobody'), password: PW, interaction: s.interaction } });
+    const wrong = await t.app.inject({ method: 'POST', url: '/api/login', headers: { cookie: s.jar.header() }, payload: { email: u.email, password: 'Wrong-Horse1!xx', interaction: s.interaction } });
+    const unknown = await t.app.inject({ method: 'POST', url: '/api/login', headers: { cookie: s.jar.header() }, payload: { email: email('nobody'), password: PW, interaction: s.interaction } });
     expect(wrong.statusCode).toBe(401);
     expect(unknown.statusCode).toBe(401);
     expect(unknown.json().error).toEqual(wrong.json().error);
     expect(wrong.json().error).toMatchObject({ code: 'invalid_credentials', message: 'Given password is invalid' });
 
     const inactive = await user(t, { status: 'INACTIVE' });
-    const bad = await t.app.inject({ method: 'POST', url: '/api/login', payload: { email: inactive.email, password: 'Wrong-Horse1!xx', interaction: s.interaction } });
+    const bad = await t.app.inject({ method: 'POST', url: '/api/login', headers: { cookie: s.jar.header() }, payload: { email: inactive.email, password: 'Wrong-Horse1!xx', interaction: s.interaction } });
     expect(bad.statusCode).toBe(401);
-    const good = await t.app.inject({ method: 'POST', url: '/api/login', payload: { email: inactive.email, password: PW, interaction: s.interaction } });
+    const good = await t.app.inject({ method: 'POST', url: '/api/login', headers: { cookie: s.jar.header() }, payload: { email: inactive.email, password: PW, interaction: s.interaction } });
     // no oracle for deactivated accounts (docs/ACCOUNT-SECURITY.md): the owner is told by mail
     expect(good.statusCode).toBe(401);
     expect(good.json().error).toEqual(bad.json().error);
 
     const sso = await user(t, { auth_type: 'SSO', provider: 'corp' });
-    const ssoLogin = await t.app.inject({ method: 'POST', url: '/api/login', payload: { email: sso.email, password: PW, interaction: s.interaction } });
+    const ssoLogin = await t.app.inject({ method: 'POST', url: '/api/login', headers: { cookie: s.jar.header() }, payload: { email: sso.email, password: PW, interaction: s.interaction } });
     expect(ssoLogin.statusCode).toBe(401);
-    const expired = await t.app.inject({ method: 'POST', url: '/api/login', payload: { email: u.email, password: PW, interaction: 'doesnotexist' } });
-    expect(expired.json().error.code).toBe('interaction_expired');
+    // an interaction no browser was ever given: no browser holds it
+    const unknownUid = await t.app.inject({ method: 'POST', url: '/api/login', headers: { cookie: s.jar.header() }, payload: { email: u.email, password: PW, interaction: 'doesnotexist' } });
+    expect(unknownUid.statusCode).toBe(403);
+    expect(unknownUid.json().error.code).toBe('interaction_foreign_browser');
   });
 
   it('a password flagged for change answers password_expired with a reset token', async () => {
@@ -158,7 +160,7 @@ describeEachDb('OIDC provider and sign-in', (get) => {
     const u = await user(t);
     await t.db.kysely.updateTable('accounts').set({ password_changed_at: null }).where('id', '=', u.id).execute();
     const s = await startAuthorize(t);
-    const res = await t.app.inject({ method: 'POST', url: '/api/login', payload: { email: u.email, password: PW, interaction: s.interaction } });
+    const res = await t.app.inject({ method: 'POST', url: '/api/login', headers: { cookie: s.jar.header() }, payload: { email: u.email, password: PW, interaction: s.interaction } });
     expect(res.statusCode).toBe(200);
     expect(res.json().data.status).toBe('password_expired');
     expect(res.json().data.reset_token).toMatch(/^[A-Za-z0-9_-]{20,}$/);
@@ -276,7 +278,7 @@ describeEachDb('OIDC provider and sign-in', (get) => {
     const run = async (e: string) => {
       const s = await startAuthorize(t, { client: name, redirectUri: 'https://crm.example.com/callback' });
       expect(s.location).toContain('type=sso');
-      const login = await t.app.inject({ method: 'POST', url: '/api/login', payload: { email: e, password: PW, interaction: s.interaction } });
+      const login = await t.app.inject({ method: 'POST', url: '/api/login', headers: { cookie: s.jar.header() }, payload: { email: e, password: PW, interaction: s.interaction } });
       expect(login.statusCode).toBe(200);
       let to: string = login.json().data.redirect_to;
       // a refused person first sees the product's "no access" page, whose Continue link resumes to the app
@@ -314,21 +316,21 @@ describeEachDb('OIDC provider and sign-in', (get) => {
     const next = () => totp.generate({ timestamp: Date.now() + 30_000 });
 
     const s = await startAuthorize(t);
-    const login = await t.app.inject({ method: 'POST', url: '/api/login', payload: { email: u.email, password: PW, interaction: s.interaction } });
+    const login = await t.app.inject({ method: 'POST', url: '/api/login', headers: { cookie: s.jar.header() }, payload: { email: u.email, password: PW, interaction: s.interaction } });
     expect(login.json().data).toEqual({ status: 'two_factor_required', method: 'GOOGLE' });
     const wrongCode = notATotpCode((timestamp) => totp.generate({ timestamp }));
-    const bad = await t.app.inject({ method: 'POST', url: '/api/2fa/google/validate-otp', payload: { one_time_password: wrongCode, interaction: s.interaction } });
+    const bad = await t.app.inject({ method: 'POST', url: '/api/2fa/google/validate-otp', headers: { cookie: s.jar.header() }, payload: { one_time_password: wrongCode, interaction: s.interaction } });
     expect(bad.statusCode).toBe(422);
     expect(bad.json().error.fields).toEqual({ one_time_password: ['otp_invalid'] });
     expect(bad.json().error.message).toBe('One time password is invalid');
-    const empty = await t.app.inject({ method: 'POST', url: '/api/2fa/google/validate-otp', payload: { one_time_password: '', interaction: s.interaction } });
+    const empty = await t.app.inject({ method: 'POST', url: '/api/2fa/google/validate-otp', headers: { cookie: s.jar.header() }, payload: { one_time_password: '', interaction: s.interaction } });
     expect(empty.json().error.fields).toEqual({ one_time_password: ['otp_required'] });
     // the second factor without a passed password step is refused
     const fresh = await startAuthorize(t);
-    const skip = await t.app.inject({ method: 'POST', url: '/api/2fa/google/validate-otp', payload: { one_time_password: next(), interaction: fresh.interaction } });
+    const skip = await t.app.inject({ method: 'POST', url: '/api/2fa/google/validate-otp', headers: { cookie: fresh.jar.header() }, payload: { one_time_password: next(), interaction: fresh.interaction } });
     expect(skip.statusCode).toBe(400);
     // the resume URL is not handed out before the second factor: following it yields no code
-    const good = await t.app.inject({ method: 'POST', url: '/api/2fa/google/validate-otp', payload: { one_time_password: next(), interaction: s.interaction } });
+    const good = await t.app.inject({ method: 'POST', url: '/api/2fa/google/validate-otp', headers: { cookie: s.jar.header() }, payload: { one_time_password: next(), interaction: s.interaction } });
     expect(good.statusCode).toBe(200);
     const { code } = await followToCode(t, s, good.json().data.redirect_to);
     const tokens = await exchangeCode(t, s, code ?? '');
@@ -336,13 +338,13 @@ describeEachDb('OIDC provider and sign-in', (get) => {
 
     // recovery code instead, single use
     const r = await startAuthorize(t);
-    await t.app.inject({ method: 'POST', url: '/api/login', payload: { email: u.email, password: PW, interaction: r.interaction } });
-    const rc = await t.app.inject({ method: 'POST', url: '/api/2fa/validate-recovery-code', payload: { recovery_code: codes![0], interaction: r.interaction } });
+    await t.app.inject({ method: 'POST', url: '/api/login', headers: { cookie: r.jar.header() }, payload: { email: u.email, password: PW, interaction: r.interaction } });
+    const rc = await t.app.inject({ method: 'POST', url: '/api/2fa/validate-recovery-code', headers: { cookie: r.jar.header() }, payload: { recovery_code: codes![0], interaction: r.interaction } });
     expect(rc.statusCode).toBe(200);
     expect((await followToCode(t, r, rc.json().data.redirect_to)).code).toBeTruthy();
     const r2 = await startAuthorize(t);
-    await t.app.inject({ method: 'POST', url: '/api/login', payload: { email: u.email, password: PW, interaction: r2.interaction } });
-    const reuse = await t.app.inject({ method: 'POST', url: '/api/2fa/validate-recovery-code', payload: { recovery_code: codes![0], interaction: r2.interaction } });
+    await t.app.inject({ method: 'POST', url: '/api/login', headers: { cookie: r2.jar.header() }, payload: { email: u.email, password: PW, interaction: r2.interaction } });
+    const reuse = await t.app.inject({ method: 'POST', url: '/api/2fa/validate-recovery-code', headers: { cookie: r2.jar.header() }, payload: { recovery_code: codes![0], interaction: r2.interaction } });
     expect(reuse.statusCode).toBe(422);
   });
 
@@ -358,27 +360,27 @@ describeEachDb('OIDC provider and sign-in', (get) => {
         .filter((m) => m.to === phone)
         .map((m) => /\b(\d{6})\b/.exec(m.body)?.[1] ?? '');
     const s = await startAuthorize(t);
-    const login = await t.app.inject({ method: 'POST', url: '/api/login', payload: { email: u.email, password: PW, interaction: s.interaction } });
+    const login = await t.app.inject({ method: 'POST', url: '/api/login', headers: { cookie: s.jar.header() }, payload: { email: u.email, password: PW, interaction: s.interaction } });
     expect(login.json().data).toEqual({ status: 'two_factor_required', method: 'SMS' });
     const [first] = smsTo();
     expect(first).toMatch(/^\d{6}$/);
     // a code sent for another sign-in does not finish this one
     const other = await startAuthorize(t);
     await t.db.kysely.deleteFrom('rate_counters').execute();
-    await t.app.inject({ method: 'POST', url: '/api/login', payload: { email: u.email, password: PW, interaction: other.interaction } });
+    await t.app.inject({ method: 'POST', url: '/api/login', headers: { cookie: other.jar.header() }, payload: { email: u.email, password: PW, interaction: other.interaction } });
     const otherCode = smsTo().at(-1)!;
     // (random codes: one time in a million the other sign-in's code is this one's too, and then it is right)
     if (otherCode !== first) {
-      const cross = await t.app.inject({ method: 'POST', url: '/api/2fa/sms/verify', payload: { one_time_password: otherCode, interaction: s.interaction } });
+      const cross = await t.app.inject({ method: 'POST', url: '/api/2fa/sms/verify', headers: { cookie: s.jar.header() }, payload: { one_time_password: otherCode, interaction: s.interaction } });
       expect(cross.statusCode).toBe(422);
       expect(cross.json().error.fields).toEqual({ one_time_password: ['otp_invalid'] });
     }
     // resend within the sign-in gives a new code that works once
     await t.db.kysely.deleteFrom('rate_counters').execute();
-    const resend = await t.app.inject({ method: 'POST', url: '/api/2fa/sms/resend', payload: { interaction: s.interaction } });
+    const resend = await t.app.inject({ method: 'POST', url: '/api/2fa/sms/resend', headers: { cookie: s.jar.header() }, payload: { interaction: s.interaction } });
     expect(resend.json()).toEqual({ data: { status: 'sent' } });
     const resent = smsTo().at(-1)!;
-    const ok = await t.app.inject({ method: 'POST', url: '/api/2fa/sms/verify', payload: { one_time_password: resent, interaction: s.interaction } });
+    const ok = await t.app.inject({ method: 'POST', url: '/api/2fa/sms/verify', headers: { cookie: s.jar.header() }, payload: { one_time_password: resent, interaction: s.interaction } });
     expect(ok.statusCode).toBe(200);
     const { code } = await followToCode(t, s, ok.json().data.redirect_to);
     const tokens = await exchangeCode(t, s, code ?? '');
@@ -391,12 +393,12 @@ describeEachDb('OIDC provider and sign-in', (get) => {
     const s = await startAuthorize(t);
     const codes: number[] = [];
     for (let i = 0; i < 6; i++) {
-      const r = await t.app.inject({ method: 'POST', url: '/api/login', payload: { email: u.email, password: 'Wrong-Horse1!xx', interaction: s.interaction } });
+      const r = await t.app.inject({ method: 'POST', url: '/api/login', headers: { cookie: s.jar.header() }, payload: { email: u.email, password: 'Wrong-Horse1!xx', interaction: s.interaction } });
       codes.push(r.statusCode);
     }
     expect(codes.slice(0, 5)).toEqual([401, 401, 401, 401, 401]);
     expect(codes[5]).toBe(429);
-    const right = await t.app.inject({ method: 'POST', url: '/api/login', payload: { email: u.email, password: PW, interaction: s.interaction } });
+    const right = await t.app.inject({ method: 'POST', url: '/api/login', headers: { cookie: s.jar.header() }, payload: { email: u.email, password: PW, interaction: s.interaction } });
     expect(right.statusCode).toBe(429);
     expect(right.headers['retry-after']).toBeTruthy();
   });

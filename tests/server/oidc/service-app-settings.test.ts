@@ -77,7 +77,7 @@ describeEachDb('service apps: per-app PKCE and grant type settings (admin API + 
     // PKCE off: the request goes to the sign-in; the code is exchanged with the secret and no verifier
     const { start, location } = await authorizeWithoutPkce(t, nopkce.name, `https://rp.example/${nopkce.name}`);
     expect(location.pathname).toBe('/login');
-    const login = await t.app.inject({ method: 'POST', url: '/api/login', payload: { email, password: PW, interaction: start.interaction } });
+    const login = await t.app.inject({ method: 'POST', url: '/api/login', headers: { cookie: start.jar.header() }, payload: { email, password: PW, interaction: start.interaction } });
     const { code } = await followToCode(t, start, login.json().data.redirect_to);
     expect(code).toBeTruthy();
     const basic = `Basic ${Buffer.from(`${nopkce.name}:${nopkce.client_secret}`).toString('base64')}`;

@@ -261,7 +261,7 @@ describeEachDb(
       try {
         const tryPassword = async (email: string, password: string) => {
           const start = await startAuthorize(t);
-          return t.app.inject({ method: 'POST', url: '/api/login', headers: { 'accept-language': 'de' }, payload: { email, password, interaction: start.interaction } });
+          return t.app.inject({ method: 'POST', url: '/api/login', headers: { cookie: start.jar.header(),  'accept-language': 'de' }, payload: { email, password, interaction: start.interaction } });
         };
         const answers = [];
         for (const email of ['ann@corp.example', 'nobody@corp.example', 'bob@corp.example']) {

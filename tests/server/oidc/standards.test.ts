@@ -20,7 +20,7 @@ const mail = (p: string) => `${p}-${randomBytes(4).toString('hex')}@example.com`
 /** Signs `email` in to a service app over the real endpoints; returns the token response. */
 async function appTokens(t: TestApp, sa: SeededServiceApp, email: string, scope: string) {
   const start = await startAuthorize(t, { client: sa.name, redirectUri: sa.redirectUri, scope });
-  const login = await t.app.inject({ method: 'POST', url: '/api/login', payload: { email, password: PW, interaction: start.interaction } });
+  const login = await t.app.inject({ method: 'POST', url: '/api/login', headers: { cookie: start.jar.header() }, payload: { email, password: PW, interaction: start.interaction } });
   const { code } = await followToCode(t, start, login.json().data.redirect_to);
   const res = await t.app.inject({
     method: 'POST',

@@ -75,7 +75,7 @@ for (const kind of DB_KINDS) {
       })();
       let redirectTo = '';
       steps.login = await during(async () => {
-        const res = await t.app.inject({ method: 'POST', url: '/api/login', payload: { email, password: PW, interaction: start.interaction } });
+        const res = await t.app.inject({ method: 'POST', url: '/api/login', headers: { cookie: start.jar.header() }, payload: { email, password: PW, interaction: start.interaction } });
         expect(res.statusCode).toBe(200);
         redirectTo = res.json<{ data: { redirect_to: string } }>().data.redirect_to;
       });

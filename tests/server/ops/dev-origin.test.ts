@@ -97,7 +97,7 @@ describeEachDb(
       await createAccount(t, { type: 'user', email, password: 'Correct-Horse1!x' });
       const start = await startAuthorize(t, { redirectUri: `${DEV}/login` });
       expect(start.location).toMatch(new RegExp(`^${DEV}/login\\?interaction=`));
-      const login = await t.app.inject({ method: 'POST', url: '/api/login', payload: { email, password: 'Correct-Horse1!x', interaction: start.interaction } });
+      const login = await t.app.inject({ method: 'POST', url: '/api/login', headers: { cookie: start.jar.header() }, payload: { email, password: 'Correct-Horse1!x', interaction: start.interaction } });
       expect(login.statusCode).toBe(200);
       const { code } = await followToCode(t, start, login.json<{ data: { redirect_to: string } }>().data.redirect_to);
       expect(code).toBeTruthy();

@@ -135,7 +135,7 @@ describeEachDb('no account enumeration (status, body, timing)', (get) => {
 
   const login = async (t: TestApp, type: 'user' | 'admin', email: string, password = WRONG) => {
     const start = await startAuthorize(t, { client: type === 'admin' ? 'admin-console' : 'portal' });
-    return () => t.app.inject({ method: 'POST', url: type === 'admin' ? '/api/admin/login' : '/api/login', payload: { email, password, interaction: start.interaction }, remoteAddress: nextIp() });
+    return () => t.app.inject({ method: 'POST', url: type === 'admin' ? '/api/admin/login' : '/api/login', headers: { cookie: start.jar.header() }, payload: { email, password, interaction: start.interaction }, remoteAddress: nextIp() });
   };
 
   it('login and admin login: existing (wrong password, SSO-only, inactive, not yet verified, other type) and unknown e-mails get the same status and body', async () => {

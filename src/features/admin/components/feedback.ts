@@ -31,6 +31,7 @@ const codeMessages: Record<ErrorCode, MessageDescriptor> = {
   forbidden: msg`You are not allowed to do this`,
   import_job_not_found: msg`This import no longer exists`,
   interaction_expired: msg`The sign-in request has expired, please start again`,
+  interaction_foreign_browser: msg`This sign-in was started in another browser. Start the sign-in again in this browser`,
   interaction_invalid: msg`This sign-in request belongs to another login page`,
   internal_error: msg`An error occurred, please try again`,
   invalid_credentials: msg`Given password is invalid`,

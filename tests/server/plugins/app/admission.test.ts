@@ -46,7 +46,7 @@ describeEachDb(
       const error = vi.spyOn(t.app.log, 'error');
       const before = t.app.admission.refusals.pending().login ?? 0;
       fill('login');
-      const res = await t.app.inject({ method: 'POST', url: '/api/login', headers: { 'accept-language': 'de' }, payload: { email: 'busy-login@example.com', password: PW, interaction: start.interaction } });
+      const res = await t.app.inject({ method: 'POST', url: '/api/login', headers: { cookie: start.jar.header(),  'accept-language': 'de' }, payload: { email: 'busy-login@example.com', password: PW, interaction: start.interaction } });
       expect(res.statusCode).toBe(503);
       expect(res.headers['retry-after']).toBe('1');
       expect(res.headers['cache-control']).toBe('no-store');
@@ -57,7 +57,7 @@ describeEachDb(
 
       // refused before any work: no lockout slot was taken, the interaction is intact; once free, it signs in
       await releaseAll();
-      const ok = await t.app.inject({ method: 'POST', url: '/api/login', payload: { email: 'busy-login@example.com', password: PW, interaction: start.interaction } });
+      const ok = await t.app.inject({ method: 'POST', url: '/api/login', headers: { cookie: start.jar.header() }, payload: { email: 'busy-login@example.com', password: PW, interaction: start.interaction } });
       expect(ok.statusCode).toBe(200);
       const data = ok.json<{ data: { status: string; redirect_to: string } }>().data;
       expect(data.status).toBe('complete');
@@ -72,11 +72,11 @@ describeEachDb(
       const start = await startAuthorize(t);
       fill('login');
       for (let i = 0; i < t.config.lockout.accountMaxFailures + 2; i++) {
-        const res = await t.app.inject({ method: 'POST', url: '/api/login', payload: { email: 'busy-lock@example.com', password: PW, interaction: start.interaction } });
+        const res = await t.app.inject({ method: 'POST', url: '/api/login', headers: { cookie: start.jar.header() }, payload: { email: 'busy-lock@example.com', password: PW, interaction: start.interaction } });
         expect(res.statusCode).toBe(503);
       }
       await releaseAll();
-      const ok = await t.app.inject({ method: 'POST', url: '/api/login', payload: { email: 'busy-lock@example.com', password: PW, interaction: start.interaction } });
+      const ok = await t.app.inject({ method: 'POST', url: '/api/login', headers: { cookie: start.jar.header() }, payload: { email: 'busy-lock@example.com', password: PW, interaction: start.interaction } });
       expect(ok.statusCode).toBe(200);
     });
 
@@ -105,7 +105,7 @@ describeEachDb(
       const t = get();
       await createAccount(t, { type: 'user', email: 'busy-flow@example.com', password: PW });
       const start = await startAuthorize(t);
-      const login = await t.app.inject({ method: 'POST', url: '/api/login', payload: { email: 'busy-flow@example.com', password: PW, interaction: start.interaction } });
+      const login = await t.app.inject({ method: 'POST', url: '/api/login', headers: { cookie: start.jar.header() }, payload: { email: 'busy-flow@example.com', password: PW, interaction: start.interaction } });
       const data = login.json<{ data: { redirect_to: string } }>().data;
       fill('login');
       const refused = await t.app.inject({ method: 'GET', url: '/oidc/auth?client_id=portal&response_type=code&scope=openid' });
@@ -121,7 +121,7 @@ describeEachDb(
       const t = get();
       await createAccount(t, { type: 'user', email: 'busy-token@example.com', password: PW });
       const start = await startAuthorize(t);
-      const login = await t.app.inject({ method: 'POST', url: '/api/login', payload: { email: 'busy-token@example.com', password: PW, interaction: start.interaction } });
+      const login = await t.app.inject({ method: 'POST', url: '/api/login', headers: { cookie: start.jar.header() }, payload: { email: 'busy-token@example.com', password: PW, interaction: start.interaction } });
       const { code } = await followToCode(t, start, login.json<{ data: { redirect_to: string } }>().data.redirect_to);
       const before = t.app.admission.refusals.pending().token ?? 0;
       fill('token');
