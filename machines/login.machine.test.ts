@@ -50,6 +50,7 @@ function expectedError(event: EventObject): { code: string; retryAfter?: number 
     recovery_code_invalid: 'invalid_recovery_code',
     account_inactive: 'account_inactive',
     interaction_expired: 'sign_in_expired',
+    interaction_foreign_browser: 'foreign_browser',
     invalid_link: 'sign_in_expired',
     validation_failed: 'validation_failed',
   };
@@ -58,6 +59,8 @@ function expectedError(event: EventObject): { code: string; retryAfter?: number 
 
 /** The one screen tag of each state (docs: machines/testing/qa.ts). */
 const screenOf: Record<string, string> = {
+  checkingInteraction: 'screen:login.credentials',
+  foreignBrowser: 'screen:login.foreign-browser',
   authorizing: 'screen:login.redirecting',
   leaving: 'screen:login.redirecting',
   authorizationFailed: 'screen:login.authorization-failed',
@@ -86,7 +89,7 @@ describe(`login machine (model-based: ${simplePaths.length} simple paths + ${pat
 
   it('every error kind is reachable as a stable code', () => {
     const codes = new Set(paths.flatMap((p) => p.steps.map((s) => ctx(s.state).error?.code).filter(Boolean)));
-    expect([...codes].sort()).toEqual(['account_inactive', 'invalid_credentials', 'invalid_otp', 'invalid_recovery_code', 'network', 'sign_in_expired', 'too_many_attempts', 'validation_failed']);
+    expect([...codes].sort()).toEqual(['account_inactive', 'foreign_browser', 'invalid_credentials', 'invalid_otp', 'invalid_recovery_code', 'network', 'sign_in_expired', 'too_many_attempts', 'validation_failed']);
   });
 
   it('every state shows exactly one screen, and every screen tag is used', () => {
@@ -107,12 +110,16 @@ describe(`login machine (model-based: ${simplePaths.length} simple paths + ${pat
       const input = path.input as LoginInput;
       path.steps.forEach((step, i) => {
         const expected = expectedError(step.event);
-        if (expected) expect(ctx(step.state).error).toMatchObject(expected);
+        // an authorization started after another browser's link says so (the stored authorization keeps it)
+        const foreignSoFar = path.steps.slice(0, i + 1).some((s) => (s.event as EventObject & { error?: CallFailureError }).error?.code === 'interaction_foreign_browser');
+        // (a restart for this browser clears the error: the person just sees the new sign-in)
+        if (expected && !(expected.code === 'foreign_browser' && stateKey(step.state.value) === 'authorizing')) expect(ctx(step.state).error).toMatchObject(expected);
         // requests of this step: endpoints' inputs
         for (const rec of result.stepLogs[i]!) {
           if (rec.kind !== 'actor') continue;
           const expectations: Record<string, unknown> = {
-            startAuthorization: { admin: input.admin },
+            startAuthorization: { admin: input.admin, rebind: foreignSoFar },
+            checkInteraction: { interaction: input.interaction },
             submitCredentials: { admin: input.admin, email: 'ada@example.com', password: 'Secret-password-1', interaction: input.interaction },
             verifyOtp: { admin: input.admin, code: '123456', interaction: input.interaction },
             verifySmsCode: { admin: input.admin, code: '123456', interaction: input.interaction },
@@ -138,6 +145,15 @@ describe(`login machine (model-based: ${simplePaths.length} simple paths + ${pat
       }
       if (value.startsWith('expiredPassword')) expect(ctx(result.snapshot).resetToken).toBe(RESET_TOKEN);
       if (input.interaction === null && input.resetToken === undefined) expect(path.steps[0]!.state.value).toBe('authorizing');
+      // with a link, this browser's hold on its sign-in is asked first
+      if (input.interaction !== null) expect(path.steps[0]!.state.value).toBe('checkingInteraction');
+      // another browser's sign-in: restarted for this browser where the SPA can, never for a service app or twice
+      path.steps.forEach((step, i) => {
+        if ((step.event as EventObject & { error?: CallFailureError }).error?.code !== 'interaction_foreign_browser') return;
+        const own = !input.serviceApp && !input.rebound;
+        expect(stateKey(step.state.value), `step ${i}`).toBe(own ? 'authorizing' : 'foreignBrowser');
+        if (!own) expect(ctx(step.state).error?.code).toBe('foreign_browser');
+      });
       if (input.resetToken === null) expect(path.steps[0]!.state.value).toBe('signInExpired');
     });
   });
@@ -242,6 +258,9 @@ describe('loginError: every code the sign-in endpoints answer with', () => {
     ['credentials', http(401, 'sso_account_use_provider'), 'sso_account_use_provider'],
     ['credentials', http(400, 'interaction_expired'), 'sign_in_expired'],
     ['credentials', http(400, 'interaction_invalid'), 'sign_in_expired'],
+    ['check', http(403, 'interaction_foreign_browser'), 'foreign_browser'],
+    ['otp', http(403, 'interaction_foreign_browser'), 'foreign_browser'],
+    ['check', http(400, 'interaction_expired'), 'sign_in_expired'],
     ['credentials', http(422, 'validation_failed', { fields: { email: ['email'] } }), 'validation_failed'],
     ['credentials', http(422, 'phone_required'), 'phone_required'],
     ['credentials', http(429, 'too_many_requests', { retryAfter: 3 }), 'too_many_attempts'],
@@ -292,6 +311,48 @@ describe('login real actors (endpoints and bodies)', () => {
   });
 });
 
+describe('login: the link of another browser', () => {
+  const foreign = new CallFailureError({ kind: 'http', status: 403, code: 'interaction_foreign_browser', message: 'foreign' });
+  function run(input: LoginInput) {
+    const started: Array<{ admin: boolean; rebind: boolean }> = [];
+    const actor = createActor(
+      loginMachine.provide({
+        actors: {
+          checkInteraction: fromPromise<void, { interaction: string }>(async () => {
+            throw foreign;
+          }),
+          startAuthorization: fromPromise<void, { admin: boolean; rebind: boolean }>(async ({ input: i }) => void started.push(i)),
+        },
+        actions: { redirect: () => {}, navigate: () => {} },
+      }),
+      { input },
+    ).start();
+    return { actor, started };
+  }
+  it.each([false, true])('portal or admin console (admin %s): a fresh authorization of this browser, marked as such', async (admin) => {
+    const { actor, started } = run({ admin, interaction: 'uid-of-another-browser' });
+    await vi.waitFor(() => expect(actor.getSnapshot().value).toBe('leaving'));
+    expect(started).toEqual([{ admin, rebind: true }]);
+    actor.stop();
+  });
+  it("a service app's sign-in: no restart, the foreign-browser screen without a way on", async () => {
+    const { actor, started } = run({ admin: false, interaction: 'uid', serviceApp: true });
+    await vi.waitFor(() => expect(actor.getSnapshot().hasTag('screen:login.foreign-browser')).toBe(true));
+    actor.send({ type: 'RESTART' });
+    expect(actor.getSnapshot().value).toBe('foreignBrowser');
+    expect(started).toEqual([]);
+    actor.stop();
+  });
+  it('back from such a restart and still not this browser\'s: no loop, the screen; "Sign in again" tries once more', async () => {
+    const { actor, started } = run({ admin: false, interaction: 'uid', rebound: true });
+    await vi.waitFor(() => expect(actor.getSnapshot().hasTag('screen:login.foreign-browser')).toBe(true));
+    expect(started).toEqual([]);
+    actor.send({ type: 'RESTART' });
+    await vi.waitFor(() => expect(started).toEqual([{ admin: false, rebind: true }]));
+    actor.stop();
+  });
+});
+
 describe('login SMS cooldown', () => {
   it('resend becomes possible only after 60 s', async () => {
     const { vi } = await import('vitest');
@@ -299,11 +360,15 @@ describe('login SMS cooldown', () => {
     try {
       const actor = createActor(
         loginMachine.provide({
-          actors: { submitCredentials: fromPromise<LoginResult, CredentialsInput>(async () => ({ status: 'two_factor_required', method: 'SMS' })) },
+          actors: {
+            checkInteraction: fromPromise<void, { interaction: string }>(async () => {}),
+            submitCredentials: fromPromise<LoginResult, CredentialsInput>(async () => ({ status: 'two_factor_required', method: 'SMS' })),
+          },
           actions: { redirect: () => {}, navigate: () => {} },
         }),
         { input: { admin: false, interaction: 'uid' } },
       ).start();
+      await vi.advanceTimersByTimeAsync(0);
       actor.send({ type: 'SUBMIT', email: 'a@b.c', password: 'x' });
       await vi.advanceTimersByTimeAsync(0);
       expect(actor.getSnapshot().value).toEqual({ twoFactor: { sms: 'cooldown' } });
@@ -316,6 +381,22 @@ describe('login SMS cooldown', () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+});
+
+describe('login real actors: the check of the link', () => {
+  it('checkInteraction → GET /api/interactions/:interaction', async () => {
+    const calls: Array<{ endpoint: Route; input: unknown }> = [];
+    const call = (async (endpoint: Route, input?: unknown) => {
+      calls.push({ endpoint, input });
+      return { data: { status: 'active' } };
+    }) as Call;
+    const actor = createActor(createLoginActors({ call, startAuthorization: async () => {} }).checkInteraction, { input: { interaction: 'uid-7' } });
+    const done = new Promise<void>((resolve, reject) => actor.subscribe({ complete: resolve, error: reject }));
+    actor.start();
+    await done;
+    expect(calls).toEqual([{ endpoint: auth.interactionStatus, input: { params: { interaction: 'uid-7' } } }]);
+    expect(auth.interactionStatus.method).toBe('GET');
   });
 });
 

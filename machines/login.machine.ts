@@ -7,6 +7,13 @@
  * /login directly) it first starts the authorization (injected `startAuthorization`, normally
  * `startAuthorization()` from ssoCallback.machine).
  *
+ * A sign-in belongs to the browser that started it (server/oidc/interaction-binding.ts): with an `interaction` uid the
+ * machine first asks whether this browser holds it (`checkInteraction`). A link opened in another browser
+ * (`interaction_foreign_browser`, from the check or from any later step) starts a fresh authorization of this browser's
+ * own for the portal and the admin console (`restartForThisBrowser`); for a service app's authorization (`type=sso`,
+ * another client the SPA cannot start) and when this very page load came from such a restart already (`rebound`: the
+ * browser keeps no cookie, so restarting again would loop) it shows `screen:login.foreign-browser` instead.
+ *
  * Screens: every non-transient state carries exactly one `screen:login.*` tag naming what is shown
  * (the QA words and checks are in login.qa.ts). The machine owns its navigation: `redirect` (full page:
  * `redirect_to`) and `navigate` (SPA route change to `/expired-password`, the reset token in the
@@ -31,6 +38,13 @@ export interface LoginInput {
   admin: boolean;
   /** OIDC interaction uid from `?interaction=`; null when /login was opened directly. */
   interaction: string | null;
+  /** The authorization is a service app's (`?type=sso`): only the app can start it again. */
+  serviceApp?: boolean;
+  /**
+   * This page load follows a restart for another browser's link (the stored authorization says so): a second
+   * `interaction_foreign_browser` shows the foreign-browser screen instead of restarting again.
+   */
+  rebound?: boolean;
   /**
    * Set only on `/expired-password`: the reset token handed over in the router state by the
    * machine that got `password_expired` (null when the page was opened some other way).
@@ -40,6 +54,10 @@ export interface LoginInput {
 export interface LoginContext {
   admin: boolean;
   interaction: string | null;
+  serviceApp: boolean;
+  rebound: boolean;
+  /** The next authorization is started because this browser does not hold the link's sign-in. */
+  rebind: boolean;
   /** True on `/expired-password` (the machine starts at the new-password step). */
   expiredPasswordPage: boolean;
   email: string;
@@ -71,6 +89,7 @@ export const LOGIN_SCREENS = [
   'screen:login.two-factor-sms',
   'screen:login.two-factor-recovery',
   'screen:login.sign-in-expired',
+  'screen:login.foreign-browser',
   'screen:login.account-inactive',
   'screen:login.expired-password',
   'screen:login.password-changed',
@@ -82,7 +101,9 @@ export interface CredentialsInput { admin: boolean; email: string; password: str
 export interface CodeInput { admin: boolean; code: string; interaction: string }
 export interface RecoveryInput { admin: boolean; recoveryCode: string; interaction: string }
 export interface ResendInput { admin: boolean; interaction: string }
-export interface StartAuthorizationInput { admin: boolean }
+/** `rebind`: started because the link's sign-in belongs to another browser (kept with the stored authorization). */
+export interface StartAuthorizationInput { admin: boolean; rebind: boolean }
+export interface CheckInteractionInput { interaction: string }
 export interface NewPasswordInput { admin: boolean; resetToken: string; password: string; passwordConfirmation: string }
 /** `navigate` params: the SPA route of a screen and what it carries in the router's history state. */
 export interface LoginNavigation { to: 'expired-password'; admin: boolean; resetToken: string }
@@ -92,6 +113,9 @@ export function createLoginActors(deps: { call: Call; startAuthorization: (input
   const { call } = deps;
   return {
     startAuthorization: fromPromise<void, StartAuthorizationInput>(({ input }) => deps.startAuthorization(input)),
+    checkInteraction: fromPromise<void, CheckInteractionInput>(async ({ input }) => {
+      await call(auth.interactionStatus, { params: { interaction: input.interaction } });
+    }),
     submitCredentials: fromPromise<LoginResult, CredentialsInput>(async ({ input }) => {
       const body = { email: input.email, password: input.password, interaction: input.interaction };
       return (await (input.admin ? call(auth.adminLogin, { body }) : call(auth.login, { body }))).data;
@@ -117,7 +141,7 @@ export function createLoginActors(deps: { call: Call; startAuthorization: (input
 }
 
 /** The step a failure happened in: decides what "invalid" means there. */
-export type LoginStep = 'authorization' | 'credentials' | 'otp' | 'recovery' | 'resend' | 'newPassword';
+export type LoginStep = 'authorization' | 'check' | 'credentials' | 'otp' | 'recovery' | 'resend' | 'newPassword';
 
 /** Server codes after which this sign-in cannot go on: the interaction (or the reset token) is gone. */
 const SIGN_IN_GONE = new Set(['interaction_expired', 'interaction_invalid', 'two_factor_method_mismatch', 'invalid_link']);
@@ -133,6 +157,7 @@ export function loginError(error: unknown, step: LoginStep): ErrorInfo {
   const server = error.code ?? '';
   if (error.status === 429) return { ...base, code: 'too_many_attempts', retryAfter: error.retryAfter };
   if (SIGN_IN_GONE.has(server)) return { ...base, code: 'sign_in_expired' };
+  if (server === 'interaction_foreign_browser') return { ...base, code: 'foreign_browser' };
   const known: Partial<Record<string, ErrorCode>> = {
     account_inactive: 'account_inactive',
     phone_required: 'phone_required',
@@ -152,10 +177,28 @@ export function loginError(error: unknown, step: LoginStep): ErrorInfo {
 }
 
 type DoneOutput = { output: LoginResult | SecondFactorResult };
+type ErrorEvent = { event: { error: unknown } };
+/**
+ * `interaction_foreign_browser` (the link's sign-in belongs to another browser): a fresh authorization of this
+ * browser's own where the SPA can start one, else the foreign-browser screen.
+ */
+const foreignBrowser = (step: LoginStep) => [
+  {
+    guard: { type: 'canRestartForThisBrowser' as const, params: ({ event }: ErrorEvent) => ({ error: event.error }) },
+    target: '#login.authorizing',
+    actions: 'restartForThisBrowser' as const,
+  },
+  {
+    guard: { type: 'isForeignBrowser' as const, params: ({ event }: ErrorEvent) => ({ error: event.error }) },
+    target: '#login.foreignBrowser',
+    actions: { type: 'setError' as const, params: ({ event }: ErrorEvent) => ({ error: event.error, step }) },
+  },
+];
 const redirectOf = ({ event }: { event: DoneOutput }) => ({ url: event.output.status === 'complete' ? event.output.redirect_to : '' });
 const resetTokenOf = ({ event }: { event: DoneOutput }) => ({ resetToken: event.output.status === 'password_expired' ? event.output.reset_token : '' });
 const toExpiredPassword = ({ context, event }: { context: LoginContext; event: DoneOutput }): LoginNavigation => ({ to: 'expired-password', admin: context.admin, ...resetTokenOf({ event }) });
 const goneOrInactive = (step: LoginStep) => [
+  ...foreignBrowser(step),
   { guard: { type: 'isSignInGone' as const, params: ({ event }: { event: { error: unknown } }) => ({ error: event.error }) }, target: '#login.signInExpired', actions: { type: 'setError' as const, params: ({ event }: { event: { error: unknown } }) => ({ error: event.error, step }) } },
   { guard: { type: 'isAccountInactive' as const, params: ({ event }: { event: { error: unknown } }) => ({ error: event.error }) }, target: '#login.accountInactive', actions: { type: 'setError' as const, params: ({ event }: { event: { error: unknown } }) => ({ error: event.error, step }) } },
 ];
@@ -183,6 +226,7 @@ export const loginMachine = setup({
   },
   actors: {
     startAuthorization: fromPromise<void, StartAuthorizationInput>(async () => notProvided('startAuthorization')),
+    checkInteraction: fromPromise<void, CheckInteractionInput>(async () => notProvided('checkInteraction')),
     submitCredentials: fromPromise<LoginResult, CredentialsInput>(async () => notProvided('submitCredentials')),
     verifyOtp: fromPromise<SecondFactorResult, CodeInput>(async () => notProvided('verifyOtp')),
     verifySmsCode: fromPromise<SecondFactorResult, CodeInput>(async () => notProvided('verifySmsCode')),
@@ -201,6 +245,8 @@ export const loginMachine = setup({
     setTwoFactor: assign((_, params: { method: TwoFactorMethod }) => ({ method: params.method, error: null })),
     setResetToken: assign((_, params: { resetToken: string }) => ({ resetToken: params.resetToken, error: null })),
     setRedirect: assign((_, params: { url: string }) => ({ redirectTo: params.url, error: null })),
+    /** The link's sign-in is another browser's: the next authorization is this browser's own (and says so). */
+    restartForThisBrowser: assign({ rebind: true, error: null }),
   },
   guards: {
     hasInteraction: ({ context }) => Boolean(context.interaction),
@@ -212,6 +258,11 @@ export const loginMachine = setup({
     isPasswordExpired: (_, params: { result: LoginResult | SecondFactorResult }) => params.result.status === 'password_expired',
     isSignInGone: (_, params: { error: unknown }) => loginError(params.error, 'credentials').code === 'sign_in_expired',
     isAccountInactive: (_, params: { error: unknown }) => loginError(params.error, 'credentials').code === 'account_inactive',
+    isForeignBrowser: (_, params: { error: unknown }) => loginError(params.error, 'check').code === 'foreign_browser',
+    /** Another browser's sign-in, and this page can start one of its own: the portal or the admin console, not restarted for this yet. */
+    canRestartForThisBrowser: ({ context }, params: { error: unknown }) => loginError(params.error, 'check').code === 'foreign_browser' && !context.serviceApp && !context.rebound,
+    /** The SPA starts authorizations of its own clients only (the portal, the admin console), never a service app's. */
+    isOwnClient: ({ context }) => !context.serviceApp,
   },
   delays: {
     smsResendCooldown: SMS_RESEND_COOLDOWN_MS,
@@ -221,6 +272,9 @@ export const loginMachine = setup({
   context: ({ input }) => ({
     admin: input.admin,
     interaction: input.interaction,
+    serviceApp: input.serviceApp ?? false,
+    rebound: input.rebound ?? false,
+    rebind: false,
     expiredPasswordPage: input.resetToken !== undefined,
     email: '',
     method: null,
@@ -235,16 +289,32 @@ export const loginMachine = setup({
         { guard: 'hasResetToken', target: 'expiredPassword' },
         // /expired-password without a token (opened by hand, or a new tab): this sign-in is over
         { guard: 'isExpiredPasswordPage', target: 'signInExpired' },
-        { guard: 'hasInteraction', target: 'credentials' },
+        { guard: 'hasInteraction', target: 'checkingInteraction' },
         { target: 'authorizing' },
       ],
+    },
+    /** Does this browser hold the link's sign-in? The form shows, waiting, meanwhile. */
+    checkingInteraction: {
+      tags: ['screen:login.credentials', 'loading'],
+      invoke: {
+        id: 'checkInteraction',
+        src: 'checkInteraction',
+        input: ({ context }) => ({ interaction: context.interaction ?? '' }),
+        onDone: 'credentials',
+        onError: [
+          ...foreignBrowser('check'),
+          { guard: { type: 'isSignInGone', params: ({ event }) => ({ error: event.error }) }, target: 'signInExpired', actions: { type: 'setError', params: ({ event }) => ({ error: event.error, step: 'check' as const }) } },
+          // no answer: the form stays usable, saying the server cannot be reached; its own step tries again
+          { target: 'credentials', actions: { type: 'setError', params: ({ event }) => ({ error: event.error, step: 'check' as const }) } },
+        ],
+      },
     },
     authorizing: {
       tags: ['screen:login.redirecting', 'loading'],
       invoke: {
         id: 'startAuthorization',
         src: 'startAuthorization',
-        input: ({ context }) => ({ admin: context.admin }),
+        input: ({ context }) => ({ admin: context.admin, rebind: context.rebind }),
         // the browser is on its way to the authorization endpoint
         onDone: 'leaving',
         onError: { target: 'authorizationFailed', actions: { type: 'setError', params: ({ event }) => ({ error: event.error, step: 'authorization' as const }) } },
@@ -402,6 +472,15 @@ export const loginMachine = setup({
         /** Changed: the person signs in again with the new password. */
         saved: { type: 'final', tags: ['screen:login.password-changed'] },
       },
+    },
+    /**
+     * The link's sign-in belongs to another browser and this page cannot start one of its own (a service app's, or
+     * this browser already came back from such a restart): go back to the app and start again there. The portal and
+     * the admin console may still try once more ("Sign in again").
+     */
+    foreignBrowser: {
+      tags: ['screen:login.foreign-browser'],
+      on: { RESTART: { guard: 'isOwnClient', target: 'authorizing', actions: 'restartForThisBrowser' } },
     },
     /** The interaction (or the reset token) expired: only a new sign-in helps. */
     signInExpired: {

@@ -14,6 +14,10 @@ export const loginQa: MachineQa = {
   scenarios: {
     '/login?interaction=uid-1': 'Sign out, open the app (/) and wait for the sign-in form of /login?interaction=… (the provider sent you back with a new interaction).',
     '/admin/login?interaction=uid-1': 'Sign out, open /admin and wait for the admin sign-in form of /admin/login?interaction=….',
+    "/login?interaction=uid-1&type=sso (a service app's sign-in)":
+      "Sign out, open a service app's sign-in in browser A (the app sends you to /login?interaction=…&type=sso), copy that address and open it in browser B (another browser or a private window).",
+    '/login?interaction=uid-1 after a restart for this browser':
+      'In a browser that blocks cookies for this site, open a /login?interaction=… address copied from another browser: the page starts a sign-in of its own, and the provider sends it back with a new interaction it again does not hold.',
     '/login opened directly (no interaction)': 'Open /login by typing the address (no ?interaction=).',
     '/expired-password without a sign-in': 'Open /expired-password by typing the address in a new tab (no sign-in before).',
   },
@@ -21,6 +25,11 @@ export const loginQa: MachineQa = {
     start: 'Open the page of the scenario.',
     'startAuthorization succeeds': 'Wait (or press "Try again" / "Sign in again" when the screen has that button): the browser goes to the sign-in provider and comes back with the sign-in form.',
     'startAuthorization fails network': 'Cut the network (browser devtools: offline) before the page starts the sign-in, or press "Try again" / "Sign in again" while offline.',
+    'checkInteraction succeeds': 'Wait: the sign-in form becomes usable (this browser started the sign-in of the address).',
+    'checkInteraction fails interaction_foreign_browser':
+      'Copy the /login?interaction=… (or /admin/login?interaction=…) address of a sign-in started in another browser and open it here (or delete the iam_interaction_… cookie in devtools and reload).',
+    'checkInteraction fails interaction_expired': 'Leave the sign-in page open until the sign-in expires (one hour), then reload it.',
+    'checkInteraction fails network': 'Cut the network (devtools: offline) and reload the sign-in page: the form stays usable.',
     SUBMIT: 'Type the e-mail and password of an account and press "Sign in" while the server does not answer yet.',
     'submitCredentials succeeds complete': 'Type the e-mail and password of an active account without two-factor authentication and press "Sign in".',
     'submitCredentials succeeds two_factor_required':
@@ -30,6 +39,8 @@ export const loginQa: MachineQa = {
     'submitCredentials fails account_locked': 'Type the e-mail and password of an account that is locked after too many wrong passwords and press "Sign in".',
     'submitCredentials fails network': 'Cut the network (devtools: offline), type an e-mail and password and press "Sign in".',
     'submitCredentials fails interaction_expired': 'Leave the sign-in form open until the sign-in expires (the provider forgets it), then type an e-mail and password and press "Sign in".',
+    'submitCredentials fails interaction_foreign_browser':
+      'With the sign-in form open, delete the iam_interaction_… cookie (devtools: Application → Cookies), then type an e-mail and password and press "Sign in".',
     SUBMIT_CODE: 'Type a 6-digit code while the server does not answer yet.',
     'verifyOtp succeeds complete': "Type the current code of the account's authenticator app.",
     'verifyOtp succeeds password_expired': "Type the current code of the authenticator app of an account whose password has expired.",
@@ -66,6 +77,8 @@ export const loginQa: MachineQa = {
     'screen:login.two-factor-sms':
       '"Two-factor verification" says "We sent a 6-digit code to your phone. It may take up to a minute to arrive."; "Resend code" is disabled for a minute ("Resend available in a minute"); after a wrong code the code field says "One time password is invalid".',
     'screen:login.two-factor-recovery': '"Use a recovery code" asks for a recovery code; after a wrong one the field says "Recovery code is invalid".',
+    'screen:login.foreign-browser':
+      '"Sign-in started in another browser": for a service app\'s sign-in it says to go back to the app and start the sign-in again there (no button); otherwise that the sign-in could not be continued in this browser, to allow cookies, with "Sign in again" (admins: "Go to admin sign in").',
     'screen:login.sign-in-expired': '"Sign-in expired" says "Your sign-in took too long and has expired. Please sign in again." with a "Sign in again" button.',
     'screen:login.account-inactive': '"Account deactivated" says "Your account is deactivated. Please contact your administrator." and offers no "try again".',
     'screen:login.expired-password': '"Password expired" at /expired-password asks for a new password twice (with the password rules); a well-known password is refused on the password field.',

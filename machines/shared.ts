@@ -89,6 +89,8 @@ export type ErrorCode =
   | 'phone_required'
   /** sign-in: the interaction (or the expired-password token) is gone; only a new sign-in helps */
   | 'sign_in_expired'
+  /** sign-in: the link's sign-in was started in another browser (this one does not hold its interaction) */
+  | 'foreign_browser'
   /** sign-in: every factor passed, the account is deactivated */
   | 'account_inactive'
   /** sign-in: the SMS with the code could not be sent */

@@ -19,6 +19,11 @@ export interface StoredAuthorization {
   code_verifier: string;
   state: string;
   returnTo?: string;
+  /**
+   * Started because a login link's sign-in belonged to another browser (login machine `restartForThisBrowser`): if
+   * the sign-in this starts is not this browser's either, the login page stops instead of restarting in a loop.
+   */
+  rebind?: true;
 }
 
 /** A same-site path (`/profile`), else undefined: never another origin (`//evil`, `https://…`, `/\\evil`). */
@@ -27,9 +32,20 @@ export function safeReturnTo(value: unknown): string | undefined {
   return value;
 }
 
-export function storedAuthorizationJson(request: { codeVerifier: string; state: string }, returnTo: unknown): string {
+export function storedAuthorizationJson(request: { codeVerifier: string; state: string }, returnTo: unknown, rebind = false): string {
   const safe = safeReturnTo(returnTo);
-  return JSON.stringify({ code_verifier: request.codeVerifier, state: request.state, ...(safe ? { returnTo: safe } : {}) } satisfies StoredAuthorization);
+  return JSON.stringify({ code_verifier: request.codeVerifier, state: request.state, ...(safe ? { returnTo: safe } : {}), ...(rebind ? { rebind: true as const } : {}) } satisfies StoredAuthorization);
+}
+
+/** Whether the stored authorization (`code_verifier` storage value) was started for this browser after a foreign link. */
+export function isReboundAuthorization(raw: string | null): boolean {
+  if (!raw) return false;
+  try {
+    const value: unknown = JSON.parse(raw);
+    return typeof value === 'object' && value !== null && (value as Record<string, unknown>).rebind === true;
+  } catch {
+    return false;
+  }
 }
 
 export function clientFor(context: { admin: boolean; config: SsoClientConfig }): string {
@@ -58,6 +74,8 @@ export async function startAuthorization(deps: {
   config: SsoClientConfig;
   /** Where to land after the sign-in (`/login?origin=…`), kept in the stored authorization. */
   returnTo?: string | undefined;
+  /** Restarted for this browser: the link's sign-in belonged to another one (StoredAuthorization `rebind`). */
+  rebind?: boolean;
   writeStorage: (key: StorageKey, value: string) => void;
   redirect: (url: string) => void;
   crypto?: Crypto;
@@ -66,7 +84,7 @@ export async function startAuthorization(deps: {
     { authorizationEndpoint: deps.config.authorization_endpoint, clientId: clientFor(deps), redirectUri: redirectUriFor(deps), scope: deps.config.scope },
     deps.crypto,
   );
-  deps.writeStorage(STORAGE_KEYS.codeVerifier, storedAuthorizationJson(request, deps.returnTo));
+  deps.writeStorage(STORAGE_KEYS.codeVerifier, storedAuthorizationJson(request, deps.returnTo, deps.rebind));
   deps.redirect(request.url);
 }
 

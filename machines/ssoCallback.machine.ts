@@ -113,7 +113,7 @@ export function parseStoredAuthorization(raw: string | null): StoredAuthorizatio
     const v = value as Record<string, unknown>;
     if (typeof v.code_verifier !== 'string' || typeof v.state !== 'string') return null;
     const returnTo = safeReturnTo(v.returnTo);
-    return { code_verifier: v.code_verifier, state: v.state, ...(returnTo ? { returnTo } : {}) };
+    return { code_verifier: v.code_verifier, state: v.state, ...(returnTo ? { returnTo } : {}), ...(v.rebind === true ? { rebind: true as const } : {}) };
   } catch {
     return null;
   }
@@ -169,7 +169,9 @@ export const ssoCallbackMachine = setup({
   },
   guards: {
     accountNotFound: ({ context }) => context.query.error === 'sso_account_not_found',
-    interactionExpired: ({ context }) => context.query.error === 'interaction_expired',
+    // the callback reached without the sign-in's binding cookie (server/oidc/interaction-binding.ts) is, for this
+    // browser, a sign-in it no longer has: the same "start again" as a reloaded callback
+    interactionExpired: ({ context }) => context.query.error === 'interaction_expired' || context.query.error === 'interaction_foreign_browser',
     upstreamFailed: ({ context }) => context.query.error === 'sso_failed',
     hasProviderError: ({ context }) => Boolean(context.query.error),
     hasCode: ({ context }) => Boolean(context.query.code),

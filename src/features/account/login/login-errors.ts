@@ -53,6 +53,8 @@ export function loginErrorMessage(i18n: I18n, error: ErrorInfo | null, where: 'c
       return form(i18n._(msg`The SMS with your code could not be sent. Please try again in a moment.`));
     case 'account_inactive':
       return form(i18n._(msg`Your account is deactivated. Please contact your administrator.`));
+    case 'foreign_browser':
+      return form(i18n._(msg`This sign-in was started in another browser. Start the sign-in again in this browser.`));
     case 'sign_in_expired':
       return form(i18n._(msg`Your sign-in has expired. Please sign in again.`));
     case 'validation_failed': {

@@ -7,19 +7,19 @@ import { useLingui } from '@lingui/react/macro';
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { useMachine } from '@xstate/react';
-import { lazy, Suspense, useEffect, useMemo } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { createLoginActors, LOGIN_SCREENS, loginMachine, type LoginMachine, type LoginNavigation, type LoginScreenTag } from '../../../../machines/login.machine';
-import type { StorageKey } from '../../../../machines/shared';
-import { startAuthorization } from '../../../../machines/sso-authorize';
+import { STORAGE_KEYS, type StorageKey } from '../../../../machines/shared';
+import { isReboundAuthorization, startAuthorization } from '../../../../machines/sso-authorize';
 import { configQueryOptions } from '../../../api/account';
 import { call } from '../../../api/call';
 import { useSwapFocus } from '../../../lib/focus-after-swap';
 import { inspectOptions } from '../../../lib/inspect';
 import { useScreenTitle } from '../../../lib/page-title';
-import { writeStorage } from '../../../lib/storage';
+import { readStorage, writeStorage } from '../../../lib/storage';
 import { CredentialsScreen } from './credentials-screen';
 import { loginErrorMessage } from './login-errors';
-import { AccountInactiveScreen, AuthorizationFailedScreen, RedirectingScreen, ScreenLoading, SignInExpiredScreen } from './status-screens';
+import { AccountInactiveScreen, AuthorizationFailedScreen, ForeignBrowserScreen, RedirectingScreen, ScreenLoading, SignInExpiredScreen } from './status-screens';
 
 // Screens after the password step (two-factor code with its pin input, expired password with the new-password form)
 // are not in the first load of /login: they load while the credentials screen is shown (see LoginFlow).
@@ -45,7 +45,7 @@ function useRealLoginMachine(admin: boolean, returnTo: string | undefined): Logi
       loginMachine.provide({
         actors: createLoginActors({
           call,
-          startAuthorization: async () => {
+          startAuthorization: async ({ rebind }) => {
             // fresh: starting a sign-in needs the server (a network failure here is the authorization-failed screen)
             const config = await queryClient.fetchQuery({ ...configQueryOptions(), staleTime: 0 });
             await startAuthorization({
@@ -53,6 +53,7 @@ function useRealLoginMachine(admin: boolean, returnTo: string | undefined): Logi
               origin: window.location.origin,
               config,
               returnTo,
+              rebind,
               writeStorage: (key: StorageKey, value: string) => writeStorage(key, value),
               redirect: (url) => window.location.assign(url),
             });
@@ -72,6 +73,8 @@ function useRealLoginMachine(admin: boolean, returnTo: string | undefined): Logi
 export interface LoginFlowProps {
   admin: boolean;
   interaction: string | null;
+  /** A service app's authorization (`?type=sso`): the page cannot start it again itself. */
+  serviceApp?: boolean;
   /** Where the visitor wanted to go (`/login?origin=…`), kept in the stored authorization for the SSO callback. */
   returnTo?: string | undefined;
   /** Only on `/expired-password`: the token from the router state (null when there is none). */
@@ -82,10 +85,12 @@ export interface LoginFlowProps {
   machineOverride?: LoginMachine;
 }
 
-export function LoginFlow({ admin, interaction, returnTo, resetToken, loginHint, machineOverride }: LoginFlowProps) {
+export function LoginFlow({ admin, interaction, serviceApp = false, returnTo, resetToken, loginHint, machineOverride }: LoginFlowProps) {
   const real = useRealLoginMachine(admin, returnTo);
   const { t, i18n } = useLingui();
-  const [snapshot, send] = useMachine(machineOverride ?? real, { ...inspectOptions(), input: { admin, interaction, ...(resetToken !== undefined ? { resetToken } : {}) } });
+  // this page load comes from a restart for another browser's link: do not restart again (login.machine `rebound`)
+  const [rebound] = useState(() => interaction !== null && isReboundAuthorization(readStorage(STORAGE_KEYS.codeVerifier)));
+  const [snapshot, send] = useMachine(machineOverride ?? real, { ...inspectOptions(), input: { admin, interaction, serviceApp, rebound, ...(resetToken !== undefined ? { resetToken } : {}) } });
   const screen: LoginScreenTag = LOGIN_SCREENS.find((tag) => snapshot.hasTag(tag)) ?? 'screen:login.redirecting';
   const loading = snapshot.hasTag('loading');
   const { error } = snapshot.context;
@@ -119,6 +124,8 @@ export function LoginFlow({ admin, interaction, returnTo, resetToken, loginHint,
         return t`Use a recovery code`;
       case 'screen:login.sign-in-expired':
         return t`Sign-in expired`;
+      case 'screen:login.foreign-browser':
+        return t`Sign-in started in another browser`;
       case 'screen:login.account-inactive':
         return t`Account deactivated`;
       case 'screen:login.expired-password':
@@ -162,6 +169,8 @@ export function LoginFlow({ admin, interaction, returnTo, resetToken, loginHint,
         return <ExpiredPasswordChangedScreen admin={admin} />;
       case 'screen:login.sign-in-expired':
         return <SignInExpiredScreen admin={admin} onRestart={() => send({ type: 'RESTART' })} />;
+      case 'screen:login.foreign-browser':
+        return <ForeignBrowserScreen admin={admin} serviceApp={serviceApp} onRestart={() => send({ type: 'RESTART' })} />;
       case 'screen:login.account-inactive':
         return <AccountInactiveScreen message={loginErrorMessage(i18n, error)?.text ?? null} />;
       case 'screen:login.authorization-failed':

@@ -33,5 +33,5 @@ export function LoginScreen({ admin, search, loginMachineOverride, ssoMachineOve
       </Suspense>
     );
   // where the visitor wanted to go travels in the stored authorization (startAuthorization's returnTo)
-  return <LoginFlow admin={admin} interaction={search.interaction ?? null} returnTo={search.origin} loginHint={search.login_hint} machineOverride={loginMachineOverride} />;
+  return <LoginFlow admin={admin} interaction={search.interaction ?? null} serviceApp={search.type === 'sso'} returnTo={search.origin} loginHint={search.login_hint} machineOverride={loginMachineOverride} />;
 }

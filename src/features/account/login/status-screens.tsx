@@ -85,6 +85,45 @@ export function SignInExpiredScreen({
   );
 }
 
+/**
+ * `screen:login.foreign-browser`: the link's sign-in was started in another browser and this page cannot start it
+ * again here: a service app's (only the app can), or this browser already came back from such a restart (it keeps no
+ * cookie). The portal and the admin console offer to try once more.
+ */
+export function ForeignBrowserScreen({
+  admin,
+  serviceApp,
+  onRestart,
+}: {
+  admin: boolean;
+  serviceApp: boolean;
+  onRestart: () => void;
+}) {
+  return (
+    <AuthCard screen="screen:login.foreign-browser">
+      <ScreenHeading title={<Trans>Sign-in started in another browser</Trans>} />
+      <div className={formStack}>
+        <FormAlert focus={false} tone="info">
+          {serviceApp ? (
+            <Trans>
+              This sign-in was started in another browser or window. Go back to the app you came from and start the sign-in again there.
+            </Trans>
+          ) : (
+            <Trans>
+              This sign-in could not be continued in this browser. Make sure cookies are allowed for this site, then sign in again.
+            </Trans>
+          )}
+        </FormAlert>
+        {serviceApp ? null : (
+          <Button size="lg" onClick={onRestart}>
+            {admin ? <Trans>Go to admin sign in</Trans> : <Trans>Sign in again</Trans>}
+          </Button>
+        )}
+      </div>
+    </AuthCard>
+  );
+}
+
 /** `screen:login.account-inactive`: every factor passed, the account is deactivated. Trying again cannot help. */
 export function AccountInactiveScreen({ message }: { message: string | null }) {
   return (
