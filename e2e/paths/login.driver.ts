@@ -50,6 +50,8 @@ interface World {
   configHold?: { matcher: (url: URL) => boolean; handler: (route: Route, request: Request) => void };
   /** where the browser was sent (the provider) after a completed step; followed in `finish` */
   heldNavigation: string[];
+  /** The page's check of its link (GET /api/interactions/:uid), held until a `checkInteraction` step answers it. */
+  checkHold?: Held;
 }
 
 const world = (ctx: DriverContext): World => {
@@ -249,6 +251,26 @@ function heldConfig(ctx: DriverContext): Held[] {
   return mine;
 }
 
+/**
+ * The binding of the page's sign-in to this browser (server/oidc/interaction-binding.ts): without its cookie the
+ * browser is, for the server, another browser than the one that started the sign-in.
+ */
+async function dropInteractionBinding(ctx: DriverContext): Promise<void> {
+  const uid = new URL(ctx.page.url()).searchParams.get('interaction');
+  expect(uid, 'the page has an interaction').toBeTruthy();
+  await ctx.page.context().clearCookies({ name: `iam_interaction_${uid}` });
+}
+
+/** The held check of the link, answered by the server (`answer`: continue) or failed as without a network. */
+async function answerCheck(ctx: DriverContext, answer: 'continue' | 'network'): Promise<void> {
+  const w = world(ctx);
+  await expect.poll(() => Boolean(w.checkHold), { message: 'the page checks its link' }).toBe(true);
+  const held = w.checkHold!;
+  w.checkHold = undefined;
+  if (answer === 'network') await held.route.abort('internetdisconnected');
+  else await held.route.continue();
+}
+
 // ---------------------------------------------------------------- page actions
 
 const firstEvent = (ctx: DriverContext): EventObject | undefined => ctx.events[0];
@@ -319,6 +341,25 @@ const steps: Record<string, DriverFn> = {
     await ctx.page.getByRole('button', { name: /Sign in again|Go to admin sign in/ }).click();
   },
 
+  'checkInteraction succeeds': async (ctx) => {
+    await answerCheck(ctx, 'continue');
+    await expect(screenRoot(ctx.page, 'screen:login.credentials').getByRole('button', { name: /Sign in/ })).toBeEnabled();
+  },
+  'checkInteraction fails interaction_foreign_browser': async (ctx) => {
+    // the page's own sign-in restarts (portal, admin console): its authorization start waits on /api/config
+    await hold(ctx, '/api/config');
+    await holdProviderNavigation(ctx);
+    await dropInteractionBinding(ctx);
+    await answerCheck(ctx, 'continue');
+  },
+  'checkInteraction fails interaction_expired': async (ctx) => {
+    expireInteraction(ctx.page);
+    await answerCheck(ctx, 'continue');
+  },
+  'checkInteraction fails network': async (ctx) => {
+    await answerCheck(ctx, 'network');
+  },
+
   SUBMIT: async (ctx) => {
     const account = await accountOf(ctx);
     await hold(ctx, loginPath(ctx));
@@ -352,6 +393,16 @@ const steps: Record<string, DriverFn> = {
   'submitCredentials fails network': async (ctx) => {
     const account = await accountOf(ctx);
     await failOnce(ctx, loginPath(ctx));
+    await submitCredentials(ctx, account.email, PASSWORD);
+  },
+  'submitCredentials fails interaction_foreign_browser': async (ctx) => {
+    const account = await accountOf(ctx);
+    const restarts = !ctx.testCase.scenario.includes('type=sso') && !ctx.testCase.scenario.includes('after a restart');
+    if (restarts) {
+      await hold(ctx, '/api/config');
+      await holdProviderNavigation(ctx);
+    }
+    await dropInteractionBinding(ctx);
     await submitCredentials(ctx, account.email, PASSWORD);
   },
   'submitCredentials fails interaction_expired': async (ctx) => {
@@ -493,7 +544,7 @@ const failedWith = (ctx: DriverContext): string | undefined => {
   const last = ctx.events.at(-1) as (EventObject & { error?: { code?: string; kind?: string } }) | undefined;
   return last?.type.startsWith('xstate.error.') ? (last.error?.code ?? last.error?.kind) : undefined;
 };
-const isLoading = (ctx: DriverContext) => /submitting|verifying|resending|saving/.test(ctx.step?.state ?? '');
+const isLoading = (ctx: DriverContext) => /submitting|verifying|resending|saving|checkingInteraction/.test(ctx.step?.state ?? '');
 
 const screens: MachineDriver['screens'] = {
   'screen:login.redirecting': async (ctx) => {
@@ -548,6 +599,17 @@ const screens: MachineDriver['screens'] = {
     await expect(root.getByRole('heading', { level: 1 })).toHaveText('Sign-in expired');
     await expect(root.getByText('Your sign-in took too long and has expired. Please sign in again.')).toBeVisible();
   },
+  'screen:login.foreign-browser': async (ctx) => {
+    const root = screenRoot(ctx.page, 'screen:login.foreign-browser');
+    await expect(root.getByRole('heading', { level: 1 })).toHaveText('Sign-in started in another browser');
+    if (ctx.testCase.scenario.includes('type=sso')) {
+      await expect(root.getByText('This sign-in was started in another browser or window. Go back to the app you came from and start the sign-in again there.')).toBeVisible();
+      await expect(root.getByRole('button')).toHaveCount(0);
+    } else {
+      await expect(root.getByText('This sign-in could not be continued in this browser. Make sure cookies are allowed for this site, then sign in again.')).toBeVisible();
+      await expect(root.getByRole('button', { name: world(ctx).admin ? 'Go to admin sign in' : 'Sign in again' })).toBeVisible();
+    }
+  },
   'screen:login.account-inactive': async (ctx) => {
     const root = screenRoot(ctx.page, 'screen:login.account-inactive');
     await expect(root.getByRole('alert')).toHaveText('Your account is deactivated. Please contact your administrator.');
@@ -583,10 +645,41 @@ async function twoFactorHeading(page: Page, root: ReturnType<typeof screenRoot>,
 
 // ---------------------------------------------------------------- scenarios
 
-async function openSignIn(ctx: DriverContext, path: '/login' | '/admin/login'): Promise<void> {
+/** Holds the page's check of its link (GET /api/interactions/:uid) until a `checkInteraction` step answers it. */
+async function holdCheck(ctx: DriverContext): Promise<void> {
+  const w = world(ctx);
+  await ctx.page.route(
+    (url) => url.pathname.startsWith('/api/interactions/'),
+    (route, request) => {
+      w.checkHold = { route, request };
+    },
+    { times: 1 },
+  );
+}
+
+/**
+ * Opens the sign-in page of the scenario; the page's check of its link waits for the first step. `variant`: the
+ * same page once more as a service app's sign-in (the page tells one by `type=sso`), or after a restart for this
+ * browser (the stored authorization says `rebind`, as the login machine's restart writes it).
+ */
+async function openSignIn(ctx: DriverContext, path: '/login' | '/admin/login', variant?: 'service-app' | 'rebound'): Promise<void> {
   if (ctx.testCase.steps.some((s) => s.key === 'after smsResendCooldown')) await ctx.page.clock.install();
+  if (!variant) await holdCheck(ctx);
   await ctx.page.goto(path);
   await expect(ctx.page).toHaveURL(new RegExp(`${path.replace(/\//g, '\\/')}\\?interaction=`));
+  if (variant) {
+    await expect(screenRoot(ctx.page, 'screen:login.credentials').getByRole('button', { name: /Sign in/ })).toBeEnabled();
+    const url = new URL(ctx.page.url());
+    if (variant === 'service-app') url.searchParams.set('type', 'sso');
+    else {
+      await ctx.page.evaluate(() => {
+        const stored = JSON.parse(window.localStorage.getItem('code_verifier') ?? '{}') as Record<string, unknown>;
+        window.localStorage.setItem('code_verifier', JSON.stringify({ ...stored, rebind: true }));
+      });
+    }
+    await holdCheck(ctx);
+    await ctx.page.goto(url.href);
+  }
   await expect(screenRoot(ctx.page, 'screen:login.credentials')).toBeVisible();
 }
 
@@ -595,6 +688,8 @@ export const loginDriver: MachineDriver = {
   start: {
     '/login?interaction=uid-1': (ctx) => openSignIn(ctx, '/login'),
     '/admin/login?interaction=uid-1': (ctx) => openSignIn(ctx, '/admin/login'),
+    "/login?interaction=uid-1&type=sso (a service app's sign-in)": (ctx) => openSignIn(ctx, '/login', 'service-app'),
+    '/login?interaction=uid-1 after a restart for this browser': (ctx) => openSignIn(ctx, '/login', 'rebound'),
     '/login opened directly (no interaction)': async (ctx) => {
       // the authorization start waits (its /api/config held) until the next step says how it ends
       await holdConfigAfterBoot(ctx);
