@@ -15,7 +15,13 @@ const tag = 'authentication';
  * the provider sent it to the login page; any other caller gets 403 `interaction_foreign_browser` and nothing changes
  * (no lockout attempt counted, no code sent, no state written).
  */
-export const interactionUid = z.string().trim().min(1).max(100).regex(/^[A-Za-z0-9_-]+$/);
+export const interactionUid = z
+  .string()
+  .trim()
+  .min(1)
+  .max(100)
+  .regex(/^[A-Za-z0-9_-]+$/)
+  .describe('The sign-in interaction (`?interaction=` of the login page). Acts only for the browser holding its `iam_interaction_<uid>` cookie (set by the provider when it sent that browser to the login page); any other caller gets 403 `interaction_foreign_browser` and nothing changes');
 export const twoFactorMethod = z.enum(['GOOGLE', 'SMS']);
 export type TwoFactorMethod = z.infer<typeof twoFactorMethod>;
 
