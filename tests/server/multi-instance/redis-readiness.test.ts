@@ -102,7 +102,7 @@ describe('Redis outage under three instances: readiness keeps serving', () => {
         for (const r of ready) expect(r).toMatchObject({ status: 200, body: { data: { status: 'degraded', redis: 'unavailable' } } });
       }
       const start = await startAuthorize(cluster.spread);
-      const login = await cluster.spread.app.inject({ method: 'POST', url: '/api/login', payload: { email, password: PW, interaction: start.interaction } });
+      const login = await cluster.spread.app.inject({ method: 'POST', url: '/api/login', headers: { cookie: start.jar.header() }, payload: { email, password: PW, interaction: start.interaction } });
       expect(login.statusCode).toBe(503);
       expect(login.json().error.code).toBe('service_unavailable');
       expect(await connected('health')).toBe(0);
