@@ -186,6 +186,8 @@ describe('login: the second-factor method switches only when no request is in fl
     const actor = createActor(
       loginMachine.provide({
         actors: {
+          // the link is this browser's (the check answers at once)
+          checkInteraction: fromPromise<void, { interaction: string }>(async () => {}),
           submitCredentials: fromPromise<LoginResult, CredentialsInput>(async () => ({ status: 'two_factor_required', method: 'GOOGLE' })),
           verifyRecoveryCode: fromPromise<SecondFactorResult, RecoveryInput>(() => new Promise((resolve) => (answer = resolve))),
           verifyOtp: fromPromise<SecondFactorResult, CodeInput>(verifyOtp),
@@ -194,6 +196,7 @@ describe('login: the second-factor method switches only when no request is in fl
       }),
       { input: { admin: false, interaction: 'uid' } },
     ).start();
+    await vi.waitFor(() => expect(actor.getSnapshot().value).toBe('credentials'));
     actor.send({ type: 'SUBMIT', email: 'a@b.c', password: 'x' });
     await vi.waitFor(() => expect(actor.getSnapshot().value).toEqual({ twoFactor: { otp: 'entering' } }));
     actor.send({ type: 'USE_RECOVERY_CODE' });
@@ -215,6 +218,7 @@ describe('login: the second-factor method switches only when no request is in fl
     const actor = createActor(
       loginMachine.provide({
         actors: {
+          checkInteraction: fromPromise<void, { interaction: string }>(async () => {}),
           submitCredentials: fromPromise<LoginResult, CredentialsInput>(async () => ({ status: 'two_factor_required', method: 'SMS' })),
           verifyRecoveryCode: fromPromise<SecondFactorResult, RecoveryInput>(() => new Promise((_, reject) => (fail = reject))),
         },
@@ -222,6 +226,7 @@ describe('login: the second-factor method switches only when no request is in fl
       }),
       { input: { admin: false, interaction: 'uid' } },
     ).start();
+    await vi.waitFor(() => expect(actor.getSnapshot().value).toBe('credentials'));
     actor.send({ type: 'SUBMIT', email: 'a@b.c', password: 'x' });
     await vi.waitFor(() => expect(actor.getSnapshot().value).toEqual({ twoFactor: { sms: 'cooldown' } }));
     actor.send({ type: 'USE_RECOVERY_CODE' });
