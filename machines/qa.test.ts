@@ -202,7 +202,7 @@ describe.each(modelsWithQa().map(({ model, qa }) => [model.name, model, qa] as c
       expect(text).not.toMatch(/xstate\./);
       expect(text).not.toMatch(/\{"[\w-]+":/);
       expect(text).not.toContain('⚠');
-      expect(text).toMatch(new RegExp(`### ${name}-0*1 `));
+      expect(text).toMatch(new RegExp(`### ${name}-0*1(\\.1)? `)); // a long first case is split: its part 1
     }
   });
 });

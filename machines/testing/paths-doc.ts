@@ -37,29 +37,123 @@ export function screenWords(qa: MachineQa, tag: `screen:${string}`): string {
   return qa.screens[tag] ?? `⚠ no words for the screen "${tag}" in machines/${qa.machine}.qa.ts`;
 }
 
+/** The longest case a person is asked to follow by hand; longer walks are split into parts. */
+export const MAX_CASE_STEPS = 40;
+
+/** How to do a step that needs the browser's developer tools (what the step's own words ask for). */
+export const DEVTOOLS_HOW = {
+  offline: 'Chrome/Firefox devtools (F12) → Network → throttling "Offline"; back to "No throttling" afterwards.',
+  slow: 'Chrome/Firefox devtools (F12) → Network → throttling "Slow 3G" (or a custom profile with a few seconds of latency), so the moment before the server answers lasts long enough to see and act in; back to "No throttling" afterwards.',
+} as const;
+
+/** Whether (and how) a step needs devtools: the QA words' own list first, else what its words ask for. */
+export function devtoolsHow(qa: MachineQa, key: string, words: string): string | null {
+  const listed = qa.devtools?.[key];
+  if (listed) return listed;
+  if (/offline|cut the network/i.test(words)) return DEVTOOLS_HOW.offline;
+  if (/does not answer yet|has not answered yet/i.test(words)) return DEVTOOLS_HOW.slow;
+  return null;
+}
+
+export interface StepJson {
+  n: number;
+  key: string;
+  do: string;
+  state: string;
+  loading: boolean;
+  /** The screens the step ends on (tags) — for tools; a person reads `check`. */
+  screens: string[];
+  /** What to expect after this step: one check per step. */
+  check: string;
+  /** Set when the step cannot be done without the browser's developer tools: how to do it. */
+  devtools: string | null;
+}
+
 export interface CaseJson {
   id: string;
   title: string;
   scenario: string;
   start: string;
-  steps: Array<{ n: number; key: string; do: string; state: string; loading: boolean; check: Array<{ screen: string; words: string }> }>;
+  /** For a long walk split into parts: this part's number and the count (1 of 1 when not split). */
+  part: { n: number; of: number };
+  steps: StepJson[];
+}
+
+/**
+ * The check after a step: the step's own expectation (`after`), else the words of the screen(s) it ends on when
+ * they are new in the case, else a short note that the screen stays as it was after an earlier step.
+ */
+function stepCheck(qa: MachineQa, step: QaStep, seen: Map<string, number>, previous: string | null, n: number, loading: boolean): string {
+  const own = qa.after?.[step.key];
+  const screens = step.screens.join(' + ');
+  const words = step.screens.map((tag) => screenWords(qa, tag)).join(' Also: ');
+  const prefix = loading ? '(while it loads; may pass quickly) ' : '';
+  if (own) return prefix + own;
+  if (step.screens.length === 0) return prefix + 'The page leaves the flow (nothing of it stays on screen).';
+  const first = seen.get(screens);
+  if (first === undefined || first === n) return prefix + words;
+  if (previous === screens) return `${prefix}The same screen stays (as after step ${first}), now with this step's outcome: no other screen appears.`;
+  return `${prefix}Back on the screen of step ${first}: ${shortWords(words)}`;
+}
+
+/** The first sentence of a screen's words, for a screen already described once in the case. */
+function shortWords(words: string): string {
+  const sentence = /^(.+?[.!?])(\s|$)/.exec(words)?.[1] ?? words;
+  return sentence.length < words.length ? `${sentence} …` : sentence;
 }
 
 export function caseJson(qa: MachineQa, testCase: QaCase, loadingStates: ReadonlySet<string>): CaseJson {
+  const seen = new Map<string, number>();
+  let previous: string | null = null;
+  const steps = testCase.steps.map((step, i): StepJson => {
+    const n = i + 1;
+    const screens = step.screens.join(' + ');
+    if (!seen.has(screens)) seen.set(screens, n);
+    const loading = loadingStates.has(step.state);
+    const words = stepWords(qa, step);
+    const check = stepCheck(qa, step, seen, previous, n, loading);
+    previous = screens;
+    return { n, key: step.key, do: words, state: step.state, loading, screens: [...step.screens], check, devtools: devtoolsHow(qa, step.key, words) };
+  });
   return {
     id: testCase.id,
     title: caseTitle(testCase),
     scenario: testCase.scenario,
     start: qa.scenarios[testCase.scenario] ?? `⚠ no words for the scenario "${testCase.scenario}"`,
-    steps: testCase.steps.map((step, i) => ({
-      n: i + 1,
-      key: step.key,
-      do: stepWords(qa, step),
-      state: step.state,
-      loading: loadingStates.has(step.state),
-      check: step.screens.map((tag) => ({ screen: tag, words: screenWords(qa, tag) })),
-    })),
+    part: { n: 1, of: 1 },
+    steps,
   };
+}
+
+/**
+ * A case longer than MAX_CASE_STEPS split into parts a person can follow by hand: each part after the first starts
+ * where the one before ended (its last check says what the screen shows), and its first step's check describes the
+ * screen in full again.
+ */
+export function splitCase(qa: MachineQa, testCase: CaseJson, max = MAX_CASE_STEPS): CaseJson[] {
+  if (testCase.steps.length <= max) return [testCase];
+  const of = Math.ceil(testCase.steps.length / max);
+  const parts: CaseJson[] = [];
+  for (let index = 0; index < of; index++) {
+    const slice = testCase.steps.slice(index * max, (index + 1) * max);
+    const id = `${testCase.id}.${index + 1}`;
+    const before = parts[index - 1];
+    const last = before?.steps.at(-1);
+    const start = before && last ? `Continue right after ${before.id} (its step ${last.n}); the screen shows: ${last.screens.map((tag) => screenWords(qa, tag as `screen:${string}`)).join(' Also: ') || 'the page has left the flow.'}` : testCase.start;
+    const seen = new Map<string, number>();
+    let previous: string | null = null;
+    const steps = slice.map((step, i): StepJson => {
+      const n = i + 1;
+      const screens = step.screens.join(' + ');
+      if (!seen.has(screens)) seen.set(screens, n);
+      const qaStep: QaStep = { key: step.key, events: [], state: step.state, screens: step.screens as `screen:${string}`[] };
+      const check = stepCheck(qa, qaStep, seen, previous, n, step.loading);
+      previous = screens;
+      return { ...step, n, check };
+    });
+    parts.push({ ...testCase, id, title: `${testCase.title} (part ${index + 1} of ${of})`, start, part: { n: index + 1, of }, steps });
+  }
+  return parts;
 }
 
 /** State values ("a.b") whose state node (or an ancestor) carries the `loading` tag. */
@@ -96,7 +190,7 @@ export interface MachineDoc {
 export function machineDoc(model: MachineModel, qa: MachineQa, coverage: Coverage, browserCoverage: Coverage, summary = false): MachineDoc {
   const loading = loadingStatesOf(model);
   const counts = machineCounts(model, qa, coverage, browserCoverage);
-  const cases = summary ? [] : qaCases(model, qa, coverage).map((c) => caseJson(qa, c, loading));
+  const cases = summary ? [] : qaCases(model, qa, coverage).flatMap((c) => splitCase(qa, caseJson(qa, c, loading)));
   return { machine: model.name, title: model.title, coverage, counts, cases };
 }
 
@@ -125,8 +219,9 @@ export function machineMarkdown(doc: MachineDoc): string {
     lines.push(`### ${testCase.id} — ${testCase.title}`, '');
     lines.push(`Start: ${testCase.start}`, '');
     for (const step of testCase.steps) {
-      lines.push(`${step.n}. ${step.do}`);
-      for (const check of step.check) lines.push(`   - Check${step.loading ? ' (while it loads; may pass quickly)' : ''}: ${check.words}`);
+      lines.push(`${step.n}. ${step.devtools ? '🛠 **Needs devtools.** ' : ''}${step.do}`);
+      if (step.devtools) lines.push(`   - How: ${step.devtools}`);
+      lines.push(`   - Check: ${step.check}`);
     }
     lines.push('');
   }

@@ -31,6 +31,17 @@ export interface MachineQa {
   steps: Record<string, string>;
   /** Observable check per screen tag. */
   screens: Record<ScreenTag, string>;
+  /**
+   * What to expect right after a step, when it says more than its screen's words (`npm run paths` prints it as the
+   * step's check). Without it the step's check is its screen's words the first time the screen shows in a case,
+   * and a short "same screen" note after that.
+   */
+  after?: Record<string, string>;
+  /**
+   * Steps a person can only do with the browser's developer tools, with how (`npm run paths` marks them). Steps whose
+   * words cut the network or catch the moment before the server answers are marked without being listed here.
+   */
+  devtools?: Record<string, string>;
 }
 
 interface FailureLike {
