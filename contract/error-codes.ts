@@ -38,6 +38,7 @@ export const ERROR_CODES = [
   'invalid_link',
   'invalid_token',
   'invitation_not_applicable',
+  'invitation_resend_limited',
   'last_super_admin',
   'lock_forbidden',
   'lock_not_found',

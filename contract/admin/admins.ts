@@ -48,8 +48,8 @@ export const deleteAdmin = defineEndpoint({
 });
 
 export const inviteAdmin = defineEndpoint({
-  method: 'POST', path: '/api/admin/admins/:id/invite', tag, access: 'super_admin', summary: 'Send the admin invitation again',
+  method: 'POST', path: '/api/admin/admins/:id/invite', tag, access: 'super_admin', summary: 'Send the admin invitation again (at most 3 an hour per recipient, then 429 `invitation_resend_limited` with Retry-After)',
   params: idParams,
   response: dataOf(z.object({ id: z.string(), invitation_sent: z.boolean() })),
-  errors: { 401: ['unauthorized'], 403: ['forbidden'], 404: ['admin_not_found'], 409: ['already_verified', 'invitation_not_applicable'] },
+  errors: { 401: ['unauthorized'], 403: ['forbidden'], 404: ['admin_not_found'], 409: ['already_verified', 'invitation_not_applicable'], 429: ['invitation_resend_limited'] },
 });

@@ -151,10 +151,10 @@ export const deleteUser = defineEndpoint({
 });
 
 export const inviteUser = defineEndpoint({
-  method: 'POST', path: '/api/admin/users/:id/invite', tag, access: 'admin', summary: 'Send the invitation e-mail again (409 when the account is already verified)',
+  method: 'POST', path: '/api/admin/users/:id/invite', tag, access: 'admin', summary: 'Send the invitation e-mail again (409 when the account is already verified; at most 3 an hour per recipient, then 429 `invitation_resend_limited` with Retry-After)',
   params: idParams,
   response: dataOf(z.object({ id: z.string(), invitation_sent: z.boolean() })),
-  errors: { 401: ['unauthorized'], 403: ['forbidden'], 404: ['user_not_found'], 409: ['already_verified', 'invitation_not_applicable'] },
+  errors: { 401: ['unauthorized'], 403: ['forbidden'], 404: ['user_not_found'], 409: ['already_verified', 'invitation_not_applicable'], 429: ['invitation_resend_limited'] },
 });
 
 /** What a bulk action does to each selected user (each row on its own, in its own transaction). */

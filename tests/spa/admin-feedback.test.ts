@@ -32,6 +32,8 @@ describe('admin feedback: error codes', () => {
     expect(errorText(i18n, new ApiError({ kind: 'http', status: 409, code: 'last_super_admin', message: 'server words' }))).toBe('The last super admin cannot be removed or demoted');
     expect(errorText(i18n, new ApiError({ kind: 'network', message: 'fetch failed' }))).toBe('The server cannot be reached; check the connection and try again');
     expect(errorText(i18n, new ApiError({ kind: 'http', status: 429, code: 'too_many_requests', message: 'x', retryAfter: 12 }))).toBe('Too many requests; please try again in 12 seconds');
+    // issue 28.5c: the resend limit of one invitee, with the wait the server's Retry-After gave
+    expect(errorText(i18n, new ApiError({ kind: 'http', status: 429, code: 'invitation_resend_limited', message: 'x', retryAfter: 3540 }))).toBe('This invitation was sent again too often; you can send it again in 3540 seconds');
     expect(adminErrorText(i18n, { code: 'validation_failed', retryable: false, fields: { 'subscriptions.0.role_ids.1': ['role_not_in_subscription'], locale: ['invalid'] } })).toBe(
       'Some fields are invalid: subscriptions.0.role_ids.1: The role does not belong to this subscription; locale is invalid',
     );

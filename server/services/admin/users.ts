@@ -1,3 +1,4 @@
+import { hitRateLimit } from '../throttle';
 import { sql, type ExpressionBuilder, type Expression, type SqlBool } from 'kysely';
 import type { Account, AccountStatus, AuthType, Database } from '../../db/schema';
 import type { Db } from '../../db/index';
@@ -802,9 +803,14 @@ export async function deleteAccount(deps: Deps, actor: Actor, account: Account):
 }
 
 /** Sends the invitation again (409 for SSO accounts and for accounts already verified). */
+/** Invitation mails one recipient can be resent per hour (a first invitation at creation does not count). */
+export const INVITATION_RESENDS_PER_HOUR = 3;
+
 export async function reinvite(deps: Deps, actor: Actor, account: Account): Promise<boolean> {
   if (account.auth_type === 'SSO') throw new AppError(409, 'invitation_not_applicable');
   if (account.password_hash || account.email_verified_at) throw new AppError(409, 'already_verified');
+  // per recipient, whoever resends (issue 28 finding 5c): 3 an hour, then 429 invitation_resend_limited with Retry-After
+  await hitRateLimit(deps, `invite:${account.id}`, INVITATION_RESENDS_PER_HOUR, 3600_000, 'invitation_resend_limited');
   await sendInvitation(deps, account, actorOpts(actor.id));
   await recordAudit(deps.db.kysely, actor, `${account.type}.invite`, account.type, account.id, null, { email: account.email }, deps.clock.nowIso());
   return true;

@@ -38,6 +38,7 @@ const codeMessages: Record<ErrorCode, MessageDescriptor> = {
   invalid_link: msg`This link is invalid or has expired`,
   invalid_token: msg`Your session has expired, please sign in again`,
   invitation_not_applicable: msg`Single sign-on accounts are not invited by e-mail`,
+  invitation_resend_limited: msg`This invitation was sent again too often; you can send it again in {seconds} seconds`,
   last_super_admin: msg`The last super admin cannot be removed or demoted`,
   lock_forbidden: msg`Managers may clear only the locks of the users they manage`,
   lock_not_found: msg`This lock no longer exists`,
@@ -110,6 +111,7 @@ export function loggedErrorText(i18n: I18n, code: string): string | null {
 const loggedMessages: Record<string, MessageDescriptor> = {
   account_locked: msg`Too many failed attempts: the account was locked`,
   too_many_requests: msg`Too many requests: the rate limit refused the request`,
+  invitation_resend_limited: msg`An invitation was sent again too often: the resend limit refused it`,
 };
 
 /** "email: must be a valid email" / "Locale is invalid": a field's code, its name said once. */
