@@ -115,10 +115,17 @@ export async function setLanguage(page: Page, label: 'Deutsch' | 'English'): Pro
   await page.getByRole('option', { name: label }).click();
 }
 
-export async function fillCredentials(page: Page, email: string, password: string): Promise<void> {
+/** The sign-in form's labels per language: a browser's first visit shows the page in its own language (issue 29). */
+const SIGN_IN_FORM = {
+  en: { password: /^password/i, submit: 'Sign in' },
+  de: { password: /^passwort/i, submit: 'Anmelden' },
+} as const;
+
+export async function fillCredentials(page: Page, email: string, password: string, lang: keyof typeof SIGN_IN_FORM = 'en'): Promise<void> {
+  const form = SIGN_IN_FORM[lang];
   await page.getByRole('textbox', { name: /e-mail/i }).fill(email);
-  await page.getByLabel(/^password/i).fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByLabel(form.password).fill(password);
+  await page.getByRole('button', { name: form.submit }).click();
 }
 
 /**

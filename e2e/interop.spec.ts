@@ -73,7 +73,8 @@ const DENIED_PAGE = {
 /** The denied user: the product's localized "no access" page, then (Continue) the app receives access_denied. */
 async function deniedThroughProduct(page: Page, user: NewUser, rpOrigin: string, lang: keyof typeof DENIED_PAGE = 'en'): Promise<void> {
   await expect(page).toHaveURL((u) => u.origin === productOrigin && u.searchParams.has('interaction'));
-  await fillCredentials(page, user.email, user.password);
+  // a German browser's first visit shows the sign-in page in German (navigator.languages, issue 29)
+  await fillCredentials(page, user.email, user.password, lang);
   // the product explains the refusal on its own origin before the app hears about it
   await expect(page.getByRole('heading', { name: DENIED_PAGE[lang].heading })).toBeVisible();
   expect(new URL(page.url()).origin).toBe(productOrigin);
