@@ -122,12 +122,18 @@ function record(problem: GuardProblem): void {
 /** The browser's line for a request answered 4xx: an answer the product handles (wrong password, expired link). */
 const CLIENT_ERROR_RESOURCE = /^Failed to load resource: the server responded with a status of 4\d\d\b/;
 
+/**
+ * The browser's line for a request a spec cut off itself (`route.abort()`: 'failed', 'internetdisconnected'), as the
+ * statechart walks do to reach their network-failure states; the e2e server is on loopback, so nothing else cuts one.
+ */
+const ABORTED_BY_SPEC_RESOURCE = /^Failed to load resource: net::ERR_(INTERNET_DISCONNECTED|FAILED)$/;
+
 function watchPage(page: Page): void {
   page.on('pageerror', (error) => record({ kind: 'pageerror', text: `${error.name}: ${error.message}`, url: page.url() }));
   page.on('console', (message) => {
     const text = message.text();
     if (message.type() === 'error') {
-      if (CLIENT_ERROR_RESOURCE.test(text)) return;
+      if (CLIENT_ERROR_RESOURCE.test(text) || ABORTED_BY_SPEC_RESOURCE.test(text)) return;
       record({ kind: 'console', text, url: page.url() });
     } else if (/Uncompiled message detected|Messages for locale .* not loaded/.test(text)) {
       record({ kind: 'warning', text, url: page.url() });
