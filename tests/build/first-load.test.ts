@@ -140,15 +140,18 @@ describe('first-load chunks (production build)', () => {
   }
 
   // Budgets (issue 15, BENCHMARKS.md "Step 7" and "The user list's first load"): the measured figures plus ~1 KB, so
-  // that what grows them is a decision, not an accident (the admin dashboard is within the goal of 150; /login is not,
-  // see "what bounds the first load").
+  // that what grows them is a decision, not an accident (/login is not within its goal, see "what bounds the first
+  // load"). Raised in stop 27 by 1.2-2.0 KB each (measured 150.7 / 134.8 / 157.5 / 159.0 / 202.4 / 196.2): the route
+  // announcer and focus-after-swap (issue 29), safe-trans (user values never read as markup, issue 28.5e), the toast
+  // lane, the query-key module and the interaction check of the sign-in chart. The dashboard is now 0.7 KB over the
+  // goal of 150.
   it.each([
-    ['/admin/dashboard (admin shell)', 149.5],
-    ['/admin/… (shell layout alone)', 133.5],
-    ['/login', 155.5],
-    ['/admin/login', 157],
-    ['/admin/user-management', 201],
-    ['/admin/admin-management', 195],
+    ['/admin/dashboard (admin shell)', 151.5],
+    ['/admin/… (shell layout alone)', 135.5],
+    ['/login', 158.5],
+    ['/admin/login', 160],
+    ['/admin/user-management', 203.5],
+    ['/admin/admin-management', 197],
   ] as const)('%s: first load at most %d KB brotli', (route, kb) => {
     expect(firstLoadBrotli(route) / 1024).toBeLessThanOrEqual(kb);
   });
