@@ -28,7 +28,7 @@ const messages: DomainMessages = {
     invalid_token: 'Ihre Sitzung ist abgelaufen, bitte melden Sie sich erneut an',
     interaction_expired: 'Die Anmeldeanfrage ist abgelaufen, bitte beginnen Sie erneut',
     interaction_invalid: 'Diese Anmeldeanfrage gehört zu einer anderen Anmeldeseite',
-    interaction_foreign_browser: 'Diese Anmeldung wurde in einem anderen Browser begonnen. Beginnen Sie die Anmeldung in diesem Browser erneut',
+    interaction_foreign_browser: 'Diese Anmeldung wurde in einem anderen Browser begonnen. Beginnen Sie die Anmeldung in diesem Browser neu',
     email_not_found: 'E-Mail nicht gefunden',
     otp_invalid: 'Das Einmalpasswort ist ungültig',
     otp_required: 'Bitte geben Sie das Einmalpasswort ein',

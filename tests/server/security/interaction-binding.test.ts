@@ -133,7 +133,7 @@ async function expectForeign(res: Response, lang: 'en' | 'de' = 'en'): Promise<v
   expect(res.status).toBe(403);
   const body = (await res.json()) as { error: { code: string; message: string } };
   expect(body.error.code).toBe('interaction_foreign_browser');
-  expect(body.error.message).toBe(lang === 'de' ? 'Diese Anmeldung wurde in einem anderen Browser begonnen. Beginnen Sie die Anmeldung in diesem Browser erneut' : 'This sign-in was started in another browser. Start the sign-in again in this browser');
+  expect(body.error.message).toBe(lang === 'de' ? 'Diese Anmeldung wurde in einem anderen Browser begonnen. Beginnen Sie die Anmeldung in diesem Browser neu' : 'This sign-in was started in another browser. Start the sign-in again in this browser');
 }
 
 let seq = 0;
