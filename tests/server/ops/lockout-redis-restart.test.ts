@@ -34,7 +34,7 @@ for (const kind of DB_KINDS) {
 
     const login = async (email: string, password: string, ip: string) => {
       const s = await startAuthorize(t);
-      return t.app.inject({ method: 'POST', url: '/api/login', payload: { email, password, interaction: s.interaction ?? '' }, remoteAddress: ip });
+      return t.app.inject({ method: 'POST', url: '/api/login', headers: { cookie: s.jar.header() }, payload: { email, password, interaction: s.interaction ?? '' }, remoteAddress: ip });
     };
     /** Redis answers again (the app's client reconnected). */
     const redisBack = async (email: string, ip: string) => {
