@@ -301,7 +301,7 @@ test.describe('admin user list: sorting, saved filters, bulk actions', () => {
     expect((await res.json()).error).toBe('invalid_grant');
     await page.goto('/admin/dashboard?e_code=invalid_grant');
     await expect(page.getByRole('combobox', { name: 'Error code', exact: true })).toHaveText(/invalid_grant/);
-    const logs = page.locator('[role="region"][aria-label="Admin logs"]');
+    const logs = page.locator('[role="region"][aria-label="Table of admin logs"]');
     const row = logs.getByRole('row').filter({ hasText: 'POST /oidc/token' }).first();
     await expect(row).toBeVisible();
     await expect(row.getByText('400 · invalid_grant')).toBeVisible();
