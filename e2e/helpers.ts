@@ -118,7 +118,7 @@ export async function setLanguage(page: Page, label: 'Deutsch' | 'English'): Pro
 /** The sign-in form's labels per language: a browser's first visit shows the page in its own language (issue 29). */
 const SIGN_IN_FORM = {
   en: { password: /^password/i, submit: 'Sign in' },
-  de: { password: /^passwort/i, submit: 'Anmelden' },
+  de: { password: /^passwort(?! anzeigen)/i, submit: 'Anmelden' },
 } as const;
 
 export async function fillCredentials(page: Page, email: string, password: string, lang: keyof typeof SIGN_IN_FORM = 'en'): Promise<void> {
