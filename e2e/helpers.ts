@@ -248,3 +248,14 @@ export async function createAdminWithPassword(request: APIRequestContext, adminT
 export async function toast(page: Page, text: string | RegExp): Promise<void> {
   await expect(page.locator('[data-scope="toast"][data-part="root"]').filter({ hasText: text }).first()).toBeVisible();
 }
+
+/**
+ * Every page of the context starts with `lang` saved as the SPA's language (localStorage `locale`). The init script
+ * runs in every document, about:blank too, where reading localStorage throws: only http(s) documents are touched,
+ * so the guard sees no page error of the test's own making.
+ */
+export async function presetLocale(context: import('@playwright/test').BrowserContext, lang: string): Promise<void> {
+  await context.addInitScript((l) => {
+    if (window.location.protocol === 'http:' || window.location.protocol === 'https:') window.localStorage.setItem('locale', l);
+  }, lang);
+}

@@ -16,7 +16,7 @@ import { expect, test } from './fixtures';
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { apiToken, createAdminWithPassword, createUserWithPassword, dataDir, superAdminToken, withDb, type NewUser } from './helpers';
+import { apiToken, createAdminWithPassword, createUserWithPassword, dataDir, presetLocale, superAdminToken, withDb, type NewUser } from './helpers';
 import { auditPage } from './screens/audit';
 import { isEnglishMessage, LANGS, tr, untranslatedMessage, type ScreenLang } from './screens/catalog';
 
@@ -389,7 +389,7 @@ test.describe('every screen at 360, 768 and 1440 px in en, de, fr, it', () => {
       const collected: Record<string, Set<string>> = {};
       const { user, admin } = accounts(lang);
       const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-      await context.addInitScript((l) => window.localStorage.setItem('locale', l), lang);
+      await presetLocale(context, lang);
       const page = await context.newPage();
       const problems: string[] = [];
       try {
@@ -422,7 +422,7 @@ test.describe('issue 14 findings', () => {
     test.setTimeout(90_000);
     await seed(browser);
     context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    await context.addInitScript(() => window.localStorage.setItem('locale', 'fr'));
+    await presetLocale(context, 'fr');
     page = await context.newPage();
     const { admin } = accounts('fr');
     await signIn(page, '/admin/login', admin.email, admin.password, /\/admin\/dashboard/);
@@ -452,13 +452,13 @@ test.describe('issue 14 findings', () => {
   test('fr and it 1280: the sidebar title and items wrap instead of being cut', async () => {
     for (const lang of ['fr', 'it'] as const) {
       await page.evaluate((l) => window.localStorage.setItem('locale', l), lang);
-      await context.addInitScript((l) => window.localStorage.setItem('locale', l), lang);
+      await presetLocale(context, lang);
       await go(page, '/admin/user-management');
       await expect(page.getByText(tr(lang, 'Admin panel')).first()).toBeVisible();
       expect(await notClipped('#admin-sidebar a, #admin-sidebar a span, #admin-sidebar span')).toEqual([]);
       await expect(page.getByRole('link', { name: tr(lang, 'Admin management') })).toContainText(tr(lang, 'Admin management'));
     }
-    await context.addInitScript(() => window.localStorage.setItem('locale', 'fr'));
+    await presetLocale(context, 'fr');
     await page.evaluate(() => window.localStorage.setItem('locale', 'fr'));
   });
 
@@ -609,7 +609,7 @@ test.describe('issue 14 findings', () => {
   test('the two-factor challenge has no blank gap under its heading', async ({ browser }) => {
     for (const lang of ['en', 'fr'] as const) {
       const guest = await browser.newContext();
-      await guest.addInitScript((l) => window.localStorage.setItem('locale', l), lang);
+      await presetLocale(guest, lang);
       const challenge = await guest.newPage();
       try {
         await PUBLIC_SCREENS.find((screen) => screen.name === 'login-two-factor')!.open(challenge, lang);

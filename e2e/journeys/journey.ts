@@ -44,6 +44,11 @@ export class Journey {
     this.guard.check(`${this.lang} ${this.width}: ${name}`);
   }
 
+  /** Text on the page, not its copy in a live region (what a swap announces is the new content's own text). */
+  text(source: string): Locator {
+    return this.page.getByText(this.t(source)).and(this.page.locator(':not([aria-live])'));
+  }
+
   async heading(source: string, level = 1): Promise<void> {
     await expect(this.page.getByRole('heading', { level, name: this.re(source) }).first()).toBeVisible();
   }

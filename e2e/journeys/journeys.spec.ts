@@ -81,9 +81,9 @@ async function userTour(j: Journey): Promise<void> {
   });
   await j.step('profile: authenticator set-up opened and cancelled', async () => {
     await j.button('Set up authenticator app').click();
-    await expect(page.getByText(j.t('Scan the QR code with an authenticator app (Google Authenticator, Microsoft Authenticator, 1Password…).'))).toBeVisible();
+    await expect(j.text('Scan the QR code with an authenticator app (Google Authenticator, Microsoft Authenticator, 1Password…).')).toBeVisible();
     await j.button('Cancel').click();
-    await expect(page.getByText(j.t('Scan the QR code with an authenticator app (Google Authenticator, Microsoft Authenticator, 1Password…).'))).toBeHidden();
+    await expect(j.text('Scan the QR code with an authenticator app (Google Authenticator, Microsoft Authenticator, 1Password…).')).toBeHidden();
   });
   await j.step('account menu → home', async () => {
     await j.accountMenu('Home');

@@ -291,9 +291,7 @@ function FilePicker({ fileName, size, disabled, error, onFile, invitations }: { 
       >
         <UploadIcon width={24} height={24} />
         <span id={nameId} className={css({ fontWeight: 'medium' })}>{fileName ?? <Trans>Choose a CSV file</Trans>}</span>
-        <span id={fileId} className={css({ color: 'fg.muted', fontSize: 'xs' })}>{fileName ? t`${Math.max(1, Math.round(size / 1024))} KB` : t`.csv, UTF-8`}</span>
-        <span className={css({ fontWeight: 'medium' })}>{fileName ?? <Trans>Choose a CSV file</Trans>}</span>
-        <span className={css({ color: 'fg.muted', fontSize: 'xs' })}>{fileName ? fmt.fileSize(size) : t`.csv, UTF-8`}</span>
+        <span id={fileId} className={css({ color: 'fg.muted', fontSize: 'xs' })}>{fileName ? fmt.fileSize(size) : t`.csv, UTF-8`}</span>
         <input
           id={inputId}
           type="file"
