@@ -114,6 +114,10 @@ export const FIELD_ERROR_CODES = [
   'file_required',
   /** users CSV import: the file cannot be read as CSV */
   'csv_invalid',
+  /** users CSV import: a row (the header first) has more than CSV_MAX_COLUMNS cells (params.size) */
+  'csv_too_many_columns',
+  /** users CSV import: a cell is longer than CSV_MAX_CELL_LENGTH characters (params.size) */
+  'csv_cell_too_long',
   /** users (and import rows): an SSO account needs a provider */
   'provider_required',
   /** users (and import rows): the provider is not one of the configured SSO providers */

@@ -6,6 +6,8 @@ import { userFilterQuery } from './users';
 
 const tag = 'admin: users';
 
+export { CSV_EXCERPT_LENGTH, CSV_MAX_CELL_LENGTH, CSV_MAX_COLUMNS } from '../domain/csv-limits';
+
 /** How the server decoded an uploaded file. */
 export const CSV_ENCODINGS = ['utf-8', 'utf-16le', 'utf-16be', 'windows-1252'] as const;
 export type CsvEncoding = (typeof CSV_ENCODINGS)[number];

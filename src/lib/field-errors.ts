@@ -19,6 +19,7 @@ import type { FieldError, FieldValues, Path, UseFormSetError } from 'react-hook-
 import type { FieldErrorCode } from '../../contract/errors';
 import { PASSWORD_MAX_LENGTH_EXCLUSIVE, PASSWORD_MIN_LENGTH, type PasswordRule } from '../../contract/domain/password-rules';
 import { isApiError } from '../api/errors';
+import { CSV_MAX_CELL_LENGTH, CSV_MAX_COLUMNS } from '../../contract/domain/csv-limits';
 
 /**
  * The codes with a message of their own: every field error code of the contract and the password rules (a contract
@@ -54,6 +55,8 @@ const messages: Record<ShownCode, MessageDescriptor> = {
   avatar_too_large_dimensions: msg`The image must be at most 1200 × 600 pixels.`,
   file_required: msg`A CSV file is required`,
   csv_invalid: msg`The CSV file cannot be read`,
+  csv_too_many_columns: msg`The CSV file has more than {size} columns`,
+  csv_cell_too_long: msg`A cell of the CSV file is longer than {size} characters`,
   provider_required: msg`A single sign-on provider is required`,
   provider_unknown: msg`Unknown single sign-on provider`,
   technical_immutable: msg`The technical flag is fixed when the user is created`,
@@ -85,6 +88,8 @@ export const passwordRuleLabels: Record<PasswordRule, MessageDescriptor> = {
 const defaultSizes: Partial<Record<ShownCode, number>> = {
   password_too_short: PASSWORD_MIN_LENGTH,
   password_too_long: PASSWORD_MAX_LENGTH_EXCLUSIVE,
+  csv_too_many_columns: CSV_MAX_COLUMNS,
+  csv_cell_too_long: CSV_MAX_CELL_LENGTH,
 };
 
 /** Translates a descriptor with values (kept out of the extractor's way: ids are not literals here). */

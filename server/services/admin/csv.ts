@@ -4,6 +4,7 @@ import { setImmediate as tick } from 'node:timers/promises';
 import { sql, type SqlBool } from 'kysely';
 import type { Db } from '../../db/index';
 import type { CsvEncoding } from '../../../contract/admin/import';
+import { CSV_EXCERPT_LENGTH, CSV_MAX_CELL_LENGTH, CSV_MAX_COLUMNS } from '../../../contract/domain/csv-limits';
 import { accountStateOf } from '../../../contract/common';
 import { accountWhere, shortSearchVia, type SearchVia, type UserFilters } from './users';
 
@@ -164,45 +165,115 @@ export interface ParsedCsv {
   records: { row: number; values: Record<string, string> }[];
 }
 
-/** Sniffs ';' or ',' from the header line (outside quotes). */
-function sniffDelimiter(text: string): ',' | ';' {
-  const firstLine = text.slice(0, Math.max(0, text.search(/\r?\n/)) || text.length);
+/**
+ * Caps of an import file (issue 28.4): a header of a million columns or a cell of megabytes is refused at once, before
+ * the parser builds anything of that size. The export writes 12 columns; a person's longest cell is an e-mail (254).
+ */
+export { CSV_MAX_COLUMNS, CSV_MAX_CELL_LENGTH, CSV_EXCERPT_LENGTH };
+
+/** A file refused for its shape: the field error `code` with its `size` ("…more than 100 columns"). */
+export class CsvRefused extends Error {
+  constructor(
+    readonly code: 'csv_invalid' | 'csv_too_many_columns' | 'csv_cell_too_long',
+    readonly size?: number,
+    readonly row?: number,
+  ) {
+    super(code);
+  }
+}
+
+/** At most CSV_EXCERPT_LENGTH characters (code points) of a cell, ending in '…' when it was cut. */
+export function excerpt(value: string): string {
+  if (value.length <= CSV_EXCERPT_LENGTH) return value;
+  const points = [...value.slice(0, 2 * CSV_EXCERPT_LENGTH + 1)];
+  if (points.length <= CSV_EXCERPT_LENGTH && value.length <= 2 * CSV_EXCERPT_LENGTH) return value;
+  return `${points.slice(0, CSV_EXCERPT_LENGTH - 1).join('')}…`;
+}
+
+/**
+ * Sniffs ';' or ',' from the header line (outside quotes) and checks the header's shape on the way: more than
+ * CSV_MAX_COLUMNS cells or a cell longer than CSV_MAX_CELL_LENGTH is refused after reading at most
+ * CSV_MAX_COLUMNS × (CSV_MAX_CELL_LENGTH + 3) characters, whatever the size of the line.
+ */
+function scanHeader(text: string): ',' | ';' {
+  const limit = Math.min(text.length, CSV_MAX_COLUMNS * (CSV_MAX_CELL_LENGTH + 3));
   let inQuotes = false;
   let commas = 0;
   let semis = 0;
-  for (const ch of firstLine) {
-    if (ch === '"') inQuotes = !inQuotes;
-    else if (!inQuotes && ch === ',') commas++;
-    else if (!inQuotes && ch === ';') semis++;
+  let cell = 0;
+  for (let i = 0; i < limit; i++) {
+    const ch = text.charCodeAt(i);
+    if (ch === 34 /* " */) inQuotes = !inQuotes;
+    else if (!inQuotes && (ch === 10 || ch === 13)) break;
+    else if (!inQuotes && (ch === 44 /* , */ || ch === 59) /* ; */) {
+      if (ch === 44) commas++;
+      else semis++;
+      if (Math.max(commas, semis) + 1 > CSV_MAX_COLUMNS) throw new CsvRefused('csv_too_many_columns', CSV_MAX_COLUMNS, 1);
+      cell = 0;
+      continue;
+    }
+    if (++cell > CSV_MAX_CELL_LENGTH + 2) throw new CsvRefused('csv_cell_too_long', CSV_MAX_CELL_LENGTH, 1);
   }
   return semis > commas ? ';' : ',';
 }
 
 /**
  * Parses a CSV (encoding by decodeCsv, ',' or ';') with a header row. Streams through csv-parse in 64 KiB
- * chunks so a big file does not hold the event loop. Throws 'csv_invalid' on malformed input.
+ * chunks and gives the event loop a turn every 64 KiB of input, so a big file does not hold other requests. A row
+ * of more than CSV_MAX_COLUMNS cells or a cell of more than CSV_MAX_CELL_LENGTH characters stops the parse with
+ * CsvRefused (csv-parse's own record cap bounds what it buffers before that); malformed input is 'csv_invalid'.
  */
 export async function parseCsv(buf: Buffer): Promise<ParsedCsv> {
+  // the header's shape first, from the file's first bytes: a hostile header is refused before the whole file is decoded
+  // (a multi-byte character cut at the end of the prefix decodes as windows-1252 there, which counts the same)
+  const headBytes = CSV_MAX_COLUMNS * (CSV_MAX_CELL_LENGTH + 3) * 4;
+  if (buf.length > headBytes) scanHeader(decodeCsv(buf.subarray(0, headBytes)).text);
   const { text, encoding } = decodeCsv(buf);
-  if (text.includes('\u0000')) throw new Error('csv_invalid');
-  const delimiter = sniffDelimiter(text);
-  const parser = parse({ delimiter, relax_column_count: true, skip_empty_lines: true, trim: true, info: true });
+  if (text.includes('\u0000')) throw new CsvRefused('csv_invalid');
+  const delimiter = scanHeader(text);
+  const parser = parse({
+    delimiter,
+    relax_column_count: true,
+    skip_empty_lines: true,
+    trim: true,
+    info: true,
+    // csv-parse's buffers for one record: bounded before a cell or a row of cells can grow past the caps
+    max_record_size: CSV_MAX_COLUMNS * (CSV_MAX_CELL_LENGTH + 1),
+  });
   const chunks: string[] = [];
   for (let i = 0; i < text.length; i += 65536) chunks.push(text.slice(i, i + 65536));
-  Readable.from(chunks).pipe(parser);
+  const source = Readable.from(chunks);
+  source.pipe(parser);
   let header: string[] | undefined;
   const records: ParsedCsv['records'] = [];
-  for await (const item of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
-    const cells = item.record;
-    if (!header) {
-      header = cells.map((h) => h.trim().toLowerCase());
-      continue;
+  let checked = 0;
+  try {
+    for await (const item of parser as AsyncIterable<{ record: string[]; info: { lines: number; bytes: number } }>) {
+      const cells = item.record;
+      const row = item.info.lines;
+      if (cells.length > CSV_MAX_COLUMNS) throw new CsvRefused('csv_too_many_columns', CSV_MAX_COLUMNS, row);
+      for (const cell of cells) if (cell.length > CSV_MAX_CELL_LENGTH) throw new CsvRefused('csv_cell_too_long', CSV_MAX_CELL_LENGTH, row);
+      if (item.info.bytes - checked >= 65536) {
+        checked = item.info.bytes;
+        await tick();
+      }
+      if (!header) {
+        header = cells.map((h) => h.trim().toLowerCase());
+        continue;
+      }
+      const values: Record<string, string> = {};
+      header.forEach((h, i) => {
+        values[h] = unescapeCell((cells[i] ?? '').trim());
+      });
+      records.push({ row, values });
     }
-    const values: Record<string, string> = {};
-    header.forEach((h, i) => {
-      values[h] = unescapeCell((cells[i] ?? '').trim());
-    });
-    records.push({ row: item.info.lines, values });
+  } catch (error) {
+    source.destroy();
+    parser.destroy();
+    if (error instanceof CsvRefused) throw error;
+    const code = (error as { code?: unknown }).code;
+    if (code === 'CSV_MAX_RECORD_SIZE') throw new CsvRefused('csv_cell_too_long', CSV_MAX_CELL_LENGTH);
+    throw new CsvRefused('csv_invalid');
   }
   return { encoding, header: header ?? [], records };
 }

@@ -14,7 +14,7 @@ import { normalizeEmail, searchTextOf } from '../accounts';
 import { sendInvitation } from '../invitations';
 import type { Actor, Deps, Queries } from '../deps';
 import { recordAudit } from './audit';
-import { exportUsersCsv, parseCsv, type ParsedCsv } from './csv';
+import { CsvRefused, excerpt, exportUsersCsv, parseCsv, type ParsedCsv } from './csv';
 import { actorOpts, type UserFilters } from './users';
 
 /**
@@ -84,7 +84,7 @@ async function validateRecords(config: Deps['config'], parsed: ParsedCsv, actorI
         const codes = (fields[issue.field] ??= []);
         if (!codes.includes(issue.code)) codes.push(issue.code);
       }
-      failed.push({ row, email: values.email ?? '', fields });
+      failed.push({ row, email: excerpt(values.email ?? ''), fields });
       continue;
     }
     const r = res.data;
@@ -125,8 +125,9 @@ async function readImportFile(buf: Buffer): Promise<ParsedCsv> {
   let parsed: ParsedCsv;
   try {
     parsed = await parseCsv(buf);
-  } catch {
-    throw new AppError(422, 'users_import_failed', { fields: { file: ['csv_invalid'] } });
+  } catch (error) {
+    const refused = error instanceof CsvRefused ? error : new CsvRefused('csv_invalid');
+    throw new AppError(422, 'users_import_failed', { fields: { file: [refused.code] }, ...(refused.size ? { params: { size: refused.size } } : {}) });
   }
   const missing = REQUIRED_COLUMNS.filter((c) => !parsed.header.includes(c));
   if (missing.length) throw new AppError(422, 'users_import_failed', { fields: Object.fromEntries(missing.map((c) => [`columns.${c}`, ['required']])) });
