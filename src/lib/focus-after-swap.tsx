@@ -11,7 +11,7 @@
  * `tabindex=-1`). It is waited for while the new content loads (lazy screens, data), and given up when the person
  * has moved on meanwhile (clicked or typed elsewhere) or after a few seconds.
  */
-import { useEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
 import { visuallyHidden } from '../components/visually-hidden';
 
 /** Marks the element that takes focus after a swap. */
@@ -140,7 +140,18 @@ export interface SwapFocusOptions {
   selector?: string;
   /** Whether this key takes focus (e.g. not a busy step that has nothing to act on). Default: every change. */
   focus?: boolean;
+  /**
+   * For a component its parent remounts (a `key` that follows server data, such as the profile's two-factor section
+   * after its own change is saved): when the old instance held focus as it went, the new one (the same id) puts it on
+   * its target again instead of leaving it on the page's body. Needs `container`.
+   */
+  remountId?: string;
 }
+
+/** Focus handed from a component that went to the one of the same id that replaces it (id → when). */
+const remountHandoffs = new Map<string, number>();
+/** The new instance mounts in the same commit; a handoff older than this is a component that just went away. */
+const REMOUNT_HANDOFF_MS = 1000;
 
 /**
  * For a component that swaps its content in place: each time `key` changes (not on the first render), focus moves
@@ -168,5 +179,26 @@ export function useSwapFocus(key: string, options: SwapFocusOptions = {}): { liv
       onFocused: (element) => announceRef.current(text ?? element.textContent?.trim() ?? ''),
     });
   }, [key]);
+
+  const { remountId } = options;
+  // a layout effect's cleanup runs before React takes the old DOM out: focus is still inside then
+  useLayoutEffect(() => {
+    if (!remountId) return;
+    const mounted = latest.current.container?.current ?? null;
+    return () => {
+      const root = latest.current.container?.current ?? mounted;
+      if (root && document.activeElement && root !== document.activeElement && root.contains(document.activeElement)) remountHandoffs.set(remountId, Date.now());
+    };
+  }, [remountId]);
+  useEffect(() => {
+    if (!remountId) return;
+    const handedAt = remountHandoffs.get(remountId);
+    remountHandoffs.delete(remountId);
+    if (handedAt === undefined || Date.now() - handedAt > REMOUNT_HANDOFF_MS) return;
+    // the old content took focus with it: only then (a person who has moved on keeps their place)
+    if (document.activeElement && document.activeElement !== document.body) return;
+    const { container, selector } = latest.current;
+    return focusWhenReady({ container: container ? () => container.current : undefined, selector });
+  }, [remountId]);
   return { liveRegion: <LiveRegion message={message} testId="swap-announcer" /> };
 }

@@ -227,6 +227,38 @@ describe('two-factor set-up (profile)', () => {
   });
 });
 
+describe('two-factor section remounted by the profile (its key follows the account’s data)', () => {
+  const machine = twoFactorSetupMachine.provide({});
+  function Profile({ version, enabled }: { version: number; enabled: boolean }) {
+    return (
+      <I18nProvider i18n={i18n}>
+        <QueryClientProvider client={createQueryClient()}>
+          <button type="button">elsewhere</button>
+          <TwoFactorSection key={version} kind="user" phone={null} status={{ enabled, method: enabled ? 'GOOGLE' : null }} machineOverride={machine} />
+        </QueryClientProvider>
+      </I18nProvider>
+    );
+  }
+
+  it('focus inside the section as it is replaced (“I have saved my codes”, then the refetch) goes to the new one’s target, not the body', async () => {
+    const view = render(<Profile version={1} enabled={false} />);
+    screen.getByRole('button', { name: 'Set up authenticator app' }).focus();
+    view.rerender(<Profile version={2} enabled />);
+    const state = await screen.findByText('On — authenticator app');
+    await waitFor(() => expect(state).toHaveFocus());
+  });
+
+  it('focus elsewhere stays where it is', async () => {
+    const view = render(<Profile version={1} enabled={false} />);
+    const elsewhere = screen.getByRole('button', { name: 'elsewhere' });
+    elsewhere.focus();
+    view.rerender(<Profile version={2} enabled />);
+    await screen.findByText('On — authenticator app');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(elsewhere).toHaveFocus();
+  });
+});
+
 describe('import dialog: “Check file”', () => {
   it('focuses the check results and announces their summary from a live region inside the dialog', async () => {
     const report = { total: 4, created: 0, skipped: [{ row: 3, email: 'taken@example.com', reason: 'exists' }], failed: [{ row: 2, email: 'bad', fields: { email: ['email'] } }] };

@@ -284,9 +284,10 @@ export function TwoFactorSection({ kind, phone, status, machineOverride }: { kin
   }, [enabled]);
 
   // each step replaces the one before in place: focus moves to the new step (its first words) and it is announced,
-  // back to the section's heading when the choice of method is shown again (src/lib/focus-after-swap.tsx)
+  // back to the section's heading when the choice of method is shown again (src/lib/focus-after-swap.tsx); the profile
+  // remounts the section once the account's data says two-factor is on or off (its `key`): focus stays in it then
   const sectionRef = useRef<HTMLElement>(null);
-  const { liveRegion } = useSwapFocus(screen, { container: sectionRef, selector: 'h2' });
+  const { liveRegion } = useSwapFocus(screen, { container: sectionRef, selector: 'h2', remountId: `two-factor-section:${kind}` });
 
   return (
     <Section ref={sectionRef} id="two-factor-heading" screen={screen} title={<Trans>Two-factor authentication</Trans>} description={<Trans>Protect your account with a second step when you sign in.</Trans>}>
