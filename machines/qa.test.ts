@@ -204,7 +204,8 @@ describe.each(modelsWithQa().map(({ model, qa }) => [model.name, model, qa] as c
       expect(text).not.toContain('⚠');
       expect(text).toMatch(new RegExp(`### ${name}-0*1(\\.1)? `)); // a long first case is split: its part 1
     }
-  });
+    // the session chart's documents take ~19 s on a quiet 2-core runner (every path of a large chart, twice)
+  }, 120_000);
 });
 
 describe('npm run paths header', () => {

@@ -402,12 +402,12 @@ describe('QA words (machines/session.qa.ts)', () => {
 
 describe('inspector wiring', () => {
   it('attaches only in development with ?inspect', async () => {
-    const { shouldInspect, inspect } = await import('./inspect');
-    expect(shouldInspect(true, '?inspect')).toBe(true);
-    expect(shouldInspect(true, '?foo=1&inspect=1')).toBe(true);
-    expect(shouldInspect(true, '')).toBe(false);
-    expect(shouldInspect(false, '?inspect')).toBe(false);
-    expect(shouldInspect(true, undefined)).toBe(false);
+    const { inspectModeOf, inspect } = await import('./inspect');
+    expect(inspectModeOf(true, '?inspect')).toBe('popup');
+    expect(inspectModeOf(true, '?foo=1&inspect=1')).toBe('popup');
+    expect(inspectModeOf(true, '')).toBeNull();
+    expect(inspectModeOf(false, '?inspect')).toBeNull();
+    expect(inspectModeOf(true, undefined)).toBeNull();
     expect(inspect).toBeUndefined(); // node: no window
   });
 });
