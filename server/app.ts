@@ -7,6 +7,7 @@ import path from 'node:path';
 import type { AppConfig } from './config';
 import { importAvatarFiles } from './services/admin/avatars';
 import { createDb, migrateToLatest, type Db, type DbLogger, type DbOptions } from './db/index';
+import { assertSchemaReady } from './db/migrate';
 import { createMailer, type Mailer } from './services/mail';
 import { hashGate } from './services/passwords';
 import { createOidcRuntime } from './oidc/index';
@@ -92,12 +93,18 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   // core: config, database, mail, the OIDC runtime (signing keys, provider)
   const db = opts.db ?? createDb(dbOptionsOf(config, app.log));
   if (opts.migrate !== false) {
-    if (opts.db || db.dialect === 'sqlite') await migrateToLatest(db);
+    const ahead = (names: string[]) =>
+      app.log.info({ migrations: names }, `database schema is ahead of this release by ${names.length} expand migration${names.length > 1 ? 's' : ''} (${names.join(', ')}): compatible, starting`);
+    if (!config.migrate) {
+      // IAM_MIGRATE=off: a separate job migrates (npm run db:migrate); refuse a schema this release cannot run on
+      const { ahead: newer } = await assertSchemaReady(db);
+      if (newer.length) ahead(newer);
+    } else if (opts.db || db.dialect === 'sqlite') await migrateToLatest(db, { onAhead: ahead });
     else {
       // migrations may run longer than a request's statement timeout: their own connection without one
       const migrationDb = createDb({ ...dbOptionsOf(config, app.log), poolSize: 1, queryTimeoutMs: 24 * 3600_000 });
       try {
-        await migrateToLatest(migrationDb);
+        await migrateToLatest(migrationDb, { onAhead: ahead });
       } finally {
         await migrationDb.close();
       }

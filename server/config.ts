@@ -122,6 +122,12 @@ export interface AppConfig {
    * Only with NODE_ENV=development; refused at start otherwise.
    */
   devOrigins: string[];
+  /**
+   * Whether the server migrates the database at start (IAM_MIGRATE, `on` by default). `off`: a separate migration job
+   * runs `npm run db:migrate`; the server refuses to start while a migration of its release is pending, and starts on a
+   * database ahead of it only by `expand` migrations (server/db/migrate.ts, docs/OPERATIONS.md).
+   */
+  migrate: boolean;
   isProduction: boolean;
 }
 
@@ -235,6 +241,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
   const redisKeyPrefix = env.IAM_REDIS_PREFIX ?? 'iam:';
   if (!/^[A-Za-z0-9:_.-]{0,64}$/.test(redisKeyPrefix)) throw new ConfigError('IAM_REDIS_PREFIX', `must be up to 64 of A-Z a-z 0-9 : _ . -, got "${redisKeyPrefix}"`);
   const smtpUrl = url(env, 'SMTP_URL', ['smtp:', 'smtps:']);
+  const migrate = (env.IAM_MIGRATE || 'on').trim().toLowerCase();
+  if (migrate !== 'on' && migrate !== 'off') throw new ConfigError('IAM_MIGRATE', `must be "on" (migrate at start, the default) or "off" (a separate job runs npm run db:migrate), got "${env.IAM_MIGRATE}"`);
   const adminEmail = env.IAM_ADMIN_EMAIL || undefined;
   const adminPassword = env.IAM_ADMIN_PASSWORD || undefined;
   if (adminEmail && !z.email().safeParse(adminEmail).success) {
@@ -362,6 +370,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       maxRows: int(env, 'IAM_ERROR_LOG_MAX_ROWS', 100_000, 100, 100_000_000),
     },
     devOrigins,
+    migrate: migrate === 'on',
     isProduction: env.NODE_ENV === 'production',
   };
 }

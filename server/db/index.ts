@@ -1,6 +1,5 @@
-import { mkdirSync, readdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import SQLite from 'better-sqlite3';
 import {
   Kysely,
@@ -8,8 +7,6 @@ import {
   SqliteDialect,
   sql,
   type KyselyPlugin,
-  type Migration,
-  type MigrationProvider,
   type OperationNode,
   type PostgresPool,
   type PostgresPoolClient,
@@ -21,6 +18,7 @@ import { CurrentSchemaPostgresDialect } from './introspection';
 import { DependencyUnavailableError, databaseFailureOf } from '../errors';
 import { dbErrors, poolAcquire, watchPool } from '../lib/metrics';
 import { loadPg } from '../lib/optional-packages';
+import { assertCompatible, migrationModules, providerWith, readMigrationState, SchemaMismatchError } from './migrate';
 
 export type Dialect = 'sqlite' | 'postgres';
 export interface Db {
@@ -326,7 +324,7 @@ export function createDb(opts: DbOptions): Db {
   return { kysely, dialect: 'sqlite', available: () => true, onWrite: watch.onWrite, close: () => kysely.destroy() };
 }
 
-export const migrationFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
+export { migrationFolder, migrationModules, type MigrationModule } from './migrate';
 
 /**
  * An index a migration leaves to be built after its transaction (PostgreSQL only): `create index <name> on <table>
@@ -339,26 +337,8 @@ export interface OnlineIndex {
   /** the rest of the statement after the table, e.g. `using gin (f(col))` */
   using: string;
 }
-/**
- * A migration module: kysely's up/down, the indexes it leaves to be built outside its transaction, and the indexes
- * they replace (`retiredIndexes`: dropped CONCURRENTLY once every online index is built, so the table is never without
- * an index its queries use and writes never wait on the drop).
- */
-type MigrationModule = Migration & { onlineIndexes?: readonly OnlineIndex[]; retiredIndexes?: readonly string[] };
-
 /** From this many rows the table's online indexes are built CONCURRENTLY (below it a plain build takes milliseconds). */
 export const ONLINE_INDEX_FROM_ROWS = 10_000;
-
-export async function migrationModules(): Promise<Record<string, MigrationModule>> {
-  const out: Record<string, MigrationModule> = {};
-  for (const file of readdirSync(migrationFolder).filter((f) => /^\d{4}_.+\.(ts|js)$/.test(f) && !f.endsWith('.d.ts')).sort()) {
-    out[file.replace(/\.(ts|js)$/, '')] = (await import(path.join(migrationFolder, file))) as MigrationModule;
-  }
-  return out;
-}
-
-/** Every `NNNN_name.ts` in migrations/, by name. (Our own import() so TS files load under tsx and vitest.) */
-const folderMigrations: MigrationProvider = { getMigrations: migrationModules };
 
 /**
  * Runs `fn` on one connection under the advisory lock of this schema's online index work (instances starting together
@@ -426,19 +406,33 @@ export async function dropRetiredIndexes(db: Db, names: readonly string[]): Prom
  * Runs the pending migrations (kysely's Migrator: on PostgreSQL all of them in one transaction under its advisory
  * lock), then builds the online indexes of every migration that are not there yet (buildOnlineIndexes) and drops the
  * indexes they replace (dropRetiredIndexes). Returns the migrations run.
+ *
+ * A database ahead of this release (a newer release migrated it) is accepted when every migration this release does
+ * not know is an `expand` one (server/db/migrate.ts); otherwise it throws SchemaMismatchError, one line naming them.
+ * `onAhead` hears the names of those compatible newer migrations.
  */
-export async function migrateToLatest(db: Db, opts: { concurrentlyFromRows?: number } = {}): Promise<string[]> {
+export async function migrateToLatest(db: Db, opts: { concurrentlyFromRows?: number; onAhead?: (names: string[]) => void } = {}): Promise<string[]> {
+  const modules = await migrationModules();
+  const state = await readMigrationState(db, modules);
+  assertCompatible(state);
+  if (state.unknown.length) opts.onAhead?.(state.unknown.map((m) => m.name));
   const migrator = new Migrator({
     db: db.kysely,
-    provider: folderMigrations,
+    provider: providerWith(modules, state.unknown),
     ...(db.schema ? { migrationTableSchema: db.schema } : {}),
   });
   const { error, results } = await migrator.migrateToLatest();
-  if (error) throw error instanceof Error ? error : new Error(String(error));
+  if (error) {
+    // a newer release migrated between our read and the migrator's (its lock): say so instead of kysely's "corrupted migrations"
+    if (error instanceof Error && /^corrupted migrations/.test(error.message)) {
+      throw new SchemaMismatchError(`the database's migrations changed while this release migrated (another release migrating at the same time?): ${error.message.replace(/^corrupted migrations: /, '')}`);
+    }
+    throw error instanceof Error ? error : new Error(String(error));
+  }
   if (db.dialect === 'postgres') {
-    const modules = Object.values(await migrationModules());
-    await buildOnlineIndexes(db, modules.flatMap((m) => m.onlineIndexes ?? []), opts);
-    await dropRetiredIndexes(db, modules.flatMap((m) => m.retiredIndexes ?? []));
+    const online = Object.values(modules);
+    await buildOnlineIndexes(db, online.flatMap((m) => m.onlineIndexes ?? []), opts);
+    await dropRetiredIndexes(db, online.flatMap((m) => m.retiredIndexes ?? []));
   }
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
