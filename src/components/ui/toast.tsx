@@ -13,18 +13,20 @@ const Description = withContext(ArkToast.Description, 'description');
 const CloseTrigger = withContext(ArkToast.CloseTrigger, 'closeTrigger');
 
 export function Toaster() {
+  const { t } = useLingui();
+  // each lane is a landmark named in the person's language (Ark's own name is English: 'Notifications, bottom (alt+T)')
   return (
     <>
-      <ToastGroup toaster={headerToaster} />
-      <ToastGroup toaster={bottomToaster} />
+      <ToastGroup toaster={headerToaster} label={t`Notifications`} />
+      <ToastGroup toaster={bottomToaster} label={t`Notifications at the bottom of the page`} />
     </>
   );
 }
 
-function ToastGroup({ toaster }: { toaster: typeof headerToaster }) {
+function ToastGroup({ toaster, label }: { toaster: typeof headerToaster; label: string }) {
   const { t } = useLingui();
   return (
-    <ArkToaster toaster={toaster}>
+    <ArkToaster toaster={toaster} aria-label={label}>
       {(toast) => (
         <Root key={toast.id}>
           {toast.title ? <Title>{toast.title}</Title> : null}
