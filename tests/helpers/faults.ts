@@ -196,6 +196,8 @@ export interface ServerProcessOptions {
   nodeArgs?: string[];
   /** with npm start's memory and thread settings (scripts/server-runtime.mjs: its node flags and environment) */
   npmStartRuntime?: boolean;
+  /** another compiled server's entry (default: this run's build, tests/global-setup.ts) */
+  entry?: string;
 }
 
 /** The real server, compiled as `npm start` runs it (tests/global-setup.ts), with `env`, on a free port. */
@@ -214,7 +216,7 @@ export async function startServerProcess(env: Record<string, string>, opts: Serv
     ...env,
   };
   const runtime = opts.npmStartRuntime === true;
-  const proc = spawn(process.execPath, [...(runtime ? serverNodeArgs() : []), ...(opts.nodeArgs ?? []), inject('serverEntry')], {
+  const proc = spawn(process.execPath, [...(runtime ? serverNodeArgs() : []), ...(opts.nodeArgs ?? []), opts.entry ?? inject('serverEntry')], {
     cwd: path.resolve(import.meta.dirname, '..', '..'),
     env: runtime ? serverEnv(childEnv) : childEnv,
     stdio: ['ignore', 'pipe', 'pipe'],
