@@ -28,6 +28,7 @@ export const ERROR_CODES = [
   'database_unavailable',
   'email_not_found',
   'email_taken',
+  'encryption_key_mismatch',
   'forbidden',
   'import_job_not_found',
   'interaction_expired',

@@ -52,14 +52,16 @@ export const readinessSchema = dataOf(
     status: z.enum(['ok', 'degraded']),
     database: z.enum(['sqlite', 'postgres']),
     redis: z.enum(['ok', 'unavailable', 'not_configured']),
+    /** the TOTP encryption key decrypts the key check value (otherwise 503 `encryption_key_mismatch`) */
+    encryption_key: z.literal('ok'),
   }),
 );
 export type Readiness = z.infer<typeof readinessSchema>;
-const notReady = { 503: ['shutting_down', 'database_unavailable'] } as const;
+const notReady = { 503: ['shutting_down', 'database_unavailable', 'encryption_key_mismatch'] } as const;
 
 export const ready = defineEndpoint({
   method: 'GET', path: '/api/health/ready', tag: 'system', access: 'public',
-  summary: 'Readiness, "can this instance serve": the database answers within IAM_HEALTH_TIMEOUT_MS and the instance is not shutting down (503 otherwise; for load balancers). Redis is reported, not required: without it the routes that need it answer 503 and status is degraded',
+  summary: 'Readiness, "can this instance serve": the database answers within IAM_HEALTH_TIMEOUT_MS, IAM_ENCRYPTION_KEY decrypts the stored TOTP secrets and the instance is not shutting down (503 otherwise; for load balancers). Redis is reported, not required: without it the routes that need it answer 503 and status is degraded',
   response: readinessSchema,
   errors: notReady,
 });

@@ -10,6 +10,7 @@ import { createDb, migrateToLatest, type Db, type DbLogger, type DbOptions } fro
 import { assertSchemaReady } from './db/migrate';
 import { createMailer, type Mailer } from './services/mail';
 import { hashGate } from './services/passwords';
+import { checkEncryptionKey } from './services/server-secrets';
 import { createOidcRuntime } from './oidc/index';
 import security, { PERMISSIONS_POLICY } from './plugins/external/security';
 import i18n from './plugins/app/i18n';
@@ -120,6 +121,11 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   app.decorate('mailer', opts.mailer ?? createMailer(config, app.log));
   const oidc = createOidcRuntime({ db, config, log: app.log });
   app.decorate('oidc', oidc);
+  // the TOTP encryption key decrypts the stored secrets (IAM_ENCRYPTION_KEY): one error line at start if not, and
+  // readiness answers 503 encryption_key_mismatch (docs/OPERATIONS.md, "Encryption key")
+  app.addHook('onReady', async () => {
+    await checkEncryptionKey(app).catch((err: unknown) => app.log.warn({ err }, 'encryption key check failed; readiness runs it again'));
+  });
   app.addHook('onClose', async () => {
     await oidc.close();
     app.mailer.close();

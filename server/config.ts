@@ -77,6 +77,8 @@ export interface AppConfig {
   totpIssuer: string;
   /** Optional pepper mixed into the key that encrypts second-factor secrets (IAM_ENCRYPTION_KEY). */
   encryptionPepper: string;
+  /** The new IAM_ENCRYPTION_KEY for `npm run keys:rotate-encryption` only (IAM_ENCRYPTION_KEY_NEW; undefined when unset). */
+  encryptionPepperNext: string | undefined;
   /** Lifetime of invitation links in hours (IAM_INVITATION_TTL_HOURS, default 72, at most 90 days). */
   invitationTtlHours: number;
   /** Forgot-password answers 404 for an unknown e-mail instead of the neutral answer (IAM_FORGOT_PASSWORD_REVEAL=true). */
@@ -343,6 +345,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     mailFrom: env.MAIL_FROM || 'IAM <no-reply@localhost>',
     totpIssuer: env.IAM_TOTP_ISSUER || 'IAM',
     encryptionPepper: env.IAM_ENCRYPTION_KEY ?? '',
+    encryptionPepperNext: env.IAM_ENCRYPTION_KEY_NEW,
     invitationTtlHours: int(env, 'IAM_INVITATION_TTL_HOURS', 72, 1, 24 * 90),
     forgotPasswordReveal: env.IAM_FORGOT_PASSWORD_REVEAL === 'true',
     importJobs: {

@@ -5,7 +5,7 @@
 import { ERROR_CODES, type ErrorCode } from '../error-codes';
 
 /** Codes answered only with 503 (a dependency or the instance is not ready): never written to the error log. */
-const UNLOGGED_CODES: readonly ErrorCode[] = ['service_unavailable', 'database_unavailable', 'redis_unavailable', 'shutting_down'];
+const UNLOGGED_CODES: readonly ErrorCode[] = ['service_unavailable', 'database_unavailable', 'redis_unavailable', 'shutting_down', 'encryption_key_mismatch'];
 /**
  * The OAuth error codes the OIDC provider at /oidc answers with (RFC 6749 §5.2, OIDC Core §3.1.2.6, RFC 6750 §3.1,
  * RFC 8707): recorded in the error log as they were answered (server/oidc/error-log.ts).

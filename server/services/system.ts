@@ -6,6 +6,7 @@ import { AppError } from '../errors';
 import { LANGUAGES, FALLBACK_LANGUAGE } from '../i18n/index';
 import { closeRedis, createRedis } from '../lib/redis';
 import type { ServiceHost } from './deps';
+import { checkEncryptionKey, encryptionKeyStatus } from './server-secrets';
 
 /** The development origin (IAM_DEV_ORIGINS) a request came through, from its Host header (the Vite proxy keeps it). */
 export function devOriginOf(config: Pick<AppConfig, 'devOrigins'>, host: string | undefined): string | undefined {
@@ -40,12 +41,15 @@ export function clientConfigOf(config: Pick<AppConfig, 'issuer' | 'ssoProviders'
 
 export interface ReadinessCheck {
   /**
-   * 503 `shutting_down` while draining, `database_unavailable` when the database does not answer in time. Redis is
+   * 503 `shutting_down` while draining, `database_unavailable` when the database does not answer in time,
+   * `encryption_key_mismatch` when IAM_ENCRYPTION_KEY cannot decrypt the stored TOTP secrets. Redis is
    * reported (`redis: unavailable`, `status: degraded`) but does not make the instance unready.
    */
   check(): Promise<Readiness>;
   close(): Promise<void>;
 }
+
+const KEY_RECHECK_MS = 30_000;
 
 const notReady = (code: string, cause?: unknown) =>
   new AppError(503, code, { ...(cause === undefined ? {} : { cause }), headers: { 'retry-after': code === 'shutting_down' ? '1' : '5', 'cache-control': 'no-store' } });
@@ -71,6 +75,18 @@ export function createReadinessCheck(deps: ServiceHost, draining: () => boolean)
       } catch (cause) {
         throw notReady('database_unavailable', cause);
       }
+      // a TOTP encryption key that cannot decrypt the stored secrets (IAM_ENCRYPTION_KEY): this instance would fail
+      // every authenticator-app sign-in, so it is not ready (checked at start; again every 30 s while it fails)
+      const key = encryptionKeyStatus(deps.db);
+      let keyStatus = key.status;
+      if (keyStatus === 'unchecked' || (keyStatus === 'mismatch' && Date.now() - key.checkedAt > KEY_RECHECK_MS)) {
+        try {
+          keyStatus = await within(checkEncryptionKey(deps, { reload: keyStatus === 'mismatch' }), healthMs);
+        } catch (cause) {
+          throw notReady('database_unavailable', cause);
+        }
+      }
+      if (keyStatus === 'mismatch') throw notReady('encryption_key_mismatch');
       let redisState: Readiness['data']['redis'] = 'not_configured';
       if (redis) {
         redisState = await within(redis.ping(), healthMs).then(
@@ -78,7 +94,7 @@ export function createReadinessCheck(deps: ServiceHost, draining: () => boolean)
           () => 'unavailable' as const,
         );
       }
-      return { data: { status: redisState === 'unavailable' ? 'degraded' : 'ok', database: deps.db.dialect, redis: redisState } };
+      return { data: { status: redisState === 'unavailable' ? 'degraded' : 'ok', database: deps.db.dialect, redis: redisState, encryption_key: 'ok' } };
     },
     async close() {
       if (redis) await closeRedis(redis);

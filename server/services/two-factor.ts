@@ -6,7 +6,7 @@ import { nowIso } from '../db/index';
 import type { Account, Database, OtpChallengesTable } from '../db/schema';
 import { AppError } from '../errors';
 import { translate, isLanguage } from '../i18n/index';
-import { decryptText, encryptText, hmacHex, safeEqual, sha256Hex } from './server-secrets';
+import { decryptText, encryptText, hmacHex, reportDecryptFailure, safeEqual, sha256Hex } from './server-secrets';
 import { checkWithLockout, hitRateLimit, throttleKeys } from './throttle';
 import { hashPassword, verifyPassword } from './passwords';
 import { smsSenderFor } from './sms';
@@ -73,7 +73,11 @@ export async function verifyTotp(deps: ServiceHost, account: Pick<Account, 'id'>
     .executeTakeFirst();
   if (!row || row.two_factor_method !== 'GOOGLE' || !row.two_factor_secret) return false;
   const secret = await decryptText(deps, row.two_factor_secret);
-  if (!secret) return false;
+  if (!secret) {
+    // a wrong IAM_ENCRYPTION_KEY (or a damaged value): not silent (docs/OPERATIONS.md, "Encryption key")
+    await reportDecryptFailure(deps, account.id);
+    return false;
+  }
   const totp = totpFor(deps.config.totpIssuer, secret);
   const delta = totp.validate({ token, timestamp: now, window: 1 });
   if (delta === null) return false;

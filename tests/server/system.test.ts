@@ -28,7 +28,7 @@ describeEachDb('system routes', (get) => {
   it('GET /api/health checks the database', async () => {
     const res = await get().app.inject({ method: 'GET', url: '/api/health' });
     expect(res.statusCode).toBe(200);
-    expect(res.json().data).toEqual({ status: 'ok', database: get().kind, redis: 'not_configured' });
+    expect(res.json().data).toEqual({ status: 'ok', database: get().kind, redis: 'not_configured', encryption_key: 'ok' });
   });
 
   it('unknown API routes answer a localized 404 in the error format', async () => {
