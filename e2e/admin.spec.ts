@@ -223,6 +223,8 @@ test.describe('admin back office', () => {
 
   for (const lang of ['en', 'de'] as const) {
     test(`every admin screen: axe and screenshots (${lang})`, async () => {
+      // eight screens, axe and a full-page screenshot each: ~25 s on a quiet runner, over 60 s on a loaded one
+      test.setTimeout(150_000);
       await page.goto('/admin/dashboard');
       if (lang === 'de') {
         await page.getByRole('combobox', { name: /Language|Sprache/ }).first().click();

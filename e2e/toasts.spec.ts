@@ -51,9 +51,28 @@ async function raiseToastAndCheck(page: Page, width: number, area: 'user' | 'adm
     await expect(control).toBeVisible();
     expect(intersects(box, await boxOf(control)), `toast ${JSON.stringify(box)} over a header control at ${width} px`).toBe(false);
   }
-  // wide: in the header band; phones: at the bottom of the screen
+  // wide: in the header band; phones: in the lane right under the header, which pushes the page down: no control of
+  // the page under it either
   if (width >= 1024) expect(box.y + box.height).toBeLessThanOrEqual(64);
-  else expect(box.y).toBeGreaterThan(page.viewportSize()!.height / 2);
+  else {
+    const headerBox = await boxOf(header);
+    expect(box.y).toBeGreaterThanOrEqual(Math.max(0, headerBox.y + headerBox.height) - 1);
+    expect(box.y).toBeLessThan(Math.max(0, headerBox.y + headerBox.height) + 24);
+    // the band pushed the page down by its height: what is under it now was under the header before (a control cut by
+    // the header's edge may stay cut by the band's), so no control has its middle under the toast
+    const under = await page.locator('main').evaluate((main, t) => {
+      const hits: string[] = [];
+      for (const el of Array.from(main.querySelectorAll('a[href], button, input, select, textarea, [role=button], [role=combobox]'))) {
+        const r = el.getBoundingClientRect();
+        if (r.width === 0 || r.height === 0) continue;
+        const x = r.left + r.width / 2;
+        const y = r.top + r.height / 2;
+        if (x > t.x && x < t.x + t.width && y > t.y && y < t.y + t.height) hits.push(el.getAttribute('aria-label') ?? el.getAttribute('name') ?? (el.textContent ?? el.tagName).trim());
+      }
+      return hits;
+    }, box);
+    expect(under, `page controls under the toast at ${width} px`).toEqual([]);
+  }
 
   // hovering pauses it, and so does focusing its close button
   await toast.hover();

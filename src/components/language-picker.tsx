@@ -36,10 +36,20 @@ export interface LanguagePickerProps {
   /** Called after the new locale is active (e.g. to save it to the profile). */
   onChanged?: (locale: string) => void;
   size?: 'sm' | 'md';
+  /**
+   * Narrower below 1024 px (no globe, no minimum width): the admin header between 768 and 1023 px, where the sidebar
+   * leaves it about 512 px and its toast lane (components/ui/toast-lane.ts) needs 288 of them.
+   */
+  compact?: boolean;
 }
 
+const root = css({ display: 'flex', alignItems: 'center', gap: '1.5', minWidth: { base: '0', sm: '36' } });
+const compactRoot = css({ display: 'flex', alignItems: 'center', gap: '1.5', minWidth: { base: '0', lg: '36' } });
+const globe = css({ color: 'fg.muted', flexShrink: 0, display: { base: 'none', sm: 'block' } });
+const compactGlobe = css({ color: 'fg.muted', flexShrink: 0, display: { base: 'none', lg: 'block' } });
+
 /** Language select; the list comes from `GET /api/languages` (en/de/fr/it when it fails). */
-export function LanguagePicker({ onChanged, size = 'sm' }: LanguagePickerProps) {
+export function LanguagePicker({ onChanged, size = 'sm', compact = false }: LanguagePickerProps) {
   const { t, i18n } = useLingui();
   const languages = useQuery({ ...languagesQueryOptions(), placeholderData: [...FALLBACK_LANGUAGES] });
   const changeLanguage = useChangeLanguage();
@@ -69,9 +79,9 @@ export function LanguagePicker({ onChanged, size = 'sm' }: LanguagePickerProps) 
   };
 
   return (
-    <div ref={rootRef} className={css({ display: 'flex', alignItems: 'center', gap: '1.5', minWidth: { base: '0', sm: '36' } })} data-testid="language-picker">
+    <div ref={rootRef} className={compact ? compactRoot : root} data-testid="language-picker">
       <LiveRegion message={message} testId="language-announcer" />
-      <GlobeIcon width={18} height={18} className={css({ color: 'fg.muted', flexShrink: 0, display: { base: 'none', sm: 'block' } })} />
+      <GlobeIcon width={18} height={18} className={compact ? compactGlobe : globe} />
       <Suspense fallback={<PickerPlaceholder size={size} locale={i18n.locale} />}>
         <SimpleSelect
           label={t`Language`}

@@ -13,10 +13,9 @@ export const globalCss = defineGlobalStyles({
     outline: '2px solid token(colors.focusRing)',
     outlineOffset: '2px',
   },
-  // toasts at the bottom of the screen (phones, components/ui/toast-lane.ts): the page gets their height at its end and
-  // focus scrolls controls clear of them (WCAG 2.4.11)
-  'html:has([data-scope=toast][data-part=group][data-placement=bottom] [data-part=root])': { scrollPaddingBottom: '7rem' },
-  'body:has([data-scope=toast][data-part=group][data-placement=bottom] [data-part=root])': { paddingBottom: '7rem' },
+  // a toast in the phone lane (components/ui/toast.tsx PhoneToasts) pushes the page down: scroll anchoring would scroll
+  // along and put the content back under the band
+  'html:has([data-lane=phone] [data-part=root])': { overflowAnchor: 'none' },
   '@media (prefers-reduced-motion: reduce)': {
     '*, *::before, *::after': { transitionDuration: '0.01ms !important', animationDuration: '0.01ms !important' },
   },

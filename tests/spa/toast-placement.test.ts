@@ -1,6 +1,6 @@
 /**
  * Toasts cover no control (issue 29): the header's free lane between its start controls and its end controls, or the
- * bottom of the screen where that lane is too narrow; success toasts last long enough to read, errors stay until
+ * phone lane under the header (in the page's flow) where that lane is too narrow; success toasts last long enough to read, errors stay until
  * dismissed. The layout itself is checked in the browser (e2e/toasts.spec.ts, 1440 and 390 px).
  */
 import { describe, expect, it } from 'vitest';
@@ -19,18 +19,18 @@ describe('computeToastLane', () => {
     expect(lane.width).toBe(1200 - LANE_GAP - (110 + LANE_GAP));
   });
 
-  it('a phone (390 px): logo/menu button and the controls leave too little room, toasts go to the bottom', () => {
+  it('a phone (390 px): logo/menu button and the controls leave too little room, toasts go under the header', () => {
     const lane = computeToastLane({ left: 0, right: 390 }, [{ left: 12, right: 52 }], [{ left: 200, right: 378 }], 390);
     expect(lane.width).toBeLessThan(MIN_LANE_WIDTH);
-    expect(toastPlacement(lane)).toBe('bottom');
+    expect(toastPlacement(lane)).toBe('under-header');
   });
 
   it('controls overlapping each other give a zero-width lane, never a negative one', () => {
     expect(computeToastLane({ left: 0, right: 300 }, [{ left: 0, right: 200 }], [{ left: 150, right: 300 }], 300).width).toBe(0);
   });
 
-  it('no header on screen (nothing measured): the bottom', () => {
-    expect(toastPlacement(null)).toBe('bottom');
+  it('no header on screen (nothing measured): the phone lane', () => {
+    expect(toastPlacement(null)).toBe('under-header');
   });
 });
 

@@ -4,7 +4,7 @@ import { css } from 'styled-system/css';
 import { LanguagePicker } from '../language-picker';
 import { Logo, PRODUCT_NAME } from '../logo';
 import { MAIN_CONTENT_ID, SkipLink } from '../skip-link';
-import { useToastLane } from '../ui/toast-lane';
+import { setPhoneToastSlot, useToastLane } from '../ui/toast-lane';
 
 export interface SiteLayoutProps {
   children: ReactNode;
@@ -43,6 +43,8 @@ export function SiteLayout({ children, headerActions, home = '/' }: SiteLayoutPr
           {headerActions}
         </div>
       </header>
+      {/* the phone lane of toasts, sticky at the top once the header has scrolled away (components/ui/toast-lane.ts) */}
+      <div ref={setPhoneToastSlot} data-testid="phone-toast-slot" className={css({ position: 'sticky', top: '0', zIndex: 'header' })} />
       <main id={MAIN_CONTENT_ID} tabIndex={-1} className={css({ flex: '1', display: 'flex', flexDirection: 'column', px: { base: '4', md: '8' }, py: '8', outline: 'none' })}>
         {children}
       </main>

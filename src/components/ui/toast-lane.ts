@@ -1,4 +1,4 @@
-import { useLayoutEffect, type RefObject } from 'react';
+import { useLayoutEffect, useSyncExternalStore, type RefObject } from 'react';
 
 /**
  * Where toasts go, so that they cover no control at any width (WCAG 2.4.11, focus not obscured; issue 29: they used
@@ -7,9 +7,10 @@ import { useLayoutEffect, type RefObject } from 'react';
  * Wide screens: the free lane of the 64 px header band, between its start controls (the logo link, the navigation
  * button) and its end controls (language, account menu), marked `data-toast-avoid="start"` / `"end"` in the header.
  * The header measures that lane (useToastLane) and publishes it as CSS variables the toast group and toasts use.
- * When the lane is narrower than MIN_LANE_WIDTH (phones), toasts go to the bottom of the screen instead, full width,
- * and the page reserves their height at its end and in `scroll-padding-bottom` (theme/global-css.ts), so a control
- * that takes focus is scrolled clear of them.
+ * When the lane is narrower than MIN_LANE_WIDTH (phones, the admin console beside its sidebar on a small tablet),
+ * toasts go to the phone lane right under the header instead (`PhoneToasts` in ./toast.tsx): a sticky band in the
+ * page's flow that grows to the toast's height and pushes the page down, so it covers neither the header's controls
+ * (issue 29) nor the page's (issue 14: "Generate API key" at the bottom of the screen, which a bottom toast covered).
  */
 
 /** Narrowest header lane a toast goes into (a title and a short description on two lines each). */
@@ -38,9 +39,9 @@ export function computeToastLane(header: LaneBox, start: readonly LaneBox[], end
 
 let currentLane: ToastLane | null = null;
 
-/** Where the next toast goes: in the header band when its lane is wide enough, else at the bottom of the screen. */
-export function toastPlacement(lane: ToastLane | null = currentLane): 'header' | 'bottom' {
-  return lane && lane.width >= MIN_LANE_WIDTH ? 'header' : 'bottom';
+/** Where the next toast goes: in the header band when its lane is wide enough, else in the phone lane under the header. */
+export function toastPlacement(lane: ToastLane | null = currentLane): 'header' | 'under-header' {
+  return lane && lane.width >= MIN_LANE_WIDTH ? 'header' : 'under-header';
 }
 
 function publish(lane: ToastLane | null): void {
@@ -82,4 +83,29 @@ export function useToastLane(headerRef: RefObject<HTMLElement | null>): void {
       publish(null);
     };
   }, [headerRef]);
+}
+
+/**
+ * Where the phone lane goes: the layout's element right under its header (sticky there), registered with
+ * `ref={setPhoneToastSlot}`; PhoneToasts (./toast.tsx) renders into it through a portal. No layout on screen: null, and
+ * the lane is a plain overlay at the top of the screen.
+ */
+let phoneSlot: HTMLElement | null = null;
+const slotListeners = new Set<() => void>();
+
+export function setPhoneToastSlot(element: HTMLElement | null): void {
+  if (phoneSlot === element) return;
+  phoneSlot = element;
+  for (const listener of slotListeners) listener();
+}
+
+export function usePhoneToastSlot(): HTMLElement | null {
+  return useSyncExternalStore(
+    (listener) => {
+      slotListeners.add(listener);
+      return () => slotListeners.delete(listener);
+    },
+    () => phoneSlot,
+    () => null,
+  );
 }

@@ -11,11 +11,11 @@ export const toast = defineSlotRecipe({
       borderColor: 'border.default',
       borderRadius: 'lg',
       boxShadow: 'lg',
-      // wide screens: the header's free lane (components/ui/toast-lane.ts), up to 24rem; phones: the bottom of the
-      // screen, full width up to 32rem
+      // wide screens: the header's free lane (components/ui/toast-lane.ts), up to 24rem; phones: the lane under the
+      // header, full width up to 32rem
       width: 'min(24rem, var(--toast-lane-width, 24rem))',
       maxWidth: 'calc(100vw - 16px)',
-      '&[data-placement=bottom]': { width: 'min(32rem, calc(100vw - 16px))' },
+      '[data-lane=phone] &': { width: 'min(32rem, calc(100% - 16px))' },
       ps: '4',
       py: '2',
       pe: '10',

@@ -5,7 +5,7 @@ import { css } from 'styled-system/css';
 import { LanguagePicker } from '../../../components/language-picker';
 import { MAIN_CONTENT_ID, SkipLink } from '../../../components/skip-link';
 import { MenuIcon } from '../../../components/ui/icons-more';
-import { useToastLane } from '../../../components/ui/toast-lane';
+import { setPhoneToastSlot, useToastLane } from '../../../components/ui/toast-lane';
 import { useCurrentAdmin } from '../../../lib/current-admin';
 import { usePageTitle } from '../../../lib/page-title';
 import { useLogout } from '../../../lib/session-context';
@@ -123,10 +123,12 @@ export function AdminShell({ children, onLogout }: AdminShellProps) {
             {title}
           </p>
           <div data-toast-avoid="end" className={css({ display: 'flex', alignItems: 'center', gap: { base: '1', md: '3' }, flexShrink: 0 })}>
-            <LanguagePicker />
+            <LanguagePicker compact />
             <UserMenu admin={admin} onLogout={onLogout ?? sessionLogout} />
           </div>
         </header>
+        {/* the phone lane of toasts, sticky under the header (components/ui/toast-lane.ts) */}
+        <div ref={setPhoneToastSlot} data-testid="phone-toast-slot" className={css({ position: 'sticky', top: 'header', zIndex: 'header' })} />
         <main ref={mainRef} id={MAIN_CONTENT_ID} tabIndex={-1} className={css({ flex: '1', p: { base: '4', md: '6' }, outline: 'none', minWidth: '0' })}>
           {children}
         </main>

@@ -19,13 +19,18 @@ export function adminName(admin: CurrentAdmin | null): string {
   return admin ? `${admin.first_name} ${admin.last_name}`.trim() || admin.email : '';
 }
 
-/** What the menu's trigger shows: the admin's avatar and name. */
+/**
+ * What the menu's trigger shows: the admin's avatar, and the name from 1024 px on. Between 768 and 1023 px the sidebar
+ * leaves the header about 512 px: with the name the header's toast lane (components/ui/toast-lane.ts) fell under its
+ * 288 px and toasts went to the bottom of the screen, over the page's controls (e2e/screens.spec.ts, issue 14).
+ * The trigger's accessible name is 'Account menu' at every width.
+ */
 export function TriggerContent({ admin }: { admin: CurrentAdmin | null }) {
   const name = adminName(admin);
   return (
     <>
       <UserAvatar name={name} src={admin?.avatar} size="sm" />
-      {name ? <span className={css({ fontSize: 'sm', fontWeight: 'medium', display: { base: 'none', md: 'inline' } })}>{name}</span> : null}
+      {name ? <span className={css({ fontSize: 'sm', fontWeight: 'medium', display: { base: 'none', lg: 'inline' } })}>{name}</span> : null}
       <ChevronDownIcon width={16} height={16} />
     </>
   );
