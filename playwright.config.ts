@@ -11,19 +11,28 @@ const DATA_DIR = process.env.E2E_DATA_DIR ?? mkdtempSync(join(tmpdir(), 'iam-e2e
 // Workers load this file again: share the one directory with them (specs read the outbox).
 process.env.E2E_DATA_DIR = DATA_DIR;
 
+/**
+ * CI runs the suite as two shards side by side, each against its own server (E2E_PORT) and data directory: `walks`
+ * (the statechart walks, e2e/paths.spec.ts, ~15 min) and `rest` (everything else); unset runs all. Each shard has
+ * its own output directory (Playwright empties it when a run starts), E2E_OUTPUT_DIR.
+ */
+const SHARD = process.env.E2E_SHARD;
+const OUTPUT_DIR = process.env.E2E_OUTPUT_DIR ?? './test-results';
+
 export const E2E_ADMIN = { email: 'admin@example.com', password: 'Admin-Passw0rd!x' } as const;
 
 export default defineConfig({
   testDir: './e2e',
   // e2e/dev runs against the Vite dev server: playwright.dev.config.ts
-  testIgnore: ['dev/**'],
-  outputDir: './test-results',
+  testIgnore: ['dev/**', ...(SHARD === 'rest' ? ['paths.spec.ts'] : [])],
+  ...(SHARD === 'walks' ? { testMatch: /paths\.spec\.ts$/ } : {}),
+  outputDir: OUTPUT_DIR,
   fullyParallel: false,
   workers: 1,
   retries: process.env.CI ? 1 : 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },
-  reporter: [['list'], ['html', { open: 'never', outputFolder: 'playwright-report' }]],
+  reporter: [['list'], ['html', { open: 'never', outputFolder: SHARD ? `playwright-report-${SHARD}` : 'playwright-report' }]],
   use: {
     baseURL: BASE_URL,
     trace: 'retain-on-failure',

@@ -28,7 +28,8 @@ import { loadDrivers } from './paths/drivers';
 
 const drivers = await loadDrivers();
 
-const WALK_FILE = join('test-results', 'paths-walk.json');
+const OUTPUT_DIR = process.env.E2E_OUTPUT_DIR ?? 'test-results';
+const WALK_FILE = join(OUTPUT_DIR, 'paths-walk.json');
 
 interface WalkRecord {
   machine: string;
@@ -41,7 +42,7 @@ interface WalkRecord {
 
 /** Adds a worker's share of a machine's walk (a failure restarts the worker: several shares per machine). */
 function record(entry: WalkRecord): WalkRecord {
-  mkdirSync('test-results', { recursive: true });
+  mkdirSync(OUTPUT_DIR, { recursive: true });
   let all: Record<string, WalkRecord> = {};
   try {
     all = JSON.parse(readFileSync(WALK_FILE, 'utf8')) as Record<string, WalkRecord>;
