@@ -29,6 +29,36 @@ export function collectProcessMetrics(): void {
 
 const registers = [registry];
 
+/** The OIDC provider's endpoints (all served by the one `/oidc/*` route), as metric labels. */
+const OIDC_ENDPOINTS = new Set([
+  '/oidc/auth',
+  '/oidc/token',
+  '/oidc/token/revocation',
+  '/oidc/token/introspection',
+  '/oidc/me',
+  '/oidc/jwks',
+  '/oidc/session/end',
+  '/oidc/session/end/confirm',
+  '/oidc/session/end/success',
+  '/oidc/.well-known/openid-configuration',
+  '/oidc/request',
+  '/oidc/reg',
+  '/oidc/backchannel',
+  '/oidc/device/auth',
+  '/oidc/device',
+]);
+
+/**
+ * The label of an `/oidc/...` path: the endpoint (`/oidc/token`, `/oidc/jwks`, …), `/oidc/auth/:uid` for the resume of
+ * an authorization (the provider's interaction id), `/oidc/*` for anything else (bounded label values).
+ */
+export function oidcEndpointOf(path: string): string {
+  const p = (path.split('?')[0] ?? '').replace(/\/+$/, '') || '/oidc';
+  if (OIDC_ENDPOINTS.has(p)) return p;
+  if (p.startsWith('/oidc/auth/')) return '/oidc/auth/:uid';
+  return '/oidc/*';
+}
+
 export const httpRequests = new Counter({
   name: 'iam_http_requests_total',
   help: 'HTTP requests answered, by method, route template and status',

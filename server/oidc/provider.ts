@@ -10,7 +10,8 @@ import { loginHintParams } from './login-hints';
 import { consumeCodeOnFailedGrant } from './code-burn';
 import { enforceRegisteredSecretMethod } from './client-auth-method';
 import { unavailableDependency } from '../plugins/app/errors';
-import { dependencyUnavailable } from '../lib/metrics';
+import { dependencyUnavailable, oidcEndpointOf } from '../lib/metrics';
+import { outageLogFor, rawRequestIds } from '../lib/outage-log';
 import { accountClaims } from './claims';
 import { pendingActivityOf, recordCompletedSignIn } from './activity';
 import { BINDING_COOKIE_PATH, bindingCookieName, bindingValue } from './interaction-binding';
@@ -256,13 +257,16 @@ export async function createProvider(deps: ServiceHost, jwks: JWKS, jwksMaxAgeSe
       if (!ctx.response.is('html')) ctx.body = { error: 'temporarily_unavailable', error_description: 'The service is temporarily unavailable, retry later' };
     }
   });
+  // aggregated with the API's (server/lib/outage-log.ts), each line with the request id of the request it is about
+  const outageLog = outageLogFor(log, config.timeouts.outageLogMs);
   provider.on('server_error', (ctx: KoaContextWithOIDC, err: Error) => {
+    const reqId = rawRequestIds.get(ctx.req);
     const dependency = unavailableDependency(err);
     if (dependency) {
       unavailable.add(ctx);
       dependencyUnavailable.inc({ dependency });
-      log.warn({ dependency, err: err.message, path: ctx.path }, 'dependency unavailable (oidc)');
-    } else log.error({ err }, 'oidc server_error');
+      outageLog.record(dependency, { reqId, route: oidcEndpointOf(`/oidc${ctx.path}`), err: err.message, source: 'oidc' });
+    } else log.error({ reqId, err }, 'oidc server_error');
   });
   return provider;
 }

@@ -11,6 +11,7 @@ import { authenticateClient, introspect } from '../oidc/introspection';
 import { recordProviderErrors } from '../oidc/error-log';
 import { recordError } from '../plugins/app/errors';
 import { admit } from '../plugins/app/admission';
+import { rawRequestIds } from '../lib/outage-log';
 
 export const prefix = '/oidc';
 
@@ -62,6 +63,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     const raw = request.raw as IncomingMessage & { originalUrl?: string };
     for (const [k, v] of Object.entries(reply.getHeaders())) if (v !== undefined) reply.raw.setHeader(k, v);
     raw.originalUrl = raw.url;
+    rawRequestIds.set(raw, String(request.id));
     raw.url = (raw.url ?? '/').replace(/^\/oidc(?=\/|\?|$)/, '') || '/';
     if (raw.url.startsWith('?')) raw.url = `/${raw.url}`;
     raw.headers['x-forwarded-proto'] = origin.protocol.replace(':', '');

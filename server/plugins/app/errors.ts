@@ -3,6 +3,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AppError, DependencyUnavailableError, databaseFailureOf, isRedisUnavailable, type Dependency, type FieldErrors } from '../../errors';
 import { dependencyUnavailable } from '../../lib/metrics';
+import { outageLogFor } from '../../lib/outage-log';
 import { collectFieldErrors, issueToFieldIssues, type FieldIssue } from '../../lib/validation';
 import { FALLBACK_LANGUAGE, translate } from '../../i18n/index';
 
@@ -52,6 +53,12 @@ const RETRY_AFTER_SECONDS = 5;
 
 /** The one error handler: every failure becomes `{error:{code,message,fields}}`, localized. */
 export default fp(async (app) => {
+  // one line at the first 503 of an outage, then one line per dependency and window with the count (not one per request)
+  const outageLog = outageLogFor(app.log, app.config.timeouts.outageLogMs);
+  app.addHook('onClose', async () => outageLog.flush());
+  const recordOutage = (req: FastifyRequest, dependency: Dependency, err: Error) =>
+    outageLog.record(dependency, { reqId: String(req.id), route: req.routeOptions.url ?? 'unmatched', err: err.cause instanceof Error ? err.cause.message : err.message, source: 'api' });
+
   app.setErrorHandler(async (err: FastifyError | AppError, req: FastifyRequest, reply: FastifyReply) => {
     const send = (status: number, body: ErrorBody, headers?: Record<string, string>) => {
       if (headers) reply.headers(headers);
@@ -62,7 +69,7 @@ export default fp(async (app) => {
     const dependency = unavailableDependency(err);
     if (dependency && !(err instanceof AppError && err.status === 503)) {
       dependencyUnavailable.inc({ dependency });
-      req.log.warn({ dependency, err: err.cause instanceof Error ? err.cause.message : err.message }, 'dependency unavailable');
+      recordOutage(req, dependency, err);
       return send(
         503,
         { error: { code: 'service_unavailable', message: req.t('service_unavailable'), request_id: String(req.id) } },
@@ -78,7 +85,10 @@ export default fp(async (app) => {
         );
         extra = collectFieldErrors(issues, req.lang);
       }
-      if (err.status === 503) req.log.warn({ code: err.code }, 'service unavailable');
+      if (err.status === 503) {
+        if (dependency) recordOutage(req, dependency, err);
+        else req.log.warn({ code: err.code }, 'service unavailable');
+      }
       else {
         if (err.status >= 500) req.log.error({ err: err.cause ?? err }, err.code);
         await recordError(req, err.status, err.code, { params: err.params, fields: err.fields });

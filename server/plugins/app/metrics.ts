@@ -1,9 +1,9 @@
 import fp from 'fastify-plugin';
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { timingSafeEqual, createHash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import { collectProcessMetrics, httpDuration, httpRequests, registry } from '../../lib/metrics';
+import { collectProcessMetrics, httpDuration, httpRequests, oidcEndpointOf, registry } from '../../lib/metrics';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 
@@ -23,6 +23,9 @@ const digest = (s: string) => createHash('sha256').update(s).digest();
 export default fp(async (app) => {
   const routeOf = (req: FastifyRequest): string => {
     const url = req.routeOptions.url;
+    // every provider endpoint is served by the one /oidc/* route: label it by endpoint (authorize, token, JWKS, …)
+    // (the hand-off to the provider strips /oidc from the raw URL and keeps the original as originalUrl)
+    if (url === '/oidc/*' || url === '/oidc' || url === '/oidc/') return oidcEndpointOf((req.raw as IncomingMessage & { originalUrl?: string }).originalUrl ?? req.url);
     return url ?? 'unmatched';
   };
   // callback-style hooks: no promise (and no async-hook bookkeeping) per request for work that never waits
