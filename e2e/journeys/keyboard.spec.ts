@@ -1,6 +1,6 @@
 /**
  * Keyboard journeys (issue 29, "Keyboard and screen-reader users"): after the first page.goto, a person moves with
- * the keyboard only — Tab, Shift+Tab, Enter, Space, arrows, Escape and typing; no click, no fill, no goto. The one
+ * the keyboard only — Tab, Shift+Tab, Enter, Space, arrows and typing; no click, no fill, no goto. The one
  * act that is not a key press is choosing the CSV file (`setInputFiles`), as a person does in the system's file
  * dialog. What a journey needs (accounts, an authenticator key) is set up through the API before it starts.
  *
@@ -137,7 +137,7 @@ async function signInByKeyboard(j: Journey, email: string, password: string, hea
   const { page } = j;
   await j.step('sign-in page', async () => {
     await j.heading(heading);
-    await expect(page).toHaveTitle(/ · IAM$/);
+    await expect(page).toHaveTitle(`${heading} · IAM`);
     await axe(page, 'sign-in');
   });
   await j.step('credentials typed, Enter', async () => {
