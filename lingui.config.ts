@@ -1,6 +1,6 @@
 import { defineConfig } from '@lingui/conf';
 import { LOCALES, SOURCE_LOCALE } from './contract/locales';
-import { ACCOUNT_USER_FOLDERS, ADMIN_PAGE_AREAS } from './src/lib/catalog-areas';
+import { ACCOUNT_USER_FOLDERS, ADMIN_PAGE_AREAS, ON_DEMAND_CATALOGS } from './src/lib/catalog-areas';
 
 /**
  * Catalogs are split by area, like the code (see docs/CONVENTIONS.md):
@@ -11,6 +11,7 @@ import { ACCOUNT_USER_FOLDERS, ADMIN_PAGE_AREAS } from './src/lib/catalog-areas'
  *  - admin:   admin routes, the console's shell and shared parts (src/features/admin but its page folders)
  *  - admin-<area>: the screens of one group of console pages, src/features/admin/<area> (ADMIN_PAGE_AREAS in
  *    src/lib/catalog-areas.ts): a page loads only its own (issue 15, BENCHMARKS.md "step 6")
+ *  - on-demand catalogs (ON_DEMAND_CATALOGS there), e.g. admin-error-codes: loaded when a part of a page needs them
  * en is the source locale and the fallback; the locale list is contract/locales.ts.
  */
 export default defineConfig({
@@ -52,6 +53,12 @@ export default defineConfig({
     ...ADMIN_PAGE_AREAS.map((area) => ({
       path: `<rootDir>/locales/{locale}/admin-${area}`,
       include: [`<rootDir>/src/features/admin/${area}`],
+      exclude: Object.values(ON_DEMAND_CATALOGS).map((folder) => `<rootDir>/${folder}/**`),
+    })),
+    // loaded when a part of a page first needs them (src/lib/catalog-areas.ts: ON_DEMAND_CATALOGS)
+    ...Object.entries(ON_DEMAND_CATALOGS).map(([name, folder]) => ({
+      path: `<rootDir>/locales/{locale}/${name}`,
+      include: [`<rootDir>/${folder}`],
     })),
   ],
 });

@@ -33,8 +33,16 @@ export const ACCOUNT_USER_FOLDERS = ['src/features/account/home', 'src/features/
 /** The pages that show the user area's screens: / (home), /profile, and the console's own /admin/profile. */
 const USER_PAGES = new Set(['', 'profile']);
 
+/**
+ * Catalogs a page loads when a part of it first needs them, not with the page (src/lib/i18n.ts: loadCatalogs), each
+ * from one folder: admin-error-codes, the words for the ~80 error codes of the dashboard's error log
+ * (src/features/admin/dashboard/error-codes), off the dashboard's first load (issue 29).
+ */
+export const ON_DEMAND_CATALOGS = { 'admin-error-codes': 'src/features/admin/dashboard/error-codes' } as const;
+export type OnDemandCatalog = keyof typeof ON_DEMAND_CATALOGS;
+
 /** Every catalog name (tests, and the SPA before it knows the page: all of them). */
-export const ALL_CATALOGS: readonly string[] = ['common', 'account', 'account-user', 'admin', ...ADMIN_PAGE_AREAS.map((area) => `admin-${area}`)];
+export const ALL_CATALOGS: readonly string[] = ['common', 'account', 'account-user', 'admin', ...ADMIN_PAGE_AREAS.map((area) => `admin-${area}`), ...Object.keys(ON_DEMAND_CATALOGS)];
 
 /**
  * The catalogs a URL's page shows strings from: common everywhere; account outside the console and on its account

@@ -1,6 +1,6 @@
 import { i18n, type Messages } from '@lingui/core';
 import { LOCALES, SOURCE_LOCALE } from '../../contract/locales';
-import { ALL_CATALOGS, catalogsForPath } from './catalog-areas';
+import { ALL_CATALOGS, catalogsForPath, type OnDemandCatalog } from './catalog-areas';
 import { readStorage, STORAGE_KEYS, writeStorage } from './storage';
 
 export { SOURCE_LOCALE };
@@ -62,8 +62,20 @@ function serialized<T>(task: () => Promise<T>): Promise<T> {
  * ids. Later locale changes load them too.
  */
 export function loadCatalogsFor(pathname: string): Promise<void> {
+  return addCatalogs(catalogsForPath(pathname));
+}
+
+/**
+ * Adds catalogs a part of a page needs when it first shows (ON_DEMAND_CATALOGS), in turn with locale switches as
+ * loadCatalogsFor does; from then on a locale switch loads them too. Resolves once their messages are in i18n.
+ */
+export function loadCatalogs(names: readonly OnDemandCatalog[]): Promise<void> {
+  return addCatalogs(names);
+}
+
+function addCatalogs(names: readonly string[]): Promise<void> {
   return serialized(async () => {
-    const missing = new Set(catalogsForPath(pathname).filter((name) => !catalogsInUse.has(name)));
+    const missing = new Set(names.filter((name) => !catalogsInUse.has(name)));
     if (missing.size === 0) return;
     const locale = i18n.locale || SOURCE_LOCALE;
     const modules = await Promise.all(loadersFor(locale, missing).map((load) => load()));

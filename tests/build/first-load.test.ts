@@ -144,13 +144,14 @@ describe('first-load chunks (production build)', () => {
   // load"). Raised in stop 27 by 1.2-2.0 KB each (measured 150.7 / 134.8 / 157.5 / 159.0 / 202.4 / 196.2): the route
   // announcer and focus-after-swap (issue 29), safe-trans (user values never read as markup, issue 28.5e), the toast
   // lane, the query-key module and the interaction check of the sign-in chart. The dashboard is now 0.7 KB over the
-  // goal of 150.
+  // goal of 150. Issue 29 (spa helper): dashboard 151.5 -> 152.5 (measured 152.0 with the error log's words loaded on
+  // demand, the shell alone at 135.5 already), user list 203.5 -> 205 (measured 204.4: the phone's filter sheet).
   it.each([
-    ['/admin/dashboard (admin shell)', 151.5],
+    ['/admin/dashboard (admin shell)', 152.5],
     ['/admin/… (shell layout alone)', 135.5],
     ['/login', 158.5],
     ['/admin/login', 160],
-    ['/admin/user-management', 203.5],
+    ['/admin/user-management', 205],
     ['/admin/admin-management', 197],
   ] as const)('%s: first load at most %d KB brotli', (route, kb) => {
     expect(firstLoadBrotli(route) / 1024).toBeLessThanOrEqual(kb);

@@ -6,9 +6,9 @@ import { startAdminServer } from './admin-server';
 import { renderWithRouter } from './render';
 
 /**
- * Issue 14 (every error in its own words): the admin logs show a recorded error in the admin's language when the
- * product knows its code, with the server's recorded (English) message under it when that says more; codes without
- * words (the provider's OAuth codes) keep their recorded message, marked as English.
+ * Issue 14 (every error in its own words) and issue 29: the admin logs show a recorded error in the admin's language
+ * by its code (the product's sentence, else the code's words, as for the provider's OAuth codes); the server's recorded
+ * (English) message never shows under it, it is only the title, for support.
  */
 let server: Awaited<ReturnType<typeof startAdminServer>> | null = null;
 afterEach(async () => {
@@ -48,23 +48,46 @@ function urlCells(): HTMLElement[] {
 }
 
 describe('admin logs: messages in the admin language', () => {
-  it('French: known codes in French, the recorded detail kept under it, OAuth codes as recorded', { timeout: 60_000 }, async () => {
+  it('French: every row in French by its code, the recorded English message only in the title (issue 29)', { timeout: 60_000 }, async () => {
     await activateLocale('fr');
     const [link, validation, oauth, rate] = await renderLogs();
-    expect(link!.textContent).toContain('Ce lien');
-    expect(link!.querySelector('[lang="en"]')?.textContent).toBe('This link is invalid or has expired');
-    expect(validation!.textContent).not.toMatch(/^Some fields/);
-    expect(validation!.querySelector('[lang="en"]')?.textContent).toBe('Some fields are invalid (name: invalid)');
-    expect(oauth!.textContent).toBe('grant request is invalid');
-    expect(oauth!.querySelector('[lang="en"]')).not.toBeNull();
+    expect(link!.textContent).toBe("Ce lien n'est pas valide ou a expiré");
+    expect(link!.querySelector('[title]')?.getAttribute('title')).toBe('This link is invalid or has expired');
+    expect(validation!.textContent).not.toMatch(/Some fields/);
+    expect(validation!.querySelector('[title]')?.getAttribute('title')).toBe('Some fields are invalid (name: invalid)');
+    // the provider's OAuth code: its words in French, never the provider's English message in the page
+    expect(oauth!.textContent).toBe('Autorisation invalide ou expirée');
+    expect(oauth!.querySelector('[title]')?.getAttribute('title')).toBe('grant request is invalid');
     expect(rate!.textContent).not.toContain('{seconds}');
-    expect(rate!.textContent).not.toMatch(/^Too many requests/);
+    expect(rate!.textContent).not.toMatch(/Too many requests/);
+    for (const cell of [link, validation, oauth, rate]) expect(cell!.querySelector('[lang="en"]')).toBeNull();
   });
 
-  it('English: a message identical to the recorded one is shown once', { timeout: 60_000 }, async () => {
+  it('German: no recorded English text in any message cell', { timeout: 60_000 }, async () => {
+    await activateLocale('de');
+    const cells = await renderLogs();
+    for (const [i, cell] of cells.entries()) expect(cell.textContent).not.toContain(logged[i]!.message);
+    expect(cells[2]!.textContent).toBe('Ungültige oder abgelaufene Berechtigung');
+  });
+
+  it('English: the message once, the recorded detail in the title when it says more', { timeout: 60_000 }, async () => {
     const [link, validation] = await renderLogs();
     expect(link!.textContent).toBe('This link is invalid or has expired');
-    expect(validation!.textContent).toBe('Some fields are invalidSome fields are invalid (name: invalid)');
+    expect(link!.querySelector('[title]')).toBeNull();
+    expect(validation!.textContent).toBe('Some fields are invalid');
+    expect(validation!.querySelector('[title]')?.getAttribute('title')).toBe('Some fields are invalid (name: invalid)');
+  });
+
+  it('an unknown code shows the code, not the recorded English message', { timeout: 60_000 }, async () => {
+    await activateLocale('de');
+    logged.push({ id: 'e5', error_code: 'some_future_code', status: 400, method: 'GET', url: '/api/x', message: 'Something in English', user_email: null, created_at: at });
+    try {
+      const cells = await renderLogs();
+      expect(cells[4]!.textContent).toBe('some_future_code');
+      expect(cells[4]!.querySelector('[title]')?.getAttribute('title')).toBe('Something in English');
+    } finally {
+      logged.pop();
+    }
   });
 
   it('the date filters of the dashboard follow the admin language (jj/mm/aaaa in French, not the browser mm/dd/yyyy)', { timeout: 60_000 }, async () => {

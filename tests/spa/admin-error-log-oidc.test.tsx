@@ -29,8 +29,8 @@ describe('admin logs: errors of the OIDC provider', () => {
     expect(await screen.findByText('400 · invalid_grant')).toBeInTheDocument();
     expect(screen.getByText('POST /oidc/token')).toBeInTheDocument();
     // the select loads after the first render (simple-select-lazy.tsx); its placeholder shows the label meanwhile
-    await user.click(await screen.findByRole('combobox', { name: 'Error code' }));
-    await user.click(await screen.findByRole('option', { name: 'invalid_client' }));
+    await user.click(await screen.findByRole('combobox', { name: 'Error code' }, { timeout: 20_000 }));
+    await user.click(await screen.findByRole('option', { name: 'Unknown or unauthenticated app' }));
     await waitFor(() => expect(changes.at(-1)?.e_code).toBe('invalid_client'));
   });
 });

@@ -23,6 +23,7 @@ import { useSearchParams } from '../components/use-search-params';
 import { QueryRows } from '../components/query-rows';
 import type { DailyCount } from '../api/types';
 import { CHART_HEIGHT } from './chart-size';
+import { useErrorCodeWords } from './error-code-words';
 import { activityFilters, errorFilters, type DashboardSearch } from './search';
 
 export function Dashboard({ search, onSearchChange, showAudit = false }: { search: DashboardSearch; onSearchChange: (next: DashboardSearch) => void; /** the audit trail (super_admin) */ showAudit?: boolean }) {
@@ -199,8 +200,9 @@ function ActivitiesCard({ search, update, titleId }: CardProps) {
 const ALL_CODES = 'all';
 
 function ErrorLogCard({ search, update, titleId }: CardProps) {
-  const { t } = useLingui();
+  const { t, i18n } = useLingui();
   const fmt = useFormat();
+  const words = useErrorCodeWords();
   const filters = errorFilters(search);
   const q = useQuery(errorLogsQueryOptions(filters));
   const set = (patch: Partial<DashboardSearch>) => update({ ...patch, e_page: undefined });
@@ -217,7 +219,8 @@ function ErrorLogCard({ search, update, titleId }: CardProps) {
           size="sm"
           value={search.e_code ?? ALL_CODES}
           onValueChange={(v) => set({ e_code: v === ALL_CODES ? undefined : v })}
-          options={[{ value: ALL_CODES, label: t`All error codes` }, ...LOGGED_ERROR_CODES.map((code) => ({ value: code, label: code }))]}
+          // the codes in words once they are loaded (error-code-words.ts); the codes themselves for that moment
+          options={[{ value: ALL_CODES, label: t`All error codes` }, ...(words ? words.errorCodeOptions(i18n) : LOGGED_ERROR_CODES.map((code) => ({ value: code, label: code })))]}
         />
         <DebouncedField label={t`User e-mail`} value={search.e_user ?? ''} onChange={(v) => set({ e_user: v || undefined })} placeholder="name@example.com" />
         {filtered ? (
@@ -254,7 +257,7 @@ function ErrorLogCard({ search, update, titleId }: CardProps) {
                     </span>
                   </Table.Cell>
                   <Table.Cell className={css({ minWidth: '48' })}>
-                    <LoggedMessage code={e.error_code} message={e.message} />
+                    <LoggedMessage code={e.error_code} message={e.message} words={words} />
                   </Table.Cell>
                   <Table.Cell className={css({ whiteSpace: 'nowrap' })}>{fmt.dateTime(e.created_at)}</Table.Cell>
                   <Table.Cell>{e.user_email ?? '—'}</Table.Cell>
@@ -278,28 +281,21 @@ function ErrorLogCard({ search, update, titleId }: CardProps) {
 }
 
 /**
- * A logged error's message: its code in the admin's words when the product knows the code, and under it, when it
- * says more or in other words, the message the server recorded (English, stored data: details such as the field
- * that failed). OAuth codes of the provider (/oidc) have no translation: their recorded message is shown alone.
+ * A logged error's message in the admin's words, by its code: the product's sentence for the code, else the code's
+ * words (the provider's OAuth codes; they load with the first log shown), else the code itself. The message the
+ * server recorded is English stored data (issue 29: it read as a second, untranslated line under the translated
+ * one): it is kept out of the page and only offered as the title (a tooltip), for support.
  */
-function LoggedMessage({ code, message }: { code: string; message: string }) {
+function LoggedMessage({ code, message, words }: { code: string; message: string; words: ReturnType<typeof useErrorCodeWords> }) {
   const { i18n } = useLingui();
-  const localized = loggedErrorText(i18n, code);
+  const localized = loggedErrorText(i18n, code) ?? words?.errorCodeLabel(i18n, code) ?? null;
+  const recorded = message && message !== localized ? message : undefined;
   if (localized === null) {
     return (
-      <span lang="en" translate="no">
-        {message}
+      <span title={recorded} translate="no" className={css({ fontFamily: 'mono', fontSize: 'xs' })}>
+        {code}
       </span>
     );
   }
-  return (
-    <>
-      <span>{localized}</span>
-      {message && message !== localized ? (
-        <span className={css({ display: 'block', fontSize: 'xs', color: 'fg.muted', mt: '0.5' })} lang="en" translate="no">
-          {message}
-        </span>
-      ) : null}
-    </>
-  );
+  return <span title={recorded}>{localized}</span>;
 }
