@@ -27,6 +27,7 @@ const CODE_LABELS: Record<LoggedErrorCode, MessageDescriptor> = {
   current_password_invalid: msg`Wrong current password`,
   email_not_found: msg`E-mail address not found`,
   email_taken: msg`E-mail address already in use`,
+  encryption_key_mismatch: msg`Encryption key mismatch`,
   forbidden: msg`Not allowed`,
   import_job_not_found: msg`Import not found`,
   interaction_expired: msg`Sign-in expired`,
