@@ -109,7 +109,7 @@ describe('Redis outage under three instances: readiness keeps serving', () => {
       expect(await connected('throttle')).toBe(0);
       const health = await fetch(`${cluster.nodes[0]?.url}/api/health`);
       expect(health.status).toBe(200);
-      expect(await health.json()).toEqual({ data: { status: 'degraded', database: 'sqlite', redis: 'unavailable' } });
+      expect(await health.json()).toEqual({ data: { status: 'degraded', database: 'sqlite', redis: 'unavailable', encryption_key: 'ok' } });
       await redis.start();
     });
 

@@ -58,7 +58,7 @@ const codeMessages: Record<ErrorCode, MessageDescriptor> = {
   service_unavailable: msg`The service is busy; please try again shortly`,
   setup_done: msg`The product is already set up`,
   shutting_down: msg`The server is restarting; please try again shortly`,
-  encryption_key_mismatch: msg`The server cannot read its stored authenticator secrets; its encryption key must be fixed`,
+  encryption_key_mismatch: msg`The server's encryption key is wrong`,
   sms_send_failed: msg`The SMS could not be sent, please try again`,
   sso_failed: msg`Single sign-on failed, please try again`,
   sso_provider_unknown: msg`Unknown single sign-on provider`,
