@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ServiceAppsPage } from '../../src/features/admin/catalog/service-apps-page';
 import { integrationFor } from '../../src/features/admin/catalog/service-app-integration';
 import { activateLocale } from '../../src/lib/i18n';
+import { tabs as tabsRecipe } from '../../src/theme/recipes/tabs';
 import { startAdminServer } from './admin-server';
 import { renderWithRouter } from './render';
 
@@ -93,6 +94,27 @@ describe('service app integration', () => {
 
     await user.click(within(within(dialog).getByRole('group', { name: 'Discovery URL' })).getByRole('button', { name: 'Copy' }));
     expect(await navigator.clipboard.readText()).toBe('https://iam.example.com/oidc/.well-known/openid-configuration');
+  });
+
+  it('issue 29: identifiers are never broken inside (no break-all), URLs may wrap, every set-up tab stays in the list (it wraps)', async () => {
+    server = await api();
+    const user = userEvent.setup();
+    await renderWithRouter(() => <ServiceAppsPage />, '/admin/service-apps');
+    await user.click(await screen.findByRole('button', { name: 'Connect Billing' }, { timeout: 5_000 }));
+    const dialog = await screen.findByRole('dialog', { name: 'Connect Billing' });
+    await within(dialog).findByTestId('discovery-url');
+    const nowrap = /white-space_nowrap|ws_nowrap|white-s_nowrap/;
+    // nothing in the dialog breaks words at any letter any more
+    expect(dialog.querySelector('[class*="break-all"]')).toBeNull();
+    expect(within(dialog).getByTestId('client-id').className).toMatch(nowrap);
+    expect(within(dialog).getByTestId('auth-method').className).toMatch(nowrap);
+    for (const grant of ['authorization_code', 'refresh_token', 'client_credentials']) expect(within(within(dialog).getByTestId('grant-types')).getByText(grant).className).toMatch(nowrap);
+    for (const id of ['discovery-url', 'redirect-uri', 'post-logout-uri']) expect(within(dialog).getByTestId(id).className).toMatch(/overflow-wrap_anywhere|ov-wrap_anywhere|wrap_anywhere/);
+    const tabs = within(dialog).getByRole('tablist', { name: 'Ready set-ups' });
+    expect(within(tabs).getAllByRole('tab').map((tab) => tab.textContent)).toEqual(['Environment', 'openid-client (Node)', 'oidc-client-ts (browser)', 'Apache mod_auth_openidc', 'authlib (Python)', 'client_credentials']);
+    // the kit's tab list wraps instead of scrolling (its recipe: at 1440 px the strip hid its last tabs)
+    expect(tabsRecipe.base?.list).toMatchObject({ flexWrap: 'wrap' });
+    expect(tabsRecipe.base?.list).not.toHaveProperty('overflowX');
   });
 
   it('is translated (German)', async () => {

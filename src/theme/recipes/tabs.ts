@@ -13,7 +13,10 @@ export const tabs = defineSlotRecipe({
       borderBottomWidth: '1px',
       borderColor: 'border.default',
       position: 'relative',
-      overflowX: 'auto',
+      // every tab in sight (issue 29: at 1440 px the Connect dialog's strip scrolled and hid its last tabs): the list
+      // wraps to a second line rather than scrolling
+      flexWrap: 'wrap',
+      rowGap: '0',
     },
     trigger: {
       px: '3',

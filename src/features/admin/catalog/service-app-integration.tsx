@@ -161,6 +161,11 @@ export const ConnectIcon = (p: SVGProps<SVGSVGElement>) => (
   </svg>
 );
 
+/**
+ * Values are read and copied as whole tokens (issue 29: at 390 px 'client_secret_basic' broke into 'client_secr' /
+ * 'et_basic'). A URL may wrap anywhere (it has no word inside to keep, and a phone could not show it otherwise); an
+ * identifier stays on one line and its box scrolls sideways instead.
+ */
 const codeBox = css({
   fontFamily: 'mono',
   fontSize: 'xs',
@@ -170,24 +175,41 @@ const codeBox = css({
   borderRadius: 'md',
   borderWidth: '1px',
   borderColor: 'border.default',
-  wordBreak: 'break-all',
   flex: '1',
   minWidth: '0',
 });
+const urlText = css({ overflowWrap: 'anywhere', wordBreak: 'normal' });
+const identifierText = css({ whiteSpace: 'nowrap', overflowX: 'auto' });
+/** One identifier of a list (grant types): never broken inside; the list wraps between them. */
+const token = css({ whiteSpace: 'nowrap' });
 
-function Value({ label, value, testId }: { label: string; value: string; testId: string }) {
+function Value({ label, value, testId, kind }: { label: string; value: string; testId: string; kind: 'url' | 'identifier' }) {
   return (
     <div role="group" aria-labelledby={`${testId}-label`} className={css({ display: 'flex', flexDirection: 'column', gap: '1' })}>
       <span id={`${testId}-label`} className={css({ fontSize: 'sm', fontWeight: 'medium' })}>
         {label}
       </span>
       <div className={css({ display: 'flex', gap: '2', alignItems: 'center' })}>
-        <code data-testid={testId} className={codeBox}>
+        <code data-testid={testId} data-kind={kind} tabIndex={kind === 'identifier' ? 0 : undefined} className={`${codeBox} ${kind === 'url' ? urlText : identifierText}`}>
           {value}
         </code>
         <CopyButton value={value} />
       </div>
     </div>
+  );
+}
+
+/** Items of a list, each kept whole, separated so the line may break between them. */
+function Tokens({ items, separator }: { items: readonly string[]; separator: string }) {
+  return (
+    <>
+      {items.map((item, n) => (
+        <span key={item}>
+          <span className={token}>{item}</span>
+          {n < items.length - 1 ? `${separator} ` : null}
+        </span>
+      ))}
+    </>
   );
 }
 
@@ -197,19 +219,36 @@ export function ServiceAppIntegration({ app }: { app: ServiceApp }) {
   const o = app.oidc;
   return (
     <div className={css({ display: 'flex', flexDirection: 'column', gap: '4', minWidth: '0' })} data-testid="service-app-integration">
-      <Value label={t`Discovery URL`} value={info.discoveryUrl} testId="discovery-url" />
-      <Value label={t`Client ID`} value={app.name} testId="client-id" />
-      <Value label={t`Redirect URI`} value={info.redirectUri} testId="redirect-uri" />
-      <Value label={t`Post-logout redirect URI`} value={info.postLogoutRedirectUri} testId="post-logout-uri" />
-      <dl className={css({ display: 'grid', gridTemplateColumns: 'auto 1fr', columnGap: '4', rowGap: '1', fontSize: 'sm', '& dt': { color: 'fg.muted' }, '& dd': { fontFamily: 'mono', fontSize: 'xs', wordBreak: 'break-all' } })}>
+      <Value label={t`Discovery URL`} value={info.discoveryUrl} testId="discovery-url" kind="url" />
+      <Value label={t`Client ID`} value={app.name} testId="client-id" kind="identifier" />
+      <Value label={t`Redirect URI`} value={info.redirectUri} testId="redirect-uri" kind="url" />
+      <Value label={t`Post-logout redirect URI`} value={info.postLogoutRedirectUri} testId="post-logout-uri" kind="url" />
+      {/* below sm the terms stand above their values: side by side, a phone left the values a few characters a line */}
+      <dl
+        className={css({
+          display: 'grid',
+          gridTemplateColumns: { base: 'minmax(0, 1fr)', sm: 'auto minmax(0, 1fr)' },
+          columnGap: '4',
+          rowGap: '1',
+          fontSize: 'sm',
+          '& dt': { color: 'fg.muted', mt: { base: '1', sm: '0' } },
+          '& dd': { fontFamily: 'mono', fontSize: 'xs', minWidth: '0' },
+        })}
+      >
         <dt>{t`Client authentication`}</dt>
-        <dd data-testid="auth-method">{o.token_endpoint_auth_method}</dd>
+        <dd data-testid="auth-method" className={identifierText}>
+          {o.token_endpoint_auth_method}
+        </dd>
         <dt>PKCE</dt>
         <dd data-testid="pkce">{o.pkce_required ? t`required (S256)` : t`optional (S256 when sent)`}</dd>
         <dt>{t`Grant types`}</dt>
-        <dd data-testid="grant-types">{o.grant_types.join(', ')}</dd>
+        <dd data-testid="grant-types">
+          <Tokens items={o.grant_types} separator="," />
+        </dd>
         <dt>{t`Also accepted after sign-out`}</dt>
-        <dd data-testid="post-logout-uris">{o.post_logout_redirect_uris.join(' · ')}</dd>
+        <dd data-testid="post-logout-uris" className={urlText}>
+          {o.post_logout_redirect_uris.join(' · ')}
+        </dd>
       </dl>
       <p className={css({ fontSize: 'xs', color: 'fg.muted' })}>
         <Trans>

@@ -23,6 +23,7 @@ import { lazyDialog, usePreloadWhenIdle } from '../../../components/ui/lazy-dial
 import { createInvitationResendActors, invitationResendMachine } from '../../../../machines/invitationResend.machine';
 import { call } from '../../../api/call';
 import { inspectOptions } from '../../../lib/inspect';
+import { useNarrowViewport } from '../../../lib/use-narrow-viewport';
 import { rolesQueryOptions } from '../api/catalog';
 import { adminKeys } from '../api/keys';
 import { useSsoProviderName } from '../api/config';
@@ -34,6 +35,7 @@ import { useSearchParams } from '../components/use-search-params';
 import { useFormat, useLanguageName } from '../components/format';
 import { StateBadge } from '../components/state-badge';
 import { BulkActions } from './bulk-actions';
+import { FiltersSheet } from './filters-sheet';
 import { SortHeader } from './sort-header';
 import { toUserFilters, type UserSearch } from './search';
 import type { UserSort } from '../../../../contract/admin/users';
@@ -79,6 +81,9 @@ export function UserManagement({ search, onSearchChange, canFilterByRole = true 
   // filters start over: first page, no cursor, bounded count
   const setFilter = (patch: Partial<UserSearch>) => change({ ...patch, page: undefined, cursor: undefined, count: undefined });
   const hasFilters = Boolean(filters.search || filters.status || filters.technical !== undefined || filters.auth_type || filters.role || filters.locale);
+  const activeFilters = [filters.status, filters.technical, filters.auth_type, filters.role, filters.locale].filter((value) => value !== undefined).length;
+  const clearFilters = () => setFilter({ status: undefined, technical: undefined, auth_type: undefined, role: undefined, locale: undefined });
+  const narrow = useNarrowViewport();
 
   const rows = users.data?.data ?? [];
   const meta = users.data?.meta;
@@ -110,6 +115,63 @@ export function UserManagement({ search, onSearchChange, canFilterByRole = true 
     }
   };
 
+  // the five filters: inline from md up; below md (issue 29: at 390 px they stood before the first row) one 'Filters'
+  // button with the number of active ones opens them in a bottom sheet
+  const filterFields = (
+    <>
+      <SimpleSelect
+        label={t`Status`}
+        size="sm"
+        value={search.status ?? ALL}
+        onValueChange={(v) => setFilter({ status: v === ALL ? undefined : (v as UserSearch['status']) })}
+        options={[
+          { value: ALL, label: t`All statuses` },
+          { value: 'INVITED', label: t`Invited` },
+          { value: 'ACTIVE', label: t`Active` },
+          { value: 'INACTIVE', label: t`Inactive` },
+        ]}
+      />
+      <SimpleSelect
+        label={t`Technical`}
+        size="sm"
+        value={search.technical === undefined ? ALL : String(search.technical)}
+        onValueChange={(v) => setFilter({ technical: v === ALL ? undefined : v === 'true' })}
+        options={[
+          { value: ALL, label: t`All users` },
+          { value: 'true', label: t`Technical users` },
+          { value: 'false', label: t`Personal users` },
+        ]}
+      />
+      <SimpleSelect
+        label={t`Auth type`}
+        size="sm"
+        value={search.auth_type ?? ALL}
+        onValueChange={(v) => setFilter({ auth_type: v === ALL ? undefined : (v as UserSearch['auth_type']) })}
+        options={[
+          { value: ALL, label: t`All auth types` },
+          { value: 'CREDENTIALS', label: t`Credentials` },
+          { value: 'SSO', label: t`SSO` },
+        ]}
+      />
+      {canFilterByRole ? (
+        <SimpleSelect
+          label={t`Role`}
+          size="sm"
+          value={search.role ?? ALL}
+          onValueChange={(v) => setFilter({ role: v === ALL ? undefined : v })}
+          options={[{ value: ALL, label: t`All roles` }, ...(roles.data?.data ?? []).map((r) => ({ value: r.id, label: r.name }))]}
+        />
+      ) : null}
+      <SimpleSelect
+        label={t`Language`}
+        size="sm"
+        value={search.locale ?? ALL}
+        onValueChange={(v) => setFilter({ locale: v === ALL ? undefined : (v as UserSearch['locale']) })}
+        options={[{ value: ALL, label: t`All languages` }, ...LOCALES.map((code) => ({ value: code, label: languageName(code) }))]}
+      />
+    </>
+  );
+
   return (
     <>
       <PageHeading
@@ -139,56 +201,13 @@ export function UserManagement({ search, onSearchChange, canFilterByRole = true 
           <div data-full-row>
             <SearchField label={t`Search users`} placeholder={t`Search by name or e-mail`} value={search.search ?? ''} onChange={(value) => setFilter({ search: value || undefined })} />
           </div>
-          <SimpleSelect
-            label={t`Status`}
-            size="sm"
-            value={search.status ?? ALL}
-            onValueChange={(v) => setFilter({ status: v === ALL ? undefined : (v as UserSearch['status']) })}
-            options={[
-              { value: ALL, label: t`All statuses` },
-              { value: 'INVITED', label: t`Invited` },
-              { value: 'ACTIVE', label: t`Active` },
-              { value: 'INACTIVE', label: t`Inactive` },
-            ]}
-          />
-          <SimpleSelect
-            label={t`Technical`}
-            size="sm"
-            value={search.technical === undefined ? ALL : String(search.technical)}
-            onValueChange={(v) => setFilter({ technical: v === ALL ? undefined : v === 'true' })}
-            options={[
-              { value: ALL, label: t`All users` },
-              { value: 'true', label: t`Technical users` },
-              { value: 'false', label: t`Personal users` },
-            ]}
-          />
-          <SimpleSelect
-            label={t`Auth type`}
-            size="sm"
-            value={search.auth_type ?? ALL}
-            onValueChange={(v) => setFilter({ auth_type: v === ALL ? undefined : (v as UserSearch['auth_type']) })}
-            options={[
-              { value: ALL, label: t`All auth types` },
-              { value: 'CREDENTIALS', label: t`Credentials` },
-              { value: 'SSO', label: t`SSO` },
-            ]}
-          />
-          {canFilterByRole ? (
-            <SimpleSelect
-              label={t`Role`}
-              size="sm"
-              value={search.role ?? ALL}
-              onValueChange={(v) => setFilter({ role: v === ALL ? undefined : v })}
-              options={[{ value: ALL, label: t`All roles` }, ...(roles.data?.data ?? []).map((r) => ({ value: r.id, label: r.name }))]}
-            />
-          ) : null}
-          <SimpleSelect
-            label={t`Language`}
-            size="sm"
-            value={search.locale ?? ALL}
-            onValueChange={(v) => setFilter({ locale: v === ALL ? undefined : (v as UserSearch['locale']) })}
-            options={[{ value: ALL, label: t`All languages` }, ...LOCALES.map((code) => ({ value: code, label: languageName(code) }))]}
-          />
+          {narrow ? (
+            <FiltersSheet count={activeFilters} onClear={activeFilters > 0 ? clearFilters : undefined}>
+              {filterFields}
+            </FiltersSheet>
+          ) : (
+            filterFields
+          )}
         </Toolbar>
         {hasFilters ? (
           <div className={css({ display: 'flex', justifyContent: 'space-between', alignItems: 'center', gap: '2', flexWrap: 'wrap', fontSize: 'sm', color: 'fg.muted' })}>
