@@ -121,13 +121,25 @@ async function validateRecords(config: Deps['config'], parsed: ParsedCsv, actorI
   return { failed, skipped, valid };
 }
 
+/** The field error of a refused file (written out, so the contract's check of field codes finds each). */
+function refusalFields(code: CsvRefused['code']) {
+  switch (code) {
+    case 'csv_too_many_columns':
+      return { fields: { file: ['csv_too_many_columns'] } };
+    case 'csv_cell_too_long':
+      return { fields: { file: ['csv_cell_too_long'] } };
+    default:
+      return { fields: { file: ['csv_invalid'] } };
+  }
+}
+
 async function readImportFile(buf: Buffer): Promise<ParsedCsv> {
   let parsed: ParsedCsv;
   try {
     parsed = await parseCsv(buf);
   } catch (error) {
     const refused = error instanceof CsvRefused ? error : new CsvRefused('csv_invalid');
-    throw new AppError(422, 'users_import_failed', { fields: { file: [refused.code] }, ...(refused.size ? { params: { size: refused.size } } : {}) });
+    throw new AppError(422, 'users_import_failed', { ...refusalFields(refused.code), ...(refused.size ? { params: { size: refused.size } } : {}) });
   }
   const missing = REQUIRED_COLUMNS.filter((c) => !parsed.header.includes(c));
   if (missing.length) throw new AppError(422, 'users_import_failed', { fields: Object.fromEntries(missing.map((c) => [`columns.${c}`, ['required']])) });
