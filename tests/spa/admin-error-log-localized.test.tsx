@@ -8,7 +8,7 @@ import { renderWithRouter } from './render';
 /**
  * Issue 14 (every error in its own words) and issue 29: the admin logs show a recorded error in the admin's language
  * by its code (the product's sentence, else the code's words, as for the provider's OAuth codes); the server's recorded
- * (English) message never shows under it, it is only the title, for support.
+ * (English) message never shows, not even as a tooltip: it is only data-recorded-message, for support.
  */
 let server: Awaited<ReturnType<typeof startAdminServer>> | null = null;
 afterEach(async () => {
@@ -48,16 +48,16 @@ function urlCells(): HTMLElement[] {
 }
 
 describe('admin logs: messages in the admin language', () => {
-  it('French: every row in French by its code, the recorded English message only in the title (issue 29)', { timeout: 60_000 }, async () => {
+  it('French: every row in French by its code, the recorded English message only as data for support, never shown (issue 29)', { timeout: 60_000 }, async () => {
     await activateLocale('fr');
     const [link, validation, oauth, rate] = await renderLogs();
     expect(link!.textContent).toBe("Ce lien n'est pas valide ou a expiré");
-    expect(link!.querySelector('[title]')?.getAttribute('title')).toBe('This link is invalid or has expired');
+    expect(link!.querySelector('[data-recorded-message]')?.getAttribute('data-recorded-message')).toBe('This link is invalid or has expired');
     expect(validation!.textContent).not.toMatch(/Some fields/);
-    expect(validation!.querySelector('[title]')?.getAttribute('title')).toBe('Some fields are invalid (name: invalid)');
+    expect(validation!.querySelector('[data-recorded-message]')?.getAttribute('data-recorded-message')).toBe('Some fields are invalid (name: invalid)');
     // the provider's OAuth code: its words in French, never the provider's English message in the page
     expect(oauth!.textContent).toBe('Autorisation invalide ou expirée');
-    expect(oauth!.querySelector('[title]')?.getAttribute('title')).toBe('grant request is invalid');
+    expect(oauth!.querySelector('[data-recorded-message]')?.getAttribute('data-recorded-message')).toBe('grant request is invalid');
     expect(rate!.textContent).not.toContain('{seconds}');
     expect(rate!.textContent).not.toMatch(/Too many requests/);
     for (const cell of [link, validation, oauth, rate]) expect(cell!.querySelector('[lang="en"]')).toBeNull();
@@ -70,12 +70,12 @@ describe('admin logs: messages in the admin language', () => {
     expect(cells[2]!.textContent).toBe('Ungültige oder abgelaufene Berechtigung');
   });
 
-  it('English: the message once, the recorded detail in the title when it says more', { timeout: 60_000 }, async () => {
+  it('English: the message once, the recorded detail kept as data when it says more', { timeout: 60_000 }, async () => {
     const [link, validation] = await renderLogs();
     expect(link!.textContent).toBe('This link is invalid or has expired');
-    expect(link!.querySelector('[title]')).toBeNull();
+    expect(link!.querySelector('[data-recorded-message]')).toBeNull();
     expect(validation!.textContent).toBe('Some fields are invalid');
-    expect(validation!.querySelector('[title]')?.getAttribute('title')).toBe('Some fields are invalid (name: invalid)');
+    expect(validation!.querySelector('[data-recorded-message]')?.getAttribute('data-recorded-message')).toBe('Some fields are invalid (name: invalid)');
   });
 
   it('an unknown code shows the code, not the recorded English message', { timeout: 60_000 }, async () => {
@@ -84,7 +84,7 @@ describe('admin logs: messages in the admin language', () => {
     try {
       const cells = await renderLogs();
       expect(cells[4]!.textContent).toBe('some_future_code');
-      expect(cells[4]!.querySelector('[title]')?.getAttribute('title')).toBe('Something in English');
+      expect(cells[4]!.querySelector('[data-recorded-message]')?.getAttribute('data-recorded-message')).toBe('Something in English');
     } finally {
       logged.pop();
     }

@@ -284,7 +284,8 @@ function ErrorLogCard({ search, update, titleId }: CardProps) {
  * A logged error's message in the admin's words, by its code: the product's sentence for the code, else the code's
  * words (the provider's OAuth codes; they load with the first log shown), else the code itself. The message the
  * server recorded is English stored data (issue 29: it read as a second, untranslated line under the translated
- * one): it is kept out of the page and only offered as the title (a tooltip), for support.
+ * one): it is kept out of what the page shows, a tooltip included (the screens matrix reads titles as text too), and
+ * only carried as `data-recorded-message` for support (devtools, the API's /api/admin/logs/errors).
  */
 function LoggedMessage({ code, message, words }: { code: string; message: string; words: ReturnType<typeof useErrorCodeWords> }) {
   const { i18n } = useLingui();
@@ -292,10 +293,10 @@ function LoggedMessage({ code, message, words }: { code: string; message: string
   const recorded = message && message !== localized ? message : undefined;
   if (localized === null) {
     return (
-      <span title={recorded} translate="no" className={css({ fontFamily: 'mono', fontSize: 'xs' })}>
+      <span data-recorded-message={recorded} translate="no" className={css({ fontFamily: 'mono', fontSize: 'xs' })}>
         {code}
       </span>
     );
   }
-  return <span title={recorded}>{localized}</span>;
+  return <span data-recorded-message={recorded}>{localized}</span>;
 }
