@@ -165,12 +165,6 @@ export interface ParsedCsv {
   records: { row: number; values: Record<string, string> }[];
 }
 
-/**
- * Caps of an import file (issue 28.4): a header of a million columns or a cell of megabytes is refused at once, before
- * the parser builds anything of that size. The export writes 12 columns; a person's longest cell is an e-mail (254).
- */
-export { CSV_MAX_COLUMNS, CSV_MAX_CELL_LENGTH, CSV_EXCERPT_LENGTH };
-
 /** A file refused for its shape: the field error `code` with its `size` ("…more than 100 columns"). */
 export class CsvRefused extends Error {
   constructor(
@@ -224,15 +218,15 @@ function scanHeader(text: string): ',' | ';' {
  * CsvRefused (csv-parse's own record cap bounds what it buffers before that); malformed input is 'csv_invalid'.
  */
 export async function parseCsv(buf: Buffer): Promise<ParsedCsv> {
-  // the header's shape first, from the file's first bytes: a hostile header is refused before the whole file is decoded
-  // (a multi-byte character cut at the end of the prefix decodes as windows-1252 there, which counts the same)
-  const headBytes = CSV_MAX_COLUMNS * (CSV_MAX_CELL_LENGTH + 3) * 4;
-  if (buf.length > headBytes) scanHeader(decodeCsv(buf.subarray(0, headBytes)).text);
+  // a large file's header shape (and delimiter) first, from its first bytes: a hostile header is refused before the
+  // whole file is decoded. The prefix ends before a UTF-8 character it would cut, so it decodes as the file does.
+  let headEnd = CSV_MAX_COLUMNS * (CSV_MAX_CELL_LENGTH + 3) * 4;
+  while (headEnd < buf.length && ((buf[headEnd] as number) & 0xc0) === 0x80) headEnd--;
+  const headDelimiter = headEnd < buf.length ? scanHeader(decodeCsv(buf.subarray(0, headEnd)).text) : null;
   const { text, encoding } = decodeCsv(buf);
   if (text.includes('\u0000')) throw new CsvRefused('csv_invalid');
-  const delimiter = scanHeader(text);
   const parser = parse({
-    delimiter,
+    delimiter: headDelimiter ?? scanHeader(text),
     relax_column_count: true,
     skip_empty_lines: true,
     trim: true,
