@@ -12,9 +12,10 @@ const DATA_DIR = process.env.E2E_DATA_DIR ?? mkdtempSync(join(tmpdir(), 'iam-e2e
 process.env.E2E_DATA_DIR = DATA_DIR;
 
 /**
- * CI runs the suite as two shards side by side, each against its own server (E2E_PORT) and data directory: `walks`
- * (the statechart walks, e2e/paths.spec.ts, ~15 min) and `rest` (everything else); unset runs all. Each shard has
- * its own output directory (Playwright empties it when a run starts), E2E_OUTPUT_DIR.
+ * The suite can be split by hand into two shards, each against its own server (E2E_PORT) and data directory: `walks`
+ * (the statechart walks, e2e/paths.spec.ts) and `rest` (everything else); unset runs all, as CI does (side by side on
+ * two cores the shards took as long as one run). Each run needs its own output directory when two run at once
+ * (Playwright empties it when a run starts): E2E_OUTPUT_DIR.
  */
 const SHARD = process.env.E2E_SHARD;
 const OUTPUT_DIR = process.env.E2E_OUTPUT_DIR ?? './test-results';

@@ -14,9 +14,8 @@
 import type { Browser, BrowserContext, Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { apiToken, createAdminWithPassword, createUserWithPassword, dataDir, presetLocale, superAdminToken, withDb, type NewUser } from './helpers';
+import { apiToken, createAdminWithPassword, createUserWithPassword, dataDir, presetLocale, superAdminToken, wcagViolations, withDb, type NewUser } from './helpers';
 import { auditPage } from './screens/audit';
 import { isEnglishMessage, LANGS, tr, untranslatedMessage, type ScreenLang } from './screens/catalog';
 
@@ -246,7 +245,7 @@ async function check(page: Page, visit: Visit & { axe: boolean }, english: Recor
       else if (enTexts.has(text) && !isEnglishMessage(text) && !isData(text) && /[a-z]{3}/.test(text)) problems.push(`${label}: untranslated (not in the catalogs): "${text}"`);
     }
   }
-  const violations = visit.axe ? await runAxe(page) : [];
+  const violations = visit.axe ? await wcagViolations(page) : [];
   for (const v of violations) problems.push(`${label}: axe ${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
   const t2 = Date.now();
   const dir = join(OUT, visit.lang, String(visit.width));
@@ -254,28 +253,6 @@ async function check(page: Page, visit: Visit & { axe: boolean }, english: Recor
   await page.screenshot({ path: join(dir, `${visit.screen}.png`), fullPage: true });
   if (process.env.SCREENS_TIMING) console.log(label, 'audit', t1 - t0, 'axe', t2 - t1, 'shot', Date.now() - t2);
   return problems;
-}
-
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-interface AxeViolation {
-  id: string;
-  impact?: string | null;
-  help: string;
-  nodes: Array<{ target: unknown[] }>;
-}
-
-/**
- * axe-core's WCAG 2.x A/AA rules (what @axe-core/playwright's AxeBuilder runs, without injecting the 500 KB script
- * again for each of a screen's three widths; only violations come back).
- */
-async function runAxe(page: Page): Promise<AxeViolation[]> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
-  return page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (ctx: Document, options: object) => Promise<{ violations: AxeViolation[] }> } }).axe;
-    const result = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] }, resultTypes: ['violations'] });
-    return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target })) }));
-  });
 }
 
 /**

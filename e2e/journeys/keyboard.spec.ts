@@ -10,10 +10,8 @@
  * the journeys pass through, and any violation fails. English, 1440 px.
  */
 import type { APIRequestContext, Browser, Locator, Page } from '@playwright/test';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { expect, test } from '../fixtures';
-import { apiToken, superAdminToken, totpFromSecret, userSignIn, type NewUser } from '../helpers';
+import { apiToken, superAdminToken, totpFromSecret, userSignIn, wcagViolations, type NewUser } from '../helpers';
 import { createAdminAccount, createUserWithPassword, Journey, WIDTHS } from './journey';
 
 const PASSWORD = 'Keyboard-Passw0rd!x';
@@ -98,30 +96,15 @@ async function landed(page: Page, focus: Locator, title: string): Promise<void> 
   await expect(page).toHaveTitle(`${title} · IAM`);
 }
 
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-interface AxeViolation {
-  id: string;
-  impact?: string | null;
-  help: string;
-  nodes: Array<{ target: unknown[] }>;
-}
-
 /**
- * axe-core's WCAG 2.x A and AA rules (what @axe-core/playwright's AxeBuilder runs) on the screen as it is; any
- * violation fails. The script goes into a document once (the SPA keeps its document), only violations come back.
+ * axe-core's WCAG 2.x A and AA rules on the screen at rest (wcagViolations, e2e/helpers.ts); any violation fails.
  */
 async function axe(page: Page, screen: string): Promise<void> {
   const started = Date.now();
   // what it checks is the screen at rest: no list refetching (dimmed), no dialog or toast still fading in
   await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
   await page.evaluate(() => Promise.all(document.getAnimations().map((animation) => animation.finished.catch(() => undefined))));
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
-  const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (ctx: Document, options: object) => Promise<{ violations: AxeViolation[] }> } }).axe;
-    const result = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] }, resultTypes: ['violations'] });
-    return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target })) }));
-  });
+  const violations = await wcagViolations(page);
   if (process.env.JOURNEY_TIMING) console.log(`[axe] ${screen}: ${Date.now() - started} ms`);
   expect(violations.map((v) => `${screen}: ${v.id} (${v.impact ?? '?'}) ${v.help}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
 }

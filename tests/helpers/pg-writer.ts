@@ -11,6 +11,17 @@ export async function lockTimeoutClient(url: string, schema: string, lockTimeout
   return c;
 }
 
+/** One statement on its own connection (create/drop a test database through the server's maintenance database). */
+export async function pgQueryOnce(url: string, text: string): Promise<void> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    await c.query(text);
+  } finally {
+    await c.end();
+  }
+}
+
 /** Inserts one user account row through `c` (outside the app): `email` and the filter columns as given. */
 export async function insertAccountRow(c: pg.Client, fields: { email: string; locale?: string; status?: 'ACTIVE' | 'INACTIVE' }): Promise<void> {
   const row = accountRow({ type: 'user', email: fields.email, first_name: 'On', last_name: 'Line', locale: fields.locale ?? 'en', status: fields.status ?? 'ACTIVE', auth_type: 'CREDENTIALS', technical: 0 });

@@ -64,4 +64,5 @@ export const ArrowLeftIcon = (p: IconProps) => <Svg {...p}><path d="M19 12H5M12 
 export const CheckCircleIcon = (p: IconProps) => <Svg {...p}><path d="M22 11.1V12a10 10 0 1 1-5.9-9.1" /><path d="m22 4-10 10-3-3" /></Svg>;
 export const PowerIcon = (p: IconProps) => <Svg {...p}><path d="M18.4 6.6a9 9 0 1 1-12.8 0M12 2v10" /></Svg>;
 export const CalendarIcon = (p: IconProps) => <Svg {...p}><rect x="3" y="4" width="18" height="18" rx="2" /><path d="M16 2v4M8 2v4M3 10h18" /></Svg>;
+export const FilterIcon = (p: IconProps) => <Svg {...p}><path d="M22 3H2l8 9.46V19l4 2v-8.54L22 3z" /></Svg>;
 export const FilterXIcon = (p: IconProps) => <Svg {...p}><path d="M13 13v8l-4-2v-6L3 4h18l-3.5 4.4M16 16l5 5M21 16l-5 5" /></Svg>;

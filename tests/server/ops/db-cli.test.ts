@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import pg from 'pg';
+import { pgQueryOnce } from '../../helpers/pg-writer';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 
 /**
@@ -83,15 +83,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('db CLI [postgres]', () => {
   const adminUrl = process.env.TEST_DATABASE_URL ?? '';
   const name = `mig_cli_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
   const urlOf = (database: string) => Object.assign(new URL(adminUrl), { pathname: `/${database}` }).href;
-  const admin = async (text: string) => {
-    const c = new pg.Client({ connectionString: adminUrl });
-    await c.connect();
-    try {
-      await c.query(text);
-    } finally {
-      await c.end();
-    }
-  };
+  const admin = (text: string) => pgQueryOnce(adminUrl, text);
   afterAll(async () => {
     for (const d of [name, `${name}_r`]) await admin(`drop database if exists "${d}" with (force)`);
   });

@@ -5,7 +5,7 @@ import { Button } from '../../../components/ui/button';
 import * as Dialog from '../../../components/ui/dialog';
 import { DialogClose } from '../../../components/ui/dialog-close';
 import { DialogFooter } from '../../../components/ui/dialog-footer';
-import { FilterXIcon } from '../../../components/ui/icons-more';
+import { FilterIcon, FilterXIcon } from '../../../components/ui/icons-more';
 import { SheetPanel } from '../../../components/ui/sheet';
 
 /**
@@ -70,25 +70,5 @@ export function FiltersSheet({ count, onClear, children }: { count: number; onCl
         </DialogFooter>
       </SheetPanel>
     </Dialog.Root>
-  );
-}
-
-function FilterIcon() {
-  return (
-    <svg
-      xmlns="http://www.w3.org/2000/svg"
-      width="16"
-      height="16"
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth="2"
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      aria-hidden="true"
-      focusable="false"
-    >
-      <path d="M22 3H2l8 9.46V19l4 2v-8.54L22 3z" />
-    </svg>
   );
 }
