@@ -31,6 +31,19 @@ export function signInMethods(amr: readonly string[]): { amr: string[]; acr: str
   return { amr: methods, acr: ACR.password };
 }
 
+/** The short form apps may send in `acr_values` for the two-factor class (besides its URN). */
+const MFA_ACR_ALIASES: ReadonlySet<string> = new Set([ACR.mfa, 'mfa']);
+
+/**
+ * Whether an authorization request asks for a sign-in with two factors (step-up): `urn:iam:acr:mfa` or `mfa` among
+ * its `acr_values`. The product treats it as a requirement (docs/INTEGRATING.md "Step-up"): a session below it signs
+ * in again, and a sign-in that cannot reach it ends with `unmet_authentication_requirements` at the app. (The `claims`
+ * request parameter is not enabled, so `acr_values` is the only way to ask.)
+ */
+export function requestsMfa(params: { acr_values?: unknown }): boolean {
+  return typeof params.acr_values === 'string' && params.acr_values.split(' ').some((v) => MFA_ACR_ALIASES.has(v));
+}
+
 /** Names of the roles `accountId` holds (through subscriptions) among the service app's allowed roles. */
 export async function rolesForClient(db: Kysely<Database>, clientId: string, accountId: string): Promise<string[]> {
   if (!isServiceAppClient(clientId)) return [];

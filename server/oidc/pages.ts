@@ -129,19 +129,25 @@ export function postLogoutPage(lang: Language, appUrl: string): string {
   );
 }
 
+/** Why a sign-in to an app was refused: no role the app accepts, or no second factor where the app requires one. */
+export type DeniedReason = 'no_role' | 'mfa_missing' | 'mfa_sso';
+
 /**
- * The person signed in but holds none of the app's allowed roles. `continueUrl` resumes the
- * authorization, which delivers access_denied to the app (so the app learns the outcome); `homeUrl` is
- * the product's portal.
+ * The person signed in but holds none of the app's allowed roles (`no_role`), or the app asked for a sign-in with two
+ * factors the sign-in could not reach: the account has no second factor (`mfa_missing`: the page links to the profile,
+ * where it is turned on) or the sign-in came through an upstream provider (`mfa_sso`). `continueUrl` resumes the
+ * authorization, which delivers the error to the app (so the app learns the outcome); `homeUrl` is the product's portal.
  */
-export function deniedPage(lang: Language, appName: string, continueUrl: string, homeUrl: string): string {
+export function deniedPage(lang: Language, appName: string, continueUrl: string, homeUrl: string, reason: DeniedReason = 'no_role'): string {
   const t = (c: string) => translate(lang, c, { app: appName });
+  const key = reason === 'no_role' ? 'oidc.denied' : `oidc.${reason}`;
+  const profile = reason === 'mfa_missing' ? `<a class="button" id="denied-profile" href="${esc(new URL('profile', homeUrl).href)}">${esc(t('oidc.mfa_missing_set_up'))}</a>` : '';
   return layout(
     lang,
-    t('oidc.denied_title'),
-    `<h1>${esc(t('oidc.denied_heading'))}</h1>
-<p>${esc(t('oidc.denied_text'))}</p>
-<div class="actions"><a class="button primary" id="denied-continue" href="${esc(continueUrl)}">${esc(t('oidc.denied_continue'))}</a><a class="button" id="denied-home" href="${esc(homeUrl)}">${esc(t('oidc.denied_home'))}</a></div>`,
+    t(`${key}_title`),
+    `<h1>${esc(t(`${key}_heading`))}</h1>
+<p>${esc(t(`${key}_text`))}</p>
+<div class="actions"><a class="button primary" id="denied-continue" href="${esc(continueUrl)}">${esc(t('oidc.denied_continue'))}</a>${profile}<a class="button" id="denied-home" href="${esc(homeUrl)}">${esc(t('oidc.denied_home'))}</a></div>`,
   );
 }
 

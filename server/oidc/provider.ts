@@ -1,7 +1,7 @@
-import Provider, { errors, type Account as OidcAccount, type ClientMetadata, type Configuration, type JWKS, type KoaContextWithOIDC } from 'oidc-provider';
+import Provider, { errors, interactionPolicy, type Account as OidcAccount, type ClientMetadata, type Configuration, type JWKS, type KoaContextWithOIDC } from 'oidc-provider';
 import { createAdapterClass, PKCE_METADATA } from './adapter';
 import { ID_TOKEN_TTL_SECONDS, loadCookieKeys, SIGNING_ALG } from './keys';
-import { ACR, ADMIN_CLIENT, CONSENT_PATH, OIDC_SCOPES, ROLES_CLAIM, PORTAL_CLIENT, accountTypeForClient, isServiceAppClient, mayUseClient } from './access';
+import { ACR, ADMIN_CLIENT, CONSENT_PATH, OIDC_SCOPES, ROLES_CLAIM, PORTAL_CLIENT, accountTypeForClient, isServiceAppClient, mayUseClient, requestsMfa } from './access';
 import { nowIso } from '../db/index';
 import { getClientSecret } from '../services/admin/service-apps';
 import { errorPage, logoutPage, pageLanguage, postLogoutPage } from './pages';
@@ -55,6 +55,24 @@ export function spaOriginFor(config: Pick<AppConfig, 'appUrl' | 'devOrigins'>, r
 const accountsOfRequest = new WeakMap<object, Pick<Account, 'id' | 'type' | 'status'>>();
 
 const remaining = (absolute: number, start: number | undefined): number => Math.max(1, absolute - (epoch() - (start ?? epoch())));
+
+/**
+ * The provider's prompts, plus step-up (docs/INTEGRATING.md "Step-up"): an app asking for `urn:iam:acr:mfa` (or `mfa`)
+ * while the session was reached without a second factor gets the login prompt again, so the person signs in with both
+ * factors. The check passes once this interaction has a login result: a sign-in that still cannot reach the class
+ * ended the interaction with `unmet_authentication_requirements` (server/services/sign-in.ts finishSignIn).
+ */
+function promptPolicy(): ReturnType<typeof interactionPolicy.base> {
+  const policy = interactionPolicy.base();
+  policy.get('login')?.checks.add(
+    new interactionPolicy.Check('acr_mfa', 'a sign-in with two factors is required', (ctx) => {
+      const { oidc } = ctx;
+      if (!requestsMfa(oidc.params ?? {}) || oidc.result?.login || !oidc.session?.accountId) return interactionPolicy.Check.NO_NEED_TO_PROMPT;
+      return oidc.session.acr === ACR.mfa ? interactionPolicy.Check.NO_NEED_TO_PROMPT : interactionPolicy.Check.REQUEST_PROMPT;
+    }),
+  );
+  return policy;
+}
 
 /**
  * A provider signing with `jwks.keys[0]` (the active key) and verifying with all of them (next, previous).
@@ -143,6 +161,7 @@ export async function createProvider(deps: ServiceHost, jwks: JWKS, jwksMaxAgeSe
     // every access token names its grant, so the API can check the grant is still alive
     extraTokenClaims: async (_ctx, token) => ('grantId' in token && typeof token.grantId === 'string' ? { gid: token.grantId } : undefined),
     interactions: {
+      policy: promptPolicy(),
       url: async (ctx, interaction) => {
         const clientId = String(interaction.params.client_id ?? '');
         // signed in already, only the consent is missing: record it server-side (first-party consent)

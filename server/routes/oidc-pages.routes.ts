@@ -20,7 +20,8 @@ const routes: FastifyPluginAsyncZod = async (app) => {
 
   /**
    * "You have no access to <app>": shown when a sign-in to a service app was refused by its role rules
-   * (the interaction ended with access_denied). Continue resumes the authorization, which hands
+   * (the interaction ended with access_denied), or could not reach the two-factor class the app asked for
+   * (unmet_authentication_requirements: step-up, server/services/sign-in.ts). Continue resumes the authorization, which hands
    * access_denied to the app; Back to home goes to the portal. Unknown or other interactions: 404.
    */
   app.get(`${DENIED_PATH.replace(/^\/api/, '')}/:uid`, {
@@ -28,10 +29,11 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   }, async (req, reply) => {
     const provider = await getProvider(app);
     const interaction = await provider.Interaction.find(req.params.uid);
-    const result = interaction?.result as { error?: unknown } | undefined;
-    if (!interaction || result?.error !== 'access_denied') throw new AppError(404, 'not_found');
+    const result = interaction?.result as { error?: unknown; unmet?: unknown } | undefined;
+    const reason = result?.error === 'access_denied' ? 'no_role' : result?.error === 'unmet_authentication_requirements' ? (result.unmet === 'sso' ? 'mfa_sso' : 'mfa_missing') : undefined;
+    if (!interaction || !reason) throw new AppError(404, 'not_found');
     const clientId = String(interaction.params.client_id ?? '');
-    const html = deniedPage(pageLanguage(req.headers['accept-language']), await clientDisplayName(app.db.kysely, clientId), interaction.returnTo, `${app.config.appUrl}/`);
+    const html = deniedPage(pageLanguage(req.headers['accept-language']), await clientDisplayName(app.db.kysely, clientId), interaction.returnTo, `${app.config.appUrl}/`, reason);
     return reply.code(403).type('text/html; charset=utf-8').header('cache-control', 'no-store').send(html);
   });
 

@@ -5,7 +5,7 @@ import { nowIso } from '../db/index';
 import type { PendingActivity } from '../oidc/activity';
 import { AppError } from '../errors';
 import { signInOutcome } from '../lib/metrics';
-import { accountTypeForClient, DENIED_PATH, mayUseClient, signInMethods } from '../oidc/access';
+import { ACR, accountTypeForClient, DENIED_PATH, mayUseClient, requestsMfa, signInMethods } from '../oidc/access';
 import { revokeGrantRows } from '../oidc/adapter';
 import type { OidcHandle } from '../oidc/index';
 import { assertHoldsInteraction } from '../oidc/interaction-binding';
@@ -164,9 +164,17 @@ export function createSignInService(deps: Deps, oidc: Pick<OidcHandle, 'provider
       // the person sees the product's own "no access to <app>" page first; it continues to the app's error
       return { status: 'complete', redirect_to: `${deps.config.appUrl}${DENIED_PATH}/${interaction.uid}` };
     }
+    const methods = signInMethods(amr);
+    if (requestsMfa(interaction.params) && methods.acr !== ACR.mfa) {
+      // step-up the sign-in cannot reach (no second factor on the account, or an upstream sign-in): the person is told
+      // why on the same page as a refusal, and the app gets the OIDC error for an unmet acr request
+      interaction.result = { error: 'unmet_authentication_requirements', error_description: 'a sign-in with two factors is required', unmet: amr.includes('ext') ? 'sso' : 'no_second_factor' };
+      await saveInteraction(interaction);
+      return { status: 'complete', redirect_to: `${deps.config.appUrl}${DENIED_PATH}/${interaction.uid}` };
+    }
     const activity: PendingActivity = { id: randomUUID(), accountId: account.id, ip: client.ip, origin: client.origin, userAgent: client.userAgent };
     interaction.result = {
-      login: { accountId: account.id, ...signInMethods(amr), remember: true, ts: epoch() },
+      login: { accountId: account.id, ...methods, remember: true, ts: epoch() },
       activity: { ...activity },
     };
     await saveInteraction(interaction);
