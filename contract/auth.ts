@@ -228,7 +228,8 @@ export const ssoStart = defineEndpoint({
 
 /**
  * The upstream provider sends the browser back here. Failures redirect to the login page instead of answering an
- * error: `?interaction=…&error=sso_failed|sso_account_not_found`, or `?error=interaction_expired` when the state is
+ * error: `?interaction=…&error=sso_failed|sso_account_not_found|sso_email_missing|sso_email_unverified` (the last two: the
+ * upstream sent no e-mail address, or did not say `email_verified: true`; also in the admin error log), or `?error=interaction_expired` when the state is
  * unknown or already used (a reloaded callback URL) or the browser is not the one that started the sign-in, or
  * `?error=interaction_foreign_browser` when it lacks the interaction's binding cookie (the state stays unused).
  */
@@ -242,5 +243,5 @@ export const ssoCallback = defineEndpoint({
 });
 
 /** Error codes the SSO callback puts in the login page's query (`?error=…`). */
-export const SSO_CALLBACK_ERRORS = ['sso_failed', 'sso_account_not_found', 'interaction_expired', 'interaction_foreign_browser'] as const;
+export const SSO_CALLBACK_ERRORS = ['sso_failed', 'sso_account_not_found', 'sso_email_missing', 'sso_email_unverified', 'interaction_expired', 'interaction_foreign_browser'] as const;
 export type SsoCallbackError = (typeof SSO_CALLBACK_ERRORS)[number];

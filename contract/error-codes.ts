@@ -61,6 +61,8 @@ export const ERROR_CODES = [
   'shutting_down',
   'sms_send_failed',
   'sso_account_use_provider',
+  'sso_email_missing',
+  'sso_email_unverified',
   'sso_failed',
   'sso_provider_unknown',
   'subscription_not_found',

@@ -81,7 +81,7 @@ describe('ssoCallback machine (model-based, every simple path per scenario)', ()
       }
       // the server's upstream-SSO answers: no account here → no "try again"; an expired callback → start over
       if (value === 'accountNotFound') {
-        expect(input.query.error).toBe('sso_account_not_found');
+        expect(['sso_account_not_found', 'sso_email_unverified']).toContain(input.query.error);
         expect(screenTags(result.snapshot)).toEqual([SSO_SCREENS.accountNotFound]);
         expect(result.snapshot.can({ type: 'RETRY' })).toBe(false);
       }

@@ -168,7 +168,8 @@ export const ssoCallbackMachine = setup({
     clearCallback: assign(({ context }) => ({ error: null, query: { ...context.query, code: null, state: null, error: null, error_description: null } })),
   },
   guards: {
-    accountNotFound: ({ context }) => context.query.error === 'sso_account_not_found',
+    // no account for this sign-in: none here, or the upstream sent no e-mail / did not vouch for it (the screen says which)
+    accountNotFound: ({ context }) => context.query.error === 'sso_account_not_found' || context.query.error === 'sso_email_missing' || context.query.error === 'sso_email_unverified',
     // the callback reached without the sign-in's binding cookie (server/oidc/interaction-binding.ts) is, for this
     // browser, a sign-in it no longer has: the same "start again" as a reloaded callback
     interactionExpired: ({ context }) => context.query.error === 'interaction_expired' || context.query.error === 'interaction_foreign_browser',

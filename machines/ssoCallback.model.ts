@@ -45,6 +45,7 @@ export const ssoScenarios: Array<{ name: string; input: SsoCallbackInput }> = [
   { name: '/login?interaction&error=sso_failed (upstream provider failed)', input: { ...base, query: { interaction: 'uid-1', error: 'sso_failed', provider: 'acme' } } },
   { name: '/login?interaction&error=sso_account_not_found (no SSO account here)', input: { ...base, query: { interaction: 'uid-1', error: 'sso_account_not_found', provider: 'acme' } } },
   { name: '/login?error=sso_account_not_found (interaction gone)', input: { ...base, query: { error: 'sso_account_not_found' } } },
+  { name: '/login?interaction&error=sso_email_unverified (the upstream did not vouch for the address)', input: { ...base, query: { interaction: 'uid-1', error: 'sso_email_unverified', provider: 'acme' } } },
   { name: '/login?error=interaction_expired (reloaded or reused SSO callback)', input: { ...base, query: { error: 'interaction_expired' } } },
 ];
 

@@ -19,6 +19,17 @@ const ssoProviderSchema = z.object({
    * such an address answers `sso_account_use_provider` naming the provider, whether or not the account exists.
    */
   domains: z.array(z.string().trim().toLowerCase().regex(/^[a-z0-9.-]+\.[a-z0-9-]+$/)).optional(),
+  /**
+   * How this server authenticates at the upstream token endpoint with `client_secret`: `client_secret_post` (the
+   * default, secret in the form body) or `client_secret_basic` (HTTP Basic). Use what the upstream registered.
+   */
+  token_endpoint_auth_method: z.enum(['client_secret_basic', 'client_secret_post']).default('client_secret_post'),
+  /**
+   * Whether the upstream must say `email_verified: true` (default). Set false only for a provider that vouches for
+   * every address it sends but does not send the claim (e.g. LemonLDAP::NG without an `email_verified` attribute):
+   * the account is then matched on the e-mail alone, so only do it for a provider whose addresses you trust.
+   */
+  require_email_verified: z.boolean().default(true),
 });
 export type SsoProviderConfig = z.infer<typeof ssoProviderSchema>;
 

@@ -31,6 +31,7 @@ export const OIDC_ERROR_CODES = [
   'request_uri_not_supported',
   'server_error',
   'unauthorized_client',
+  'unmet_authentication_requirements',
   'unsupported_grant_type',
   'unsupported_response_mode',
   'unsupported_response_type',

@@ -56,7 +56,8 @@ function upstream(config: AppConfig, p: SsoProviderConfig): Promise<oidc.Configu
   let c = byId.get(p.id);
   if (!c) {
     const insecure = p.issuer.startsWith('http:');
-    c = oidc.discovery(new URL(p.issuer), p.client_id, p.client_secret ? { client_secret: p.client_secret } : undefined, p.client_secret ? oidc.ClientSecretPost(p.client_secret) : oidc.None(), insecure ? { execute: [oidc.allowInsecureRequests] } : undefined);
+    const auth = !p.client_secret ? oidc.None() : p.token_endpoint_auth_method === 'client_secret_basic' ? oidc.ClientSecretBasic(p.client_secret) : oidc.ClientSecretPost(p.client_secret);
+    c = oidc.discovery(new URL(p.issuer), p.client_id, p.client_secret ? { client_secret: p.client_secret } : undefined, auth, insecure ? { execute: [oidc.allowInsecureRequests] } : undefined);
     byId.set(p.id, c);
     c.catch(() => byId.delete(p.id));
   }
@@ -115,11 +116,21 @@ export function createSsoService(deps: Deps, signIn: Pick<SignInService, 'loadIn
     /**
      * Finishes the sign-in from the upstream provider's answer (`requestUrl`: the callback's path and query) and
      * returns where the browser goes next: the provider resume URL, or the login page with `error=sso_failed` /
-     * `error=sso_account_not_found` / `error=interaction_expired` (state unknown, already used, or this browser
+     * `error=sso_account_not_found` / `error=sso_email_missing` / `error=sso_email_unverified` (the upstream sent no
+     * address, or did not vouch for it: also given to `onRefused`, for the admin error log) / `error=interaction_expired` (state unknown, already used, or this browser
      * is not the one that started the sign-in: `browser` is its `iam_sso` cookie), or `error=interaction_foreign_browser`
      * when the request lacks the interaction's binding cookie (`cookies`: the whole `Cookie` header).
      */
-    async callback(providerId: string, stateValue: string | undefined, requestUrl: string, client: ClientInfo, log: FastifyBaseLogger = deps.log, browser?: string, cookies?: BrowserCookies): Promise<string> {
+    async callback(
+      providerId: string,
+      stateValue: string | undefined,
+      requestUrl: string,
+      client: ClientInfo,
+      log: FastifyBaseLogger = deps.log,
+      browser?: string,
+      cookies?: BrowserCookies,
+      onRefused?: (problem: { code: string; message: string }) => Promise<unknown>,
+    ): Promise<string> {
       const p = providerOf(providerId);
       const loginPage = (type: 'user' | 'admin', params: Record<string, string>) =>
         `${deps.config.appUrl}${type === 'admin' ? '/admin/login' : '/login'}?${new URLSearchParams(params).toString()}`;
@@ -143,6 +154,11 @@ export function createSsoService(deps: Deps, signIn: Pick<SignInService, 'loadIn
       }
       // `provider` lets the page name the provider ("no account here uses Corp IdP")
       const back = (code: string) => loginPage(type, { interaction: interaction.uid, error: code, provider: p.id });
+      /** A refusal the provider's settings explain: into the admin dashboard's error log (never the person's claims). */
+      const refused = async (code: string, message: string) => {
+        log.warn({ provider: p.id, code }, message);
+        await onRefused?.({ code, message });
+      };
       let claims: { sub: string; email?: unknown; email_verified?: unknown } | undefined;
       try {
         const config = await upstream(deps.config, p);
@@ -161,7 +177,17 @@ export function createSsoService(deps: Deps, signIn: Pick<SignInService, 'loadIn
         log.warn({ err }, 'upstream sso failed');
         return back('sso_failed');
       }
-      if (!claims || claims.email_verified !== true || typeof claims.email !== 'string') return back('sso_account_not_found');
+      if (!claims) return back('sso_account_not_found');
+      // what the upstream did not send is said on the page and in the admin error log, not hidden behind "no account"
+      if (typeof claims.email !== 'string' || claims.email === '') {
+        await refused('sso_email_missing', `the provider ${p.id} sent no e-mail address (claim email, in the ID token or UserInfo; scope ${p.scope ?? 'openid email profile'})`);
+        return back('sso_email_missing');
+      }
+      if (p.require_email_verified && claims.email_verified !== true) {
+        const sent = claims.email_verified === undefined ? 'no email_verified claim' : `email_verified: ${JSON.stringify(claims.email_verified)}`;
+        await refused('sso_email_unverified', `the provider ${p.id} sent ${sent}; the account is matched only on an address the provider vouches for (email_verified: true, or require_email_verified: false in SSO_PROVIDERS)`);
+        return back('sso_email_unverified');
+      }
       const db = deps.db.kysely;
       const account = await db
         .selectFrom('accounts')
@@ -175,8 +201,8 @@ export function createSsoService(deps: Deps, signIn: Pick<SignInService, 'loadIn
       if (!account.provider_subject) {
         await db.updateTable('accounts').set({ provider_subject: claims.sub, updated_at: nowIso() }).where('id', '=', account.id).where('provider_subject', 'is', null).execute();
       }
-      if (!account.email_verified_at) {
-        // the upstream provider vouched for this address (email_verified: true is required above)
+      if (!account.email_verified_at && claims.email_verified === true) {
+        // the upstream provider vouched for this address (email_verified: true, unless the provider is set not to send it)
         await db.updateTable('accounts').set({ email_verified_at: nowIso() }).where('id', '=', account.id).where('email_verified_at', 'is', null).execute();
       }
       // the person signed in at the upstream provider: that is where this sign-in comes from (dashboard "origin")

@@ -23,8 +23,14 @@ const routes: FastifyPluginAsyncZod = async (app) => {
 
   app.route({
     ...routeOf(auth.ssoCallback),
-    handler: async (req, reply) =>
-      reply.redirect(await sso.callback(req.params.provider, req.query.state, req.url, clientInfoOf(req), req.log, cookieOf(req.headers.cookie, SSO_BROWSER_COOKIE), req.headers.cookie), 302),
+    handler: async (req, reply) => {
+      // a refusal the provider's settings explain (no e-mail, unverified e-mail) goes to the admin error log: the
+      // answer itself is a redirect to the login page, which the error handler never sees
+      const onRefused = (problem: { code: string; message: string }) =>
+        app.services.errorLog.record({ status: 403, code: problem.code, method: 'GET', route: '/api/sso/:provider/callback', params: { provider: req.params.provider }, path: `/api/sso/${req.params.provider}/callback`, message: problem.message, userEmail: null });
+      const to = await sso.callback(req.params.provider, req.query.state, req.url, clientInfoOf(req), req.log, cookieOf(req.headers.cookie, SSO_BROWSER_COOKIE), req.headers.cookie, onRefused);
+      return reply.redirect(to, 302);
+    },
   });
 };
 export default routes;

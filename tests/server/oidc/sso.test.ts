@@ -14,20 +14,33 @@ const upstreamPort = await freePort();
 const upstreamIssuer = `http://127.0.0.1:${upstreamPort}`;
 const APP_URL = 'http://localhost:3000';
 const UPSTREAM_EMAIL = 'sso.user@corp.example';
-let upstreamVerified = true;
+/** What the upstream says of the address: true, false, or nothing (the claim left out). */
+let upstreamVerified: boolean | undefined = true;
+/** The address the upstream sends (undefined: none). */
+let upstreamEmail: string | undefined = UPSTREAM_EMAIL;
 /** `ui_locales` of the last authorization request the upstream provider received. */
 let upstreamUiLocales: string | null = null;
 /** `login_hint` of the last authorization request the upstream provider received. */
 let upstreamLoginHint: string | null = null;
+/** How our server authenticated at the upstream token endpoint last time: HTTP Basic or the secret in the body. */
+let upstreamTokenAuth: 'basic' | 'post' | null = null;
 
 async function startUpstream(): Promise<Server> {
   const provider = new Provider(upstreamIssuer, {
-    clients: [{ client_id: 'iam', client_secret: 'upstream-secret', redirect_uris: [`${APP_URL}/api/sso/corp/callback`], token_endpoint_auth_method: 'client_secret_post' }],
+    clients: [
+      { client_id: 'iam', client_secret: 'upstream-secret', redirect_uris: [`${APP_URL}/api/sso/corp/callback`], token_endpoint_auth_method: 'client_secret_post' },
+      // registered for HTTP Basic only: a secret in the body is refused (SSO_PROVIDERS token_endpoint_auth_method)
+      { client_id: 'iam-basic', client_secret: 'basic-secret', redirect_uris: [`${APP_URL}/api/sso/corpbasic/callback`], token_endpoint_auth_method: 'client_secret_basic' },
+      { client_id: 'iam-lax', client_secret: 'lax-secret', redirect_uris: [`${APP_URL}/api/sso/corplax/callback`], token_endpoint_auth_method: 'client_secret_post' },
+    ],
     features: { devInteractions: { enabled: false } },
     claims: { openid: ['sub'], email: ['email', 'email_verified'] },
     scopes: ['openid', 'email', 'profile'],
     cookies: { keys: ['upstream-test-key'] },
-    findAccount: async (_ctx, sub) => ({ accountId: sub, claims: async () => ({ sub, email: UPSTREAM_EMAIL, email_verified: upstreamVerified }) }),
+    findAccount: async (_ctx, sub) => ({
+      accountId: sub,
+      claims: async () => ({ sub, ...(upstreamEmail === undefined ? {} : { email: upstreamEmail }), ...(upstreamVerified === undefined ? {} : { email_verified: upstreamVerified }) }),
+    }),
     loadExistingGrant: async (ctx) => {
       const accountId = ctx.oidc.session?.accountId;
       if (!accountId || !ctx.oidc.client) return undefined;
@@ -44,6 +57,7 @@ async function startUpstream(): Promise<Server> {
       upstreamUiLocales = new URL(req.url, upstreamIssuer).searchParams.get('ui_locales');
       upstreamLoginHint = new URL(req.url, upstreamIssuer).searchParams.get('login_hint');
     }
+    if (req.method === 'POST' && req.url?.startsWith('/token')) upstreamTokenAuth = req.headers.authorization?.startsWith('Basic ') ? 'basic' : 'post';
     if (req.url?.startsWith('/interaction/')) {
       provider.interactionFinished(req, res, { login: { accountId: 'upstream-subject-1' } }).catch((err: unknown) => {
         res.statusCode = 500;
@@ -72,10 +86,11 @@ describeEachDb(
      * Drives the browser: our start → upstream (auto sign-in) → our callback; returns our callback's redirect.
      * `jar`: the browser's cookies for our app (the `iam_sso` cookie set by start goes with the callback).
      */
-    async function viaUpstream(client: 'portal' | 'admin-console' = 'portal', opts: { startQuery?: string; extra?: Record<string, string> } = {}) {
+    async function viaUpstream(client: 'portal' | 'admin-console' = 'portal', opts: { startQuery?: string; extra?: Record<string, string>; provider?: string } = {}) {
       const t = get();
+      const provider = opts.provider ?? 'corp';
       const start = await startAuthorize(t, { client, ...(opts.extra ? { extra: opts.extra } : {}) });
-      const go = await t.app.inject({ method: 'GET', url: `/api/sso/corp/start?interaction=${start.interaction}${opts.startQuery ?? ''}`, headers: { cookie: start.jar.header() } });
+      const go = await t.app.inject({ method: 'GET', url: `/api/sso/${provider}/start?interaction=${start.interaction}${opts.startQuery ?? ''}`, headers: { cookie: start.jar.header() } });
       start.jar.store(go);
       expect(go.statusCode).toBe(302);
       const upstreamAuth = new URL(String(go.headers.location));
@@ -88,7 +103,7 @@ describeEachDb(
         const r = await browser.go(url);
         url = new URL(String(r.headers.get('location')), upstreamIssuer).href;
       }
-      expect(url.startsWith(`${APP_URL}/api/sso/corp/callback?`)).toBe(true);
+      expect(url.startsWith(`${APP_URL}/api/sso/${provider}/callback?`)).toBe(true);
       const callbackUrl = url;
       /** Opens the callback URL (again) with a browser's cookies (default: the one that started). */
       const openCallback = async (jar: CookieJar = start.jar) => {
@@ -160,7 +175,7 @@ describeEachDb(
 
       upstreamVerified = false;
       try {
-        expect(String((await viaUpstream()).cb.headers.location)).toContain('error=sso_account_not_found');
+        expect(String((await viaUpstream()).cb.headers.location)).toContain('error=sso_email_unverified');
       } finally {
         upstreamVerified = true;
       }
@@ -283,6 +298,64 @@ describeEachDb(
       }
     });
 
+    it('an upstream that does not vouch for the address, or sends none, is named on the page and in the admin error log (issue 31.6)', async () => {
+      const t = get();
+      const acct = await createAccount(t, { type: 'user', email: UPSTREAM_EMAIL, password: null, auth_type: 'SSO', provider: 'corp', email_verified_at: null });
+      const logged = async (code: string) =>
+        t.db.kysely.selectFrom('error_logs').select(['error_code', 'status', 'url', 'message']).where('error_code', '=', code).orderBy('created_at', 'desc').executeTakeFirst();
+      try {
+        // LemonLDAP::NG's default: the claim left out
+        upstreamVerified = undefined;
+        const omitted = new URL(String((await viaUpstream()).cb.headers.location));
+        expect(omitted.pathname).toBe('/login');
+        expect(omitted.searchParams.get('error')).toBe('sso_email_unverified');
+        expect(omitted.searchParams.get('provider')).toBe('corp');
+        expect(omitted.searchParams.get('interaction')).toBeTruthy();
+        expect(await logged('sso_email_unverified')).toMatchObject({ status: 403, url: '/api/sso/corp/callback', message: expect.stringContaining('no email_verified claim') });
+
+        upstreamVerified = false;
+        expect(String((await viaUpstream()).cb.headers.location)).toContain('error=sso_email_unverified');
+        expect((await logged('sso_email_unverified'))?.message).toContain('email_verified: false');
+
+        upstreamVerified = true;
+        upstreamEmail = undefined;
+        expect(String((await viaUpstream()).cb.headers.location)).toContain('error=sso_email_missing');
+        expect((await logged('sso_email_missing'))?.message).toContain('sent no e-mail address');
+        // never the person's claims in the log
+        expect(JSON.stringify(await t.db.kysely.selectFrom('error_logs').select('message').execute())).not.toContain('upstream-subject-1');
+        const row = await t.db.kysely.selectFrom('accounts').select(['provider_subject', 'email_verified_at']).where('id', '=', acct.id).executeTakeFirstOrThrow();
+        expect(row).toEqual({ provider_subject: null, email_verified_at: null });
+      } finally {
+        upstreamVerified = true;
+        upstreamEmail = UPSTREAM_EMAIL;
+        await t.db.kysely.deleteFrom('accounts').where('id', '=', acct.id).execute();
+      }
+    });
+
+    it('per provider: require_email_verified false matches on the address alone (not marking it verified); client_secret_basic authenticates with HTTP Basic', async () => {
+      const t = get();
+      const lax = await createAccount(t, { type: 'user', email: UPSTREAM_EMAIL, password: null, auth_type: 'SSO', provider: 'corplax', email_verified_at: null });
+      try {
+        upstreamVerified = undefined;
+        expect(String((await viaUpstream('portal', { provider: 'corplax' })).cb.headers.location)).toContain('/oidc/auth/');
+        const row = await t.db.kysely.selectFrom('accounts').select('email_verified_at').where('id', '=', lax.id).executeTakeFirstOrThrow();
+        expect(row.email_verified_at).toBeNull();
+        // the same upstream answer for a provider that requires the claim (the default) is refused
+        await t.db.kysely.updateTable('accounts').set({ provider: 'corp', provider_subject: null }).where('id', '=', lax.id).execute();
+        expect(String((await viaUpstream()).cb.headers.location)).toContain('error=sso_email_unverified');
+        upstreamVerified = true;
+        // the upstream registered this client for client_secret_basic only: the code exchange works only with Basic
+        await t.db.kysely.updateTable('accounts').set({ provider: 'corpbasic', provider_subject: null }).where('id', '=', lax.id).execute();
+        expect(String((await viaUpstream('portal', { provider: 'corpbasic' })).cb.headers.location)).toContain('/oidc/auth/');
+        expect(upstreamTokenAuth).toBe('basic');
+        expect(String((await viaUpstream('portal', { provider: 'corplax' })).cb.headers.location)).toContain('error=sso_account_not_found');
+        expect(upstreamTokenAuth).toBe('post');
+      } finally {
+        upstreamVerified = true;
+        await t.db.kysely.deleteFrom('accounts').where('id', '=', lax.id).execute();
+      }
+    });
+
     it('unknown providers are refused', async () => {
       const t = get();
       const start = await startAuthorize(t);
@@ -291,5 +364,11 @@ describeEachDb(
       expect(res.json().error.code).toBe('sso_provider_unknown');
     });
   },
-  { SSO_PROVIDERS: JSON.stringify([{ id: 'corp', name: 'Corp IdP', issuer: upstreamIssuer, client_id: 'iam', client_secret: 'upstream-secret', domains: ['corp.example'] }]) },
+  {
+    SSO_PROVIDERS: JSON.stringify([
+      { id: 'corp', name: 'Corp IdP', issuer: upstreamIssuer, client_id: 'iam', client_secret: 'upstream-secret', domains: ['corp.example'] },
+      { id: 'corpbasic', name: 'Corp Basic', issuer: upstreamIssuer, client_id: 'iam-basic', client_secret: 'basic-secret', token_endpoint_auth_method: 'client_secret_basic' },
+      { id: 'corplax', name: 'Corp Lax', issuer: upstreamIssuer, client_id: 'iam-lax', client_secret: 'lax-secret', require_email_verified: false },
+    ]),
+  },
 );

@@ -93,10 +93,12 @@ function SsoCallbackRunner({ admin, search, machineOverride, configData }: { adm
   });
   const error = useSelector(actor, (s) => s.context.error);
   const providerId = useSelector(actor, (s) => s.context.query.provider ?? null);
+  const queryError = useSelector(actor, (s) => s.context.query.error ?? null);
   const providerName = configData?.sso_providers?.find((p) => p.id === providerId)?.name ?? null;
 
   if (snapshot.hasTag(SSO_SCREENS.accountNotFound)) {
-    return <AccountNotFoundScreen admin={admin} providerName={providerName} onBack={() => send({ type: 'BACK_TO_SIGN_IN' })} />;
+    const reason = queryError === 'sso_email_missing' || queryError === 'sso_email_unverified' ? queryError : 'sso_account_not_found';
+    return <AccountNotFoundScreen admin={admin} providerName={providerName} reason={reason} onBack={() => send({ type: 'BACK_TO_SIGN_IN' })} />;
   }
   if (snapshot.hasTag(SSO_SCREENS.expired)) return <SsoExpiredScreen admin={admin} onStartOver={() => send({ type: 'START_OVER' })} />;
   if (snapshot.hasTag(SSO_SCREENS.error)) return <SsoErrorScreen admin={admin} error={error} onRetry={() => send({ type: 'RETRY' })} />;
@@ -138,18 +140,33 @@ function SsoErrorScreen({ admin, error, onRetry }: { admin: boolean; error: SsoE
   );
 }
 
+/** Why no account signs in: none here uses the identity, or the upstream sent no address / did not vouch for it. */
+type NoAccountReason = 'sso_account_not_found' | 'sso_email_missing' | 'sso_email_unverified';
+
+function NoAccountMessage({ providerName, reason }: { providerName: string | null; reason: NoAccountReason }) {
+  const { t } = useLingui();
+  const provider = providerName ?? t`Your organization's provider`;
+  if (reason === 'sso_email_missing') {
+    return <Trans>{provider} did not send your e-mail address, so no account here can be found for you. Trying again will not help: tell an administrator, the error log names what is missing.</Trans>;
+  }
+  if (reason === 'sso_email_unverified') {
+    return <Trans>{provider} did not confirm that your e-mail address is verified, so no account here can be matched to it. Trying again will not help: tell an administrator, the error log names what is missing.</Trans>;
+  }
+  return providerName ? (
+    <Trans>You signed in with {providerName}, but no account here uses it. Trying again will not help: ask an administrator to give you access.</Trans>
+  ) : (
+    <Trans>You signed in with your organization's provider, but no account here uses it. Trying again will not help: ask an administrator to give you access.</Trans>
+  );
+}
+
 /** `screen:sso.account-not-found`: the provider knows the person, no account here signs in with it; no retry. */
-function AccountNotFoundScreen({ admin, providerName, onBack }: { admin: boolean; providerName: string | null; onBack: () => void }) {
+function AccountNotFoundScreen({ admin, providerName, reason, onBack }: { admin: boolean; providerName: string | null; reason: NoAccountReason; onBack: () => void }) {
   return (
     <AuthCard screen={SSO_SCREENS.accountNotFound}>
       <ScreenHeading title={<Trans>No account for this sign-in</Trans>} />
       <div className={formStack}>
         <FormAlert>
-          {providerName ? (
-            <Trans>You signed in with {providerName}, but no account here uses it. Trying again will not help: ask an administrator to give you access.</Trans>
-          ) : (
-            <Trans>You signed in with your organization's provider, but no account here uses it. Trying again will not help: ask an administrator to give you access.</Trans>
-          )}
+          <NoAccountMessage providerName={providerName} reason={reason} />
         </FormAlert>
         <Button size="lg" variant="outline" onClick={onBack}>
           {admin ? <Trans>Back to admin sign in</Trans> : <Trans>Back to sign in</Trans>}

@@ -63,6 +63,8 @@ const codeMessages: Record<ErrorCode, MessageDescriptor> = {
   sso_failed: msg`Single sign-on failed, please try again`,
   sso_provider_unknown: msg`Unknown single sign-on provider`,
   sso_account_use_provider: msg`This address signs in through single sign-on: use its button instead of a password`,
+  sso_email_missing: msg`The single sign-on provider sent no e-mail address`,
+  sso_email_unverified: msg`The single sign-on provider did not confirm the e-mail address`,
   subscription_not_found: msg`This subscription no longer exists`,
   too_many_requests: msg`Too many requests; please try again in {seconds} seconds`,
   two_factor_already_enabled: msg`Two-factor authentication is already enabled`,
