@@ -8,9 +8,10 @@
  *   oidc-client-ts     http://127.0.0.3:<free port>  browser-only SPA, public client, PKCE
  *   authlib (Debian)   http://127.0.0.4:<free port>  Python web app, confidential, PKCE
  *   mod_auth_openidc   http://127.0.0.5:<free port>  Debian Apache 2.4, confidential, PKCE
+ *   go-oidc 2.1        http://127.0.0.6:<free port>  Debian golang-go + go-oidc + x/oauth2, confidential, PKCE by hand
  *
  * Different hosts, not only ports: cookies ignore the port, and every party must keep its own.
- * Apache and authlib come from Debian (.ci/run installs them); without them those tests fail, not skip.
+ * Apache, authlib and Go come from Debian (.ci/run installs them); without them those tests fail, not skip.
  */
 import * as oidcClient from 'openid-client';
 import type { APIRequestContext, Browser, BrowserContext, Page, PlaywrightWorkerArgs } from '@playwright/test';
@@ -21,6 +22,7 @@ import { freePort } from './interop/net';
 import { startApacheRp } from './interop/rp-apache';
 import { startAuthlibRp } from './interop/rp-authlib';
 import { startBrowserRp } from './interop/rp-browser';
+import { startGoRp } from './interop/rp-go';
 import { startOpenIdClientRp } from './interop/rp-openid-client';
 
 const SCOPE = process.env.RP_DEV_SCOPE ?? 'openid profile email roles offline_access';
@@ -230,6 +232,20 @@ test('authlib (Debian python3-authlib, confidential, PKCE)', async ({ browser, p
     await webAppFlow(browser, rp.url, { deniedLang: 'de' });
   } catch (err) {
     throw new Error(`${(err as Error).message}\n--- authlib RP output ---\n${rp.output()}`);
+  } finally {
+    await rp.close();
+  }
+});
+
+test('go-oidc 2.1 + x/oauth2 0.3 (Debian golang-go, confidential, PKCE by hand)', async ({ browser, playwright }) => {
+  const host = '127.0.0.6';
+  const port = await freePort(host);
+  const app = await withRequest(playwright, (r) => registerApp(r, f, { name: 'rp-go', origin: `http://${host}:${port}`, path: '/callback', clientType: 'confidential' }));
+  const rp = await startGoRp({ issuer, host, port, clientId: app.clientId, clientSecret: app.clientSecret!, scope: SCOPE });
+  try {
+    await webAppFlow(browser, rp.url);
+  } catch (err) {
+    throw new Error(`${(err as Error).message}\n--- go RP output ---\n${rp.output()}`);
   } finally {
     await rp.close();
   }
