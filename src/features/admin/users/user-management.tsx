@@ -15,6 +15,7 @@ import { EmptyRow } from '../../../components/ui/empty-row';
 import { DownloadIcon, EyeIcon, FilterXIcon, MailIcon, PlusIcon, TrashIcon, UploadIcon } from '../../../components/ui/icons-more';
 import { SearchField } from '../../../components/ui/search-field';
 import { SimpleSelect } from '../../../components/ui/simple-select';
+import { raiseWhenOpen } from '../../../components/ui/select';
 import { SkeletonRows } from '../../../components/ui/skeleton-rows';
 import * as Table from '../../../components/ui/table';
 import { TableFrame } from '../../../components/ui/table-frame';
@@ -117,11 +118,15 @@ export function UserManagement({ search, onSearchChange, canFilterByRole = true 
 
   // the five filters: inline from md up; below md (issue 29: at 390 px they stood before the first row) one 'Filters'
   // button with the number of active ones opens them in a bottom sheet
+  // in the phone sheet (a modal dialog) the lists open inside it: portalled to the body they would sit under the sheet
+  // and outside its focus trap, hidden from assistive technology by the modal
   const filterFields = (
     <>
       <SimpleSelect
         label={t`Status`}
         size="sm"
+        portalled={!narrow}
+        className={narrow ? raiseWhenOpen : undefined}
         value={search.status ?? ALL}
         onValueChange={(v) => setFilter({ status: v === ALL ? undefined : (v as UserSearch['status']) })}
         options={[
@@ -134,6 +139,8 @@ export function UserManagement({ search, onSearchChange, canFilterByRole = true 
       <SimpleSelect
         label={t`Technical`}
         size="sm"
+        portalled={!narrow}
+        className={narrow ? raiseWhenOpen : undefined}
         value={search.technical === undefined ? ALL : String(search.technical)}
         onValueChange={(v) => setFilter({ technical: v === ALL ? undefined : v === 'true' })}
         options={[
@@ -145,6 +152,8 @@ export function UserManagement({ search, onSearchChange, canFilterByRole = true 
       <SimpleSelect
         label={t`Auth type`}
         size="sm"
+        portalled={!narrow}
+        className={narrow ? raiseWhenOpen : undefined}
         value={search.auth_type ?? ALL}
         onValueChange={(v) => setFilter({ auth_type: v === ALL ? undefined : (v as UserSearch['auth_type']) })}
         options={[
@@ -157,6 +166,8 @@ export function UserManagement({ search, onSearchChange, canFilterByRole = true 
         <SimpleSelect
           label={t`Role`}
           size="sm"
+        portalled={!narrow}
+        className={narrow ? raiseWhenOpen : undefined}
           value={search.role ?? ALL}
           onValueChange={(v) => setFilter({ role: v === ALL ? undefined : v })}
           options={[{ value: ALL, label: t`All roles` }, ...(roles.data?.data ?? []).map((r) => ({ value: r.id, label: r.name }))]}
@@ -165,6 +176,8 @@ export function UserManagement({ search, onSearchChange, canFilterByRole = true 
       <SimpleSelect
         label={t`Language`}
         size="sm"
+        portalled={!narrow}
+        className={narrow ? raiseWhenOpen : undefined}
         value={search.locale ?? ALL}
         onValueChange={(v) => setFilter({ locale: v === ALL ? undefined : (v as UserSearch['locale']) })}
         options={[{ value: ALL, label: t`All languages` }, ...LOCALES.map((code) => ({ value: code, label: languageName(code) }))]}
