@@ -140,7 +140,15 @@ export const interactionStatus = defineEndpoint({
 
 export const logout = defineEndpoint({
   method: 'POST', path: '/api/logout', tag, access: 'account', summary: 'Ends the current session server-side (then go to the end-session endpoint)',
-  response: z.object({ data: z.object({ status: z.literal('logged_out') }) }),
+  response: z.object({
+    data: z.object({
+      status: z.literal('logged_out'),
+      upstream_logout_url: z
+        .string()
+        .optional()
+        .describe("an SSO session: the upstream provider's sign-out page to send the browser to (instead of the end-session endpoint); it returns to the login page"),
+    }),
+  }),
   errors: { 401: ['unauthorized', 'invalid_token', 'account_inactive'] },
 });
 

@@ -39,7 +39,8 @@ export function ssoProvidersEnv(env: NodeJS.ProcessEnv = process.env): string {
 export interface UpstreamPerson {
   sub: string;
   email: string;
-  email_verified: boolean;
+  /** undefined: the claim is left out (LemonLDAP::NG's default). */
+  email_verified: boolean | undefined;
 }
 
 export interface SsoUpstream {
@@ -75,7 +76,7 @@ export async function startSsoUpstream(env: NodeJS.ProcessEnv = process.env): Pr
       accountId: sub,
       claims: async () => {
         const person = state.person?.sub === sub ? state.person : null;
-        return { sub, ...(person ? { email: person.email, email_verified: person.email_verified } : {}) };
+        return { sub, ...(person ? { email: person.email, ...(person.email_verified === undefined ? {} : { email_verified: person.email_verified }) } : {}) };
       },
     }),
     loadExistingGrant: async (ctx) => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, fromPromise, waitFor, type AnyMachineSnapshot, type EventObject } from 'xstate';
-import { accountLocale, createSessionActors, endSessionUrl, readStoredSession, sessionMachine, type RefreshInput, type SessionContext, type SessionEvent } from './session.machine';
+import { accountLocale, createSessionActors, endSessionUrl, readStoredSession, sessionMachine, type RefreshInput, type RevokeOutput, type SessionContext, type SessionEvent } from './session.machine';
 import {
   ORIGIN,
   adminTokens,
@@ -175,7 +175,7 @@ describe('session machine details', () => {
         saves.push(input);
         return { locale: input.locale };
       },
-      revoke: async () => {},
+      revoke: async () => ({ upstreamLogoutUrl: null }),
       now: () => 1_000,
     });
     const done = await new Promise<Tokens>((resolve, reject) => {
@@ -219,7 +219,7 @@ describe('session machine details', () => {
  * Two tabs of one browser: two session actors over one shared localStorage; a write in one tab reaches the other as a
  * `storage` event (STORAGE_CHANGED), like the browser does (never to the writing tab itself).
  */
-function twoTabs(options: { stored: Record<string, string>; refresh?: () => Promise<Tokens> }) {
+function twoTabs(options: { stored: Record<string, string>; refresh?: () => Promise<Tokens>; upstreamLogoutUrl?: string }) {
   const store = new Map(Object.entries(options.stored));
   const log: string[] = [];
   const tabs: Array<ReturnType<typeof createActor<typeof sessionMachine>>> = [];
@@ -229,8 +229,9 @@ function twoTabs(options: { stored: Record<string, string>; refresh?: () => Prom
     };
     const machine = sessionMachine.provide({
       actors: {
-        revokeTokens: fromPromise<void, { tokens: Tokens }>(async ({ input }) => {
+        revokeTokens: fromPromise<RevokeOutput, { tokens: Tokens }>(async ({ input }) => {
           log.push(`${name} revoke ${input.tokens.access_token} (token stored: ${store.has('token')})`);
+          return { upstreamLogoutUrl: options.upstreamLogoutUrl ?? null };
         }),
         refreshTokens: fromPromise<Tokens, RefreshInput>(() => (options.refresh ? options.refresh() : new Promise<never>(() => {}))),
         saveLocale: fromPromise(async () => ({ locale: 'en' })),
@@ -290,6 +291,14 @@ describe('cross-tab (issue 13)', () => {
     expect(log.filter((line) => line.startsWith('A '))).toEqual(['A clear cache', 'A revoke at-admin (token stored: true)', 'A remove token', 'A remove admin_session', 'A redirect /op/session/end']);
     // the other tab: the plain login page (no stale `code`), no end-session race, nothing written back
     expect(log.filter((line) => line.startsWith('B '))).toEqual(['B clear cache', 'B revoke at-admin (token stored: false)', 'B navigate /admin/login']);
+  });
+
+  it('log out of an SSO session: the upstream sign-out page the server named replaces the end-session page (issue 31)', async () => {
+    const { a, b, log } = twoTabs({ stored: adminStored, upstreamLogoutUrl: 'https://idp.example/upstream/logout?id_token_hint=h' });
+    a.send({ type: 'LOGOUT' });
+    await settle(a);
+    await settle(b);
+    expect(log.filter((line) => line.startsWith('A '))).toEqual(['A clear cache', 'A revoke at-admin (token stored: true)', 'A remove token', 'A remove admin_session', 'A redirect /upstream/logout']);
   });
 
   it('token removed elsewhere: this tab signs out (revokes its copy, login page) and never writes the token back, even with a refresh in flight', async () => {

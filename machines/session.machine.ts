@@ -85,6 +85,10 @@ export interface RefreshInput {
 export interface RevokeInput {
   tokens: Tokens;
 }
+/** What the server's sign-out answered: for an SSO session, the upstream provider's sign-out page to continue at. */
+export interface RevokeOutput {
+  upstreamLogoutUrl: string | null;
+}
 export interface SaveLocaleInput {
   admin: boolean;
   locale: string;
@@ -140,7 +144,7 @@ export interface SessionEffects {
   /** Saves the signed-in account's language (its profile); answers the saved locale. */
   saveLocale: (input: SaveLocaleInput) => Promise<{ locale: string }>;
   /** Server-side revocation (POST /api/logout with the session's bearer). Must NOT route 401s back into the session. */
-  revoke: (input: RevokeInput) => Promise<void>;
+  revoke: (input: RevokeInput) => Promise<RevokeOutput>;
   now?: () => number;
 }
 
@@ -149,7 +153,7 @@ export function createSessionActors(deps: SessionEffects) {
   const now = deps.now ?? Date.now;
   return {
     refreshTokens: fromPromise<Tokens, RefreshInput>(async ({ input }) => tokensFromResponse(await deps.refresh(input), input.clientId, now())),
-    revokeTokens: fromPromise<void, RevokeInput>(async ({ input }) => deps.revoke(input)),
+    revokeTokens: fromPromise<RevokeOutput, RevokeInput>(async ({ input }) => deps.revoke(input)),
     saveLocale: fromPromise<{ locale: string }, SaveLocaleInput>(async ({ input }) => ({ locale: (await deps.saveLocale(input)).locale })),
   };
 }
@@ -193,7 +197,7 @@ export const sessionMachine = setup({
   },
   actors: {
     refreshTokens: fromPromise<Tokens, RefreshInput>(async () => notProvided('refreshTokens')),
-    revokeTokens: fromPromise<void, RevokeInput>(async () => notProvided('revokeTokens')),
+    revokeTokens: fromPromise<RevokeOutput, RevokeInput>(async () => notProvided('revokeTokens')),
     saveLocale: fromPromise<{ locale: string }, SaveLocaleInput>(async () => notProvided('saveLocale')),
   },
   actions: {
@@ -379,7 +383,12 @@ export const sessionMachine = setup({
         input: ({ context }) => ({ tokens: context.tokens! }),
         onDone: {
           target: 'unauthenticated',
-          actions: [{ type: 'removeStorage', params: { keys: tokenKeys } }, { type: 'redirect', params: ({ context }) => ({ url: endSessionUrl(context) }) }, 'clearSession'],
+          actions: [
+            { type: 'removeStorage', params: { keys: tokenKeys } },
+            // an SSO session signs out at its upstream provider too (which returns to the login page); else the provider's end-session page
+            { type: 'redirect', params: ({ context, event }) => ({ url: event.output?.upstreamLogoutUrl ?? endSessionUrl(context) }) },
+            'clearSession',
+          ],
         },
         onError: {
           target: 'unauthenticated',

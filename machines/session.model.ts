@@ -57,12 +57,12 @@ function events(snapshot: AnyMachineSnapshot): EventObject[] {
     errorEvent('saveLocale', new CallFailureError({ kind: 'network', message: 'fetch failed' })),
     doneEvent('refreshTokens', refreshedTokens),
     errorEvent('refreshTokens', invalidGrant),
-    doneEvent('revokeTokens', undefined),
+    doneEvent('revokeTokens', { upstreamLogoutUrl: null }),
     // after a failed refresh the access token is refused too: the revoke answers 401
     errorEvent('revokeTokens', new CallFailureError({ kind: 'http', status: 401, code: 'invalid_token', message: 'invalid_token' })),
-    doneEvent('revokeForLink', undefined),
+    doneEvent('revokeForLink', { upstreamLogoutUrl: null }),
     errorEvent('revokeForLink', new CallFailureError({ kind: 'network', message: 'fetch failed' })),
-    doneEvent('revokeElsewhere', undefined),
+    doneEvent('revokeElsewhere', { upstreamLogoutUrl: null }),
     errorEvent('revokeElsewhere', new CallFailureError({ kind: 'http', status: 401, code: 'invalid_token', message: 'invalid_token' })),
   ];
 }

@@ -30,6 +30,8 @@ export const ssoCallbackQa: MachineQa = {
     '/login?interaction&error=sso_account_not_found (no SSO account here)':
       'Press "Continue with <provider>" and sign in at the upstream provider as a person who has no SSO account here (or only a password account).',
     '/login?error=sso_account_not_found (interaction gone)': 'Open /login?error=sso_account_not_found without an interaction (the sign-in request is gone).',
+    '/login?interaction&error=sso_email_unverified (the upstream did not vouch for the address)':
+      'Press "Continue with <provider>" and sign in at an upstream provider that sends no email_verified claim (LemonLDAP::NG by default), for a person who has an SSO account here.',
     '/login?error=interaction_expired (reloaded or reused SSO callback)':
       'Sign in through the upstream provider, then reload the /api/sso/<id>/callback?… address (browser history), or open that address in another browser.',
   },

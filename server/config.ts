@@ -30,6 +30,13 @@ const ssoProviderSchema = z.object({
    * the account is then matched on the e-mail alone, so only do it for a provider whose addresses you trust.
    */
   require_email_verified: z.boolean().default(true),
+  /**
+   * Whether signing out here also signs the person out at this provider (default true, when it advertises an
+   * end_session_endpoint): the browser continues to it with `id_token_hint`, and comes back to the login page, so the
+   * next SSO sign-in asks for the upstream password again. Register `APP_URL/login` and `APP_URL/admin/login` there as
+   * post-logout redirect URIs.
+   */
+  end_session: z.boolean().default(true),
 });
 export type SsoProviderConfig = z.infer<typeof ssoProviderSchema>;
 

@@ -34,6 +34,8 @@ interface World {
   upstreamFailed?: boolean;
   /** the provider's name is on the page (`provider=` in the address) */
   providerNamed?: boolean;
+  /** The upstream left email_verified out: the account-not-found screen says so. */
+  emailUnverified?: boolean;
   /** the sign-in request of an upstream answer (`interaction=` in the address) */
   interaction?: string;
   /** navigations to /login?code=… (or /admin/login?code=…) */
@@ -443,6 +445,15 @@ export const ssoCallbackDriver: MachineDriver = {
       await continueWithProvider(ctx.page);
       await upstreamAnswered(ctx, 'sso_account_not_found');
     },
+    '/login?interaction&error=sso_email_unverified (the upstream did not vouch for the address)': async (ctx) => {
+      const up = await upstream();
+      const account = await ssoAccount(ctx, 'en');
+      // the upstream leaves email_verified out: the account exists, but is not matched on an address nobody vouched for
+      up.person = { ...upstreamPerson(account.email), email_verified: undefined };
+      await continueWithProvider(ctx.page);
+      await upstreamAnswered(ctx, 'sso_email_unverified');
+      world(ctx).emailUnverified = true;
+    },
     '/login?error=sso_account_not_found (interaction gone)': async (ctx) => {
       await ctx.page.goto('/login?error=sso_account_not_found');
     },
@@ -532,7 +543,11 @@ export const ssoCallbackDriver: MachineDriver = {
       const root = screenRoot(ctx.page, 'screen:sso.account-not-found');
       const who = world(ctx).providerNamed ? SSO_WALK.name : "your organization's provider";
       await expect(root.getByRole('heading', { level: 1 })).toHaveText('No account for this sign-in');
-      await expect(root.getByRole('alert')).toHaveText(`You signed in with ${who}, but no account here uses it. Trying again will not help: ask an administrator to give you access.`);
+      await expect(root.getByRole('alert')).toHaveText(
+        world(ctx).emailUnverified
+          ? `${SSO_WALK.name} did not confirm that your e-mail address is verified, so no account here can be matched to it. Trying again will not help: tell an administrator, the error log names what is missing.`
+          : `You signed in with ${who}, but no account here uses it. Trying again will not help: ask an administrator to give you access.`,
+      );
       await expect(root.getByRole('button', { name: world(ctx).admin ? 'Back to admin sign in' : 'Back to sign in' })).toBeVisible();
       await expect(root.getByRole('button', { name: 'Try again' })).toHaveCount(0);
     },

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema';
 import { nowIso } from '../db/index';
+import { upstreamSignInOf, type UpstreamSignIn } from './upstream-sessions';
 
 /**
  * A sign-in waiting for its browser (kept in the interaction result by finishSignIn, server/services/sign-in.ts):
@@ -14,6 +15,8 @@ export interface PendingActivity {
   ip: string;
   origin: string | null;
   userAgent: string | null;
+  /** An SSO sign-in: the upstream provider and its ID token, remembered with the session for the upstream sign-out. */
+  upstream?: UpstreamSignIn | undefined;
 }
 
 export function pendingActivityOf(result: unknown): PendingActivity | null {
@@ -27,6 +30,7 @@ export function pendingActivityOf(result: unknown): PendingActivity | null {
     ip: a.ip,
     origin: typeof a.origin === 'string' ? a.origin : null,
     userAgent: typeof a.userAgent === 'string' ? a.userAgent : null,
+    upstream: upstreamSignInOf(a.upstream),
   };
 }
 

@@ -14,6 +14,7 @@ import { dependencyUnavailable, oidcEndpointOf } from '../lib/metrics';
 import { outageLogFor, rawRequestIds } from '../lib/outage-log';
 import { accountClaims } from './claims';
 import { pendingActivityOf, recordCompletedSignIn } from './activity';
+import { rememberUpstreamSignIn } from './upstream-sessions';
 import { BINDING_COOKIE_PATH, bindingCookieName, bindingValue } from './interaction-binding';
 import type { ServiceHost } from '../services/deps';
 import type { AppConfig } from '../config';
@@ -216,6 +217,8 @@ export async function createProvider(deps: ServiceHost, jwks: JWKS, jwksMaxAgeSe
       const activity = pendingActivityOf(ctx.oidc.result);
       if (activity && activity.accountId === accountId) {
         await recordCompletedSignIn(db, activity, client.clientId, grantJti).catch((err: unknown) => log.warn({ err }, 'recording the sign-in failed'));
+        // an SSO sign-in: the session remembers its upstream, so signing out can end the upstream session too
+        if (activity.upstream) await rememberUpstreamSignIn(db, session.uid, activity.upstream, refreshAbsoluteSeconds);
       }
       return grant;
     },

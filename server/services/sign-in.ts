@@ -5,6 +5,7 @@ import { nowIso } from '../db/index';
 import type { PendingActivity } from '../oidc/activity';
 import { AppError } from '../errors';
 import { signInOutcome } from '../lib/metrics';
+import type { UpstreamSignIn } from '../oidc/upstream-sessions';
 import { ACR, accountTypeForClient, DENIED_PATH, mayUseClient, requestsMfa, signInMethods } from '../oidc/access';
 import { revokeGrantRows } from '../oidc/adapter';
 import type { OidcHandle } from '../oidc/index';
@@ -156,7 +157,7 @@ export function createSignInService(deps: Deps, oidc: Pick<OidcHandle, 'provider
    * The browser then follows `redirect_to` (the provider's resume URL, bound to its resume cookie); the sign-in
    * is recorded only when that completes (server/oidc/activity.ts).
    */
-  async function finishSignIn(interaction: LoadedInteraction, account: Account, amr: string[], client: ClientInfo): Promise<Complete> {
+  async function finishSignIn(interaction: LoadedInteraction, account: Account, amr: string[], client: ClientInfo, upstream?: UpstreamSignIn): Promise<Complete> {
     const clientId = clientOf(interaction);
     if (!(await mayUseClient(db(), clientId, account))) {
       interaction.result = { error: 'access_denied', error_description: 'account not allowed for this client' };
@@ -172,7 +173,7 @@ export function createSignInService(deps: Deps, oidc: Pick<OidcHandle, 'provider
       await saveInteraction(interaction);
       return { status: 'complete', redirect_to: `${deps.config.appUrl}${DENIED_PATH}/${interaction.uid}` };
     }
-    const activity: PendingActivity = { id: randomUUID(), accountId: account.id, ip: client.ip, origin: client.origin, userAgent: client.userAgent };
+    const activity: PendingActivity = { id: randomUUID(), accountId: account.id, ip: client.ip, origin: client.origin, userAgent: client.userAgent, ...(upstream ? { upstream } : {}) };
     interaction.result = {
       login: { accountId: account.id, ...methods, remember: true, ts: epoch() },
       activity: { ...activity },

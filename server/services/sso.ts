@@ -50,7 +50,7 @@ export interface SsoStart {
 const configs = new WeakMap<AppConfig, Map<string, Promise<oidc.Configuration>>>();
 
 /** Discovery of an upstream provider, cached per provider (dropped on failure so it is retried). */
-function upstream(config: AppConfig, p: SsoProviderConfig): Promise<oidc.Configuration> {
+function upstreamOf(config: AppConfig, p: SsoProviderConfig): Promise<oidc.Configuration> {
   let byId = configs.get(config);
   if (!byId) configs.set(config, (byId = new Map()));
   let c = byId.get(p.id);
@@ -77,6 +77,27 @@ export function createSsoService(deps: Deps, signIn: Pick<SignInService, 'loadIn
 
   return {
     /**
+     * Where the browser continues a sign-out of a session that was signed in through `upstream` (POST /api/logout):
+     * the upstream provider's end_session_endpoint (OpenID Connect RP-Initiated Logout) with the upstream's ID token as
+     * `id_token_hint` and this IAM's login page of the account type as `post_logout_redirect_uri` (register both
+     * `APP_URL/login` and `APP_URL/admin/login` as post-logout redirect URIs at the upstream). Undefined when the provider
+     * is gone from SSO_PROVIDERS, has `end_session: false`, advertises no end_session_endpoint, or its discovery fails
+     * (the sign-out here has happened either way).
+     */
+    async endSessionUrl(upstream: { provider: string; idToken: string }, type: 'user' | 'admin'): Promise<string | undefined> {
+      const p = deps.config.ssoProviders.find((x) => x.id === upstream.provider);
+      if (!p?.end_session) return undefined;
+      try {
+        const config = await upstreamOf(deps.config, p);
+        if (!config.serverMetadata().end_session_endpoint) return undefined;
+        return oidc.buildEndSessionUrl(config, { id_token_hint: upstream.idToken, post_logout_redirect_uri: `${deps.config.appUrl}${type === 'admin' ? '/admin/login' : '/login'}` }).href;
+      } catch (err) {
+        deps.log.warn({ err, provider: p.id }, 'upstream sign-out skipped: discovery failed');
+        return undefined;
+      }
+    },
+
+    /**
      * The upstream authorization URL the browser is sent to (the state is kept server-side for the callback) and
      * the browser-binding cookie value. `uiLocales`: the person's language (the SPA's), else the interaction's
      * `ui_locales`, passed upstream as `ui_locales`.
@@ -89,7 +110,7 @@ export function createSsoService(deps: Deps, signIn: Pick<SignInService, 'loadIn
       const loginHint = cleanLoginHint(interaction.params.login_hint);
       let config: oidc.Configuration;
       try {
-        config = await upstream(deps.config, p);
+        config = await upstreamOf(deps.config, p);
       } catch (cause) {
         throw new AppError(502, 'sso_failed', { cause });
       }
@@ -160,11 +181,13 @@ export function createSsoService(deps: Deps, signIn: Pick<SignInService, 'loadIn
         await onRefused?.({ code, message });
       };
       let claims: { sub: string; email?: unknown; email_verified?: unknown } | undefined;
+      let upstreamIdToken: string | undefined;
       try {
-        const config = await upstream(deps.config, p);
+        const config = await upstreamOf(deps.config, p);
         const current = new URL(requestUrl, deps.config.appUrl);
         const tokens = await oidc.authorizationCodeGrant(config, current, { pkceCodeVerifier: st.verifier, expectedState: stateValue, expectedNonce: st.nonce, idTokenExpected: true });
         const idClaims = tokens.claims();
+        upstreamIdToken = tokens.id_token;
         if (idClaims) {
           claims = idClaims;
           // many providers put e-mail claims only in UserInfo (subject checked against the ID token)
@@ -206,7 +229,13 @@ export function createSsoService(deps: Deps, signIn: Pick<SignInService, 'loadIn
         await db.updateTable('accounts').set({ email_verified_at: nowIso() }).where('id', '=', account.id).where('email_verified_at', 'is', null).execute();
       }
       // the person signed in at the upstream provider: that is where this sign-in comes from (dashboard "origin")
-      const done = await signIn.finishSignIn(interaction, account, ['ext'], { ...client, origin: new URL(p.issuer).origin });
+      const done = await signIn.finishSignIn(
+        interaction,
+        account,
+        ['ext'],
+        { ...client, origin: new URL(p.issuer).origin },
+        upstreamIdToken && p.end_session ? { provider: p.id, idToken: upstreamIdToken } : undefined,
+      );
       return done.redirect_to;
     },
   };

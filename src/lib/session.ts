@@ -1,6 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { createActor } from 'xstate';
-import { readStoredSession, sessionMachine, type RevokeInput } from '../../machines/session.machine';
+import { readStoredSession, sessionMachine, type RevokeInput, type RevokeOutput } from '../../machines/session.machine';
 import type { OidcClientConfig } from '../../machines/shared';
 import { auth, system } from '../../contract/routes';
 import { bindApiSession } from '../api';
@@ -30,8 +30,9 @@ export async function fetchClientConfig(): Promise<OidcClientConfig> {
  * call, so the client still sends `input.tokens.access_token` (a second Authorization header would be merged into
  * an invalid one). A 401 (already revoked) is not fed back into the session.
  */
-export async function revokeSession(_input: RevokeInput): Promise<void> {
-  await sessionCall(auth.logout, {});
+export async function revokeSession(_input: RevokeInput): Promise<RevokeOutput> {
+  const answer = await sessionCall(auth.logout, {});
+  return { upstreamLogoutUrl: answer.data.upstream_logout_url ?? null };
 }
 
 /**

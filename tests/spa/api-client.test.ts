@@ -100,7 +100,7 @@ function setup(stored: Partial<Tokens> | null, options: { timeout?: number } = {
         clearQueryCache: () => void effects.cacheCleared++,
         resetCachedData: () => {},
         applyLocale: () => {},
-        revoke: async () => {},
+        revoke: async () => ({ upstreamLogoutUrl: null }),
       }),
     ),
     {

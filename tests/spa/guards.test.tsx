@@ -23,7 +23,10 @@ function createSession(who: Who, effects: string[] = []) {
   const tokens = tokensFor(who);
   const machine = sessionMachine.provide({
     actors: {
-      revokeTokens: fromPromise<void, { tokens: Tokens }>(async ({ input }) => void effects.push(`revokeTokens ${input.tokens.access_token}`)),
+      revokeTokens: fromPromise<{ upstreamLogoutUrl: string | null }, { tokens: Tokens }>(async ({ input }) => {
+        effects.push(`revokeTokens ${input.tokens.access_token}`);
+        return { upstreamLogoutUrl: null };
+      }),
     },
     actions: {
       writeStorage: (_, p: { key: string }) => void effects.push(`writeStorage ${p.key}`),

@@ -2,7 +2,8 @@ import { createServer as createHttpServer, type Server } from 'node:http';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import Provider from 'oidc-provider';
 import { describeEachDb } from '../../helpers/app';
-import { CookieJar, createAccount, exchangeCode, followToCode, pathOf, startAuthorize } from '../../helpers/auth';
+import { decodeJwt } from 'jose';
+import { CookieJar, createAccount, exchangeCode, followToCode, pathOf, signIn, startAuthorize } from '../../helpers/auth';
 import { Browser, freePort } from '../../helpers/http';
 import { actor } from '../admin/fixtures';
 
@@ -28,7 +29,13 @@ let upstreamTokenAuth: 'basic' | 'post' | null = null;
 async function startUpstream(): Promise<Server> {
   const provider = new Provider(upstreamIssuer, {
     clients: [
-      { client_id: 'iam', client_secret: 'upstream-secret', redirect_uris: [`${APP_URL}/api/sso/corp/callback`], token_endpoint_auth_method: 'client_secret_post' },
+      {
+        client_id: 'iam',
+        client_secret: 'upstream-secret',
+        redirect_uris: [`${APP_URL}/api/sso/corp/callback`],
+        post_logout_redirect_uris: [`${APP_URL}/login`, `${APP_URL}/admin/login`],
+        token_endpoint_auth_method: 'client_secret_post',
+      },
       // registered for HTTP Basic only: a secret in the body is refused (SSO_PROVIDERS token_endpoint_auth_method)
       { client_id: 'iam-basic', client_secret: 'basic-secret', redirect_uris: [`${APP_URL}/api/sso/corpbasic/callback`], token_endpoint_auth_method: 'client_secret_basic' },
       { client_id: 'iam-lax', client_secret: 'lax-secret', redirect_uris: [`${APP_URL}/api/sso/corplax/callback`], token_endpoint_auth_method: 'client_secret_post' },
@@ -356,6 +363,46 @@ describeEachDb(
       }
     });
 
+    it('signing out of an SSO session continues at the upstream end_session_endpoint (id_token_hint, back to the login page); once; not with end_session false', async () => {
+      const t = get();
+      const acct = await createAccount(t, { type: 'user', email: UPSTREAM_EMAIL, password: null, auth_type: 'SSO', provider: 'corp' });
+      try {
+        const { start, cb } = await viaUpstream();
+        const { code } = await followToCode(t, start, String(cb.headers.location));
+        const tokens = await exchangeCode(t, start, code ?? '');
+        const out = await t.app.inject({ method: 'POST', url: '/api/logout', headers: { authorization: tokens.authorization } });
+        expect(out.statusCode).toBe(200);
+        const url = new URL(String(out.json().data.upstream_logout_url));
+        expect(`${url.origin}${url.pathname}`).toBe(`${upstreamIssuer}/session/end`);
+        expect(url.searchParams.get('post_logout_redirect_uri')).toBe(`${APP_URL}/login`);
+        const hint = decodeJwt(String(url.searchParams.get('id_token_hint')));
+        expect(hint).toMatchObject({ iss: upstreamIssuer, aud: 'iam', sub: 'upstream-subject-1' });
+        // the upstream accepts it: its sign-out page, not its error page (the redirect URI is registered there)
+        const page = await new Browser().go(url.href);
+        expect(page.status).toBe(200);
+        expect(await page.text()).toContain('logout');
+        // the session is gone here: the token no longer works, and there is nothing left to continue with
+        expect((await t.app.inject({ method: 'GET', url: '/api/user', headers: { authorization: tokens.authorization } })).statusCode).toBe(401);
+        expect(await t.db.kysely.selectFrom('oidc_models').select('id').where('model', '=', 'UpstreamSignIn').where('payload', 'like', `%${hint.sub ?? ''}%`).execute()).toEqual([]);
+
+        // a password sign-in's sign-out has no upstream step
+        const other = await createAccount(t, { type: 'user', email: `pw-${Date.now()}@example.com`, password: 'Correct-Horse1!x' });
+        const pw = await signIn(t, { email: other.email, password: 'Correct-Horse1!x' });
+        const plain = await t.app.inject({ method: 'POST', url: '/api/logout', headers: { authorization: pw.authorization } });
+        expect(plain.json().data).toEqual({ status: 'logged_out' });
+        await t.db.kysely.deleteFrom('accounts').where('id', '=', other.id).execute();
+
+        // a provider set to end_session: false
+        await t.db.kysely.updateTable('accounts').set({ provider: 'corplax', provider_subject: null }).where('id', '=', acct.id).execute();
+        const lax = await viaUpstream('portal', { provider: 'corplax' });
+        const laxCode = (await followToCode(t, lax.start, String(lax.cb.headers.location))).code;
+        const laxTokens = await exchangeCode(t, lax.start, laxCode ?? '');
+        expect((await t.app.inject({ method: 'POST', url: '/api/logout', headers: { authorization: laxTokens.authorization } })).json().data).toEqual({ status: 'logged_out' });
+      } finally {
+        await t.db.kysely.deleteFrom('accounts').where('id', '=', acct.id).execute();
+      }
+    });
+
     it('unknown providers are refused', async () => {
       const t = get();
       const start = await startAuthorize(t);
@@ -368,7 +415,7 @@ describeEachDb(
     SSO_PROVIDERS: JSON.stringify([
       { id: 'corp', name: 'Corp IdP', issuer: upstreamIssuer, client_id: 'iam', client_secret: 'upstream-secret', domains: ['corp.example'] },
       { id: 'corpbasic', name: 'Corp Basic', issuer: upstreamIssuer, client_id: 'iam-basic', client_secret: 'basic-secret', token_endpoint_auth_method: 'client_secret_basic' },
-      { id: 'corplax', name: 'Corp Lax', issuer: upstreamIssuer, client_id: 'iam-lax', client_secret: 'lax-secret', require_email_verified: false },
+      { id: 'corplax', name: 'Corp Lax', issuer: upstreamIssuer, client_id: 'iam-lax', client_secret: 'lax-secret', require_email_verified: false, end_session: false },
     ]),
   },
 );
