@@ -118,7 +118,7 @@ export const resendSms = defineEndpoint({
   response: z.object({ data: z.object({ status: z.literal('sent') }) }),
   errors: {
     400: ['interaction_expired', 'two_factor_method_mismatch'],
-    401: ['unauthorized', 'invalid_token', 'account_inactive'],
+    401: ['unauthorized', 'invalid_token', 'invalid_dpop_proof', 'account_inactive'],
     403: ['api_key_not_allowed', 'interaction_foreign_browser'],
     422: ['validation_failed', 'phone_required'],
     429: ['too_many_requests'],
@@ -149,7 +149,7 @@ export const logout = defineEndpoint({
         .describe("an SSO session: the upstream provider's sign-out page to send the browser to (instead of the end-session endpoint); it returns to the login page"),
     }),
   }),
-  errors: { 401: ['unauthorized', 'invalid_token', 'account_inactive'] },
+  errors: { 401: ['unauthorized', 'invalid_token', 'invalid_dpop_proof', 'account_inactive'] },
 });
 
 // ---------------------------------------------------------------- the signed-in account
@@ -208,13 +208,13 @@ export const currentUser = defineEndpoint({
   /** `with=subscriptions` adds the subscriptions with their roles and service apps. */
   query: z.object({ with: z.string().max(100).optional() }),
   response: z.object({ data: currentUserSchema }),
-  errors: { 401: ['unauthorized', 'invalid_token', 'account_inactive'], 403: ['forbidden'] },
+  errors: { 401: ['unauthorized', 'invalid_token', 'invalid_dpop_proof', 'account_inactive'], 403: ['forbidden'] },
 });
 
 export const currentAdmin = defineEndpoint({
   method: 'GET', path: '/api/admin', tag, access: 'admin', summary: 'The signed-in admin',
   response: z.object({ data: currentAdminSchema }),
-  errors: { 401: ['unauthorized', 'invalid_token', 'account_inactive'], 403: ['forbidden', 'api_key_not_allowed'] },
+  errors: { 401: ['unauthorized', 'invalid_token', 'invalid_dpop_proof', 'account_inactive'], 403: ['forbidden', 'api_key_not_allowed'] },
 });
 
 // ---------------------------------------------------------------- upstream single sign-on (browser redirects)

@@ -36,6 +36,7 @@ export const ERROR_CODES = [
   'interaction_invalid',
   'internal_error',
   'invalid_credentials',
+  'invalid_dpop_proof',
   'invalid_link',
   'invalid_token',
   'invitation_not_applicable',

@@ -30,7 +30,8 @@ export interface Db {
   available(): boolean;
   /**
    * Calls `listener` around every statement through `kysely` that may change a row of a watched table: UPDATE,
-   * DELETE and INSERT … ON CONFLICT of `accounts`; DELETE of `oidc_models` (ending grants). Once before the
+   * DELETE and INSERT … ON CONFLICT of `accounts`; DELETE of `oidc_models` (ending grants); INSERT into
+   * `revoked_access_tokens` (revoking an access token). Once before the
    * statement runs and once after it ran (in a transaction, before the commit). For in-process caches of those
    * rows (server/oidc/auth-cache.ts). Returns the unsubscribe function.
    */
@@ -38,7 +39,7 @@ export interface Db {
   close(): Promise<void>;
 }
 
-export type WatchedTable = 'accounts' | 'oidc_models';
+export type WatchedTable = 'accounts' | 'oidc_models' | 'revoked_access_tokens';
 
 const tableName = (node: OperationNode | undefined): string | undefined => {
   if (!node) return undefined;
@@ -62,7 +63,9 @@ function writtenTable(node: OperationNode): WatchedTable | undefined {
   }
   if (node.kind === 'InsertQueryNode') {
     const n = node as unknown as { into?: OperationNode; onConflict?: unknown };
-    return n.onConflict && tableName(n.into) === 'accounts' ? 'accounts' : undefined;
+    const t = tableName(n.into);
+    if (t === 'revoked_access_tokens') return t;
+    return n.onConflict && t === 'accounts' ? 'accounts' : undefined;
   }
   return undefined;
 }

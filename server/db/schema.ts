@@ -142,6 +142,23 @@ export interface AuditLogTable {
   created_at: string;
 }
 
+/** JWT access tokens revoked before they expire (RFC 7009; migration 0017, server/oidc/revocation.ts). */
+export interface RevokedAccessTokensTable {
+  jti: string;
+  client_id: string;
+  /** epoch seconds: the token's exp (the row is deleted after it) */
+  expires_at: number;
+  revoked_at: string;
+}
+
+/** DPoP proofs already used at a resource endpoint, without Redis (RFC 9449; migration 0017, server/oidc/dpop.ts). */
+export interface DpopProofsTable {
+  /** sha256 of the proof key's thumbprint and the proof's jti */
+  id: string;
+  /** epoch seconds: until then the proof could be accepted */
+  expires_at: number;
+}
+
 /** oidc-provider artefacts (sessions, grants, codes, tokens, interactions...). */
 export interface OidcModelsTable {
   model: string;
@@ -264,6 +281,8 @@ export interface Database {
   error_logs: ErrorLogsTable;
   audit_log: AuditLogTable;
   oidc_models: OidcModelsTable;
+  revoked_access_tokens: RevokedAccessTokensTable;
+  dpop_proofs: DpopProofsTable;
   signing_keys: SigningKeysTable;
   one_time_tokens: OneTimeTokensTable;
   recovery_codes: RecoveryCodesTable;

@@ -25,7 +25,7 @@ import type { ServiceHost } from '../services/deps';
  * Also emptied when the signing key set changes. `ttlMs` 0 turns the cache off.
  */
 export interface AuthEntry {
-  claims: JWTPayload & { client_id: string; gid: string; sub: string };
+  claims: JWTPayload & { client_id: string; gid: string; sub: string; jti: string };
   account: Account;
   /** epoch seconds, null when the grant does not expire */
   grantExpiresAt: number | null;

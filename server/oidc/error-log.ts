@@ -158,7 +158,14 @@ export function recordProviderErrors(provider: Provider, errorLog: ErrorLogServi
 
   // every endpoint's error event has the same (ctx, error) arguments: one listener type for the list
   const on = provider.on.bind(provider) as unknown as (event: string, listener: (ctx: KoaContextWithOIDC, err: ProviderError) => void) => void;
-  for (const event of PROVIDER_ERROR_EVENTS) on(event, (ctx, err) => report(ctx, err, false));
+  for (const event of PROVIDER_ERROR_EVENTS) {
+    on(event, (ctx, err) => {
+      // the provider refuses our JWT access tokens at revocation; the product answers those requests itself
+      // (server/oidc/revocation.ts), so the client never gets this error
+      if (event === 'revocation.error' && err.error === 'unsupported_token_type') return;
+      report(ctx, err, false);
+    });
+  }
   provider.on('server_error', (ctx: KoaContextWithOIDC, err: unknown) => {
     // a dependency outage is answered 503 (provider.ts) and, like the API's, not written to the database it may lack
     if (unavailableDependency(err)) return;

@@ -1,10 +1,12 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
 import type { JWTPayload } from 'jose';
-import type { AuthContext } from '../plugins/app/auth';
+import { authorizationCredentials, type AuthContext } from '../plugins/app/auth';
 import { AppError } from '../errors';
 import { createProvider } from './provider';
 import { cleanupExpired, grantAlive, serviceAppClient } from './adapter';
+import { accessTokenRevoked, cleanupRevokedAccessTokens } from './revocation';
+import { boundThumbprint, cleanupDpopProofs, createDpopVerifier, databaseReplayStore, dpopChallenge, redisReplayStore, SenderConstraintError, type DpopVerifier } from './dpop';
 import { createAuthCache, type AuthCache, type AuthEntry } from './auth-cache';
 import { KeyRing, keyPolicy, SIGNING_ALG } from './keys';
 import { FIRST_PARTY_CLIENTS } from './access';
@@ -28,6 +30,8 @@ export interface OidcRuntime extends OidcHandle {
   checkApiToken(token: string, cacheable: boolean): Promise<AuthEntry | null>;
   /** This instance's auth cache (tests drive its clock). */
   authCache: AuthCache;
+  /** DPoP proofs at the resource endpoints (server/oidc/dpop.ts), with the replay store shared by every instance. */
+  dpop: DpopVerifier;
   /** Stops the key poll and the cleanup. */
   close(): Promise<void>;
 }
@@ -58,6 +62,7 @@ export function createOidcRuntime(deps: ServiceHost): OidcRuntime {
   let started: KeyRing | undefined;
   let closed = false;
   const auth = createAuthCache(deps);
+  const dpop = createDpopVerifier(deps.config.redisUrl ? redisReplayStore(deps, deps.config.redisUrl) : databaseReplayStore(deps.db.kysely));
 
   const ring = (): Promise<KeyRing> => {
     if (!loading) {
@@ -77,7 +82,8 @@ export function createOidcRuntime(deps: ServiceHost): OidcRuntime {
           r.start();
           started = r;
           cleanup = setInterval(() => {
-            cleanupExpired(deps.db.kysely).catch((err: unknown) => deps.log.warn({ err }, 'oidc cleanup failed'));
+            const db = deps.db.kysely;
+            Promise.all([cleanupExpired(db), cleanupRevokedAccessTokens(db), cleanupDpopProofs(db)]).catch((err: unknown) => deps.log.warn({ err }, 'oidc cleanup failed'));
           }, 10 * 60 * 1000);
           cleanup.unref();
         }
@@ -109,7 +115,7 @@ export function createOidcRuntime(deps: ServiceHost): OidcRuntime {
     const r = await freshRing();
     const version = r.version;
     if (current?.version !== version) {
-      const built = createProvider(deps, { keys: r.signingJwks() }, r.policy.jwksMaxAgeSeconds);
+      const built = createProvider(deps, { keys: r.signingJwks() }, r.policy.jwksMaxAgeSeconds, (token) => signedAccessTokenPayload(token));
       const entry = { version, provider: built };
       current = entry;
       built.catch(() => {
@@ -151,8 +157,8 @@ export function createOidcRuntime(deps: ServiceHost): OidcRuntime {
     } catch {
       throw new AppError(401, 'invalid_token');
     }
-    const { client_id: clientId, gid, sub, aud } = payload as Partial<AccessTokenClaims>;
-    if (typeof clientId !== 'string' || typeof gid !== 'string' || typeof sub !== 'string') throw new AppError(401, 'invalid_token');
+    const { client_id: clientId, gid, sub, aud, jti } = payload as Partial<AccessTokenClaims>;
+    if (typeof clientId !== 'string' || typeof gid !== 'string' || typeof sub !== 'string' || typeof jti !== 'string') throw new AppError(401, 'invalid_token');
     if (aud !== clientId && !(Array.isArray(aud) && aud.length === 1 && aud[0] === clientId)) throw new AppError(401, 'invalid_token');
     if (!(await knownClient(clientId, audience))) throw new AppError(401, 'invalid_token');
     return { claims: payload as AccessTokenClaims, kid };
@@ -161,7 +167,8 @@ export function createOidcRuntime(deps: ServiceHost): OidcRuntime {
   const verifyAccessToken = async (token: string, audience: TokenAudience = 'api'): Promise<{ claims: AccessTokenClaims } | null> => {
     const verified = await verifiedClaims(token, audience);
     if (!verified) return null;
-    if (!(await grantAlive(deps.db.kysely, verified.claims.gid))) throw new AppError(401, 'invalid_token');
+    // signed out (the grant is gone) or revoked (RFC 7009, server/oidc/revocation.ts): refused at once
+    if (!(await grantAlive(deps.db.kysely, verified.claims.gid)) || (await accessTokenRevoked(deps.db.kysely, verified.claims.jti))) throw new AppError(401, 'invalid_token');
     return { claims: verified.claims };
   };
 
@@ -198,7 +205,7 @@ export function createOidcRuntime(deps: ServiceHost): OidcRuntime {
     const verified = await verifiedClaims(token, 'api');
     if (!verified) return null;
     const { claims, kid } = verified;
-    // the grant and the account in one statement (both by primary key)
+    // the grant and the account in one statement (both by primary key), and the token not revoked
     const row = await deps.db.kysely
       .selectFrom(['oidc_models as g', 'accounts as a'])
       .selectAll('a')
@@ -206,6 +213,7 @@ export function createOidcRuntime(deps: ServiceHost): OidcRuntime {
       .where('g.model', '=', 'Grant')
       .where('g.id', '=', claims.gid)
       .where('a.id', '=', claims.sub)
+      .where(({ not, exists, selectFrom }) => not(exists(selectFrom('revoked_access_tokens as r').select('r.jti').where('r.jti', '=', claims.jti))))
       .executeTakeFirst();
     if (!row) throw new AppError(401, 'invalid_token');
     const { grant_expires_at: grantExpires, ...account } = row;
@@ -224,11 +232,13 @@ export function createOidcRuntime(deps: ServiceHost): OidcRuntime {
     verifyAccessToken,
     checkApiToken,
     authCache: auth.cache,
+    dpop,
     async close() {
       closed = true;
       started?.stop();
       clearInterval(cleanup);
       await auth.close();
+      await dpop.close();
     },
   };
 }
@@ -251,8 +261,11 @@ export async function getProvider(app: FastifyInstance): Promise<Provider> {
 export interface AccessTokenClaims extends JWTPayload {
   client_id: string;
   gid: string;
+  jti: string;
   scope?: string;
   sub: string;
+  /** RFC 9449: a DPoP-bound token names its key's thumbprint */
+  cnf?: { jkt?: string };
 }
 
 /**
@@ -276,14 +289,29 @@ export async function signedAccessTokenPayload(app: FastifyInstance, token: stri
   return app.oidc.signedAccessTokenPayload(token);
 }
 
+/** The public URL of a request (APP_URL + its path; the query is ignored where this is used): a DPoP proof's `htu`. */
+export function publicUrlOf(app: FastifyInstance, request: FastifyRequest): string {
+  return `${app.config.appUrl}${request.url.split('?')[0] ?? ''}`;
+}
+
 /**
  * BearerVerifier for access tokens: sets `request.auth` for ACTIVE accounts. Reads (GET, HEAD) may be answered from
- * the auth cache (server/oidc/auth-cache.ts); every other method checks grant and account in the database.
+ * the auth cache (server/oidc/auth-cache.ts); every other method checks grant and account in the database. A
+ * DPoP-bound token needs `Authorization: DPoP` and a valid proof for this request (server/oidc/dpop.ts), checked on
+ * every request, cached or not; 401 `invalid_token` / `invalid_dpop_proof` with a DPoP challenge otherwise.
  */
 export function accessTokenVerifier(app: FastifyInstance) {
   return async (token: string, request: FastifyRequest): Promise<AuthContext | null> => {
     const entry = await app.oidc.checkApiToken(token, request.method === 'GET' || request.method === 'HEAD');
     if (!entry) return null;
+    const credentials = authorizationCredentials(request.headers.authorization);
+    if (!credentials) throw new AppError(401, 'invalid_token');
+    try {
+      await app.oidc.dpop.checkSenderConstraint({ credentials, jkt: boundThumbprint(entry.claims), proof: request.headers.dpop, method: request.method, url: publicUrlOf(app, request) });
+    } catch (err) {
+      if (!(err instanceof SenderConstraintError)) throw err;
+      throw new AppError(401, err.error, { headers: { 'www-authenticate': dpopChallenge(app.config.issuer, err) } });
+    }
     // a copy: a handler may not change what the next request is served from
     return { account: { ...entry.account }, via: 'access_token', clientId: entry.claims.client_id, grantId: entry.claims.gid };
   };

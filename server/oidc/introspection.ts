@@ -3,6 +3,8 @@ import type { Deps } from '../services/deps';
 import type { OidcHandle } from './index';
 import { grantAlive, serviceAppClient } from './adapter';
 import { getClientSecret } from '../services/admin/service-apps';
+import { accessTokenRevoked } from './revocation';
+import { boundThumbprint } from './dpop';
 
 /**
  * Token introspection (RFC 7662) for confidential service apps. oidc-provider cannot introspect our JWT
@@ -11,8 +13,10 @@ import { getClientSecret } from '../services/admin/service-apps';
  *   (client_secret_basic or client_secret_post; the other way is refused, as at the token endpoint);
  *   public clients (and the product's own SPA clients) cannot introspect;
  * - an app learns only about tokens issued to itself: any other token is `{ active: false }`;
- * - an access token is active while its signature and expiry hold, its grant is alive (sign-out and
- *   revocation end it at once) and its account is ACTIVE; a refresh token while the provider still
+ * - an access token is active while its signature and expiry hold, it was not revoked (RFC 7009,
+ *   server/oidc/revocation.ts), its grant is alive (sign-out and revocation end it at once) and its account is
+ *   ACTIVE; a DPoP-bound one says `token_type: DPoP` and `cnf.jkt` (RFC 9449 §6.2), so the resource server
+ *   checks the proof; a refresh token while the provider still
  *   knows it unconsumed, its grant is alive and its account is ACTIVE; client_credentials tokens name no
  *   account.
  */
@@ -26,6 +30,7 @@ export interface IntrospectionResult {
   iss?: string;
   aud?: string | string[];
   token_type?: string;
+  cnf?: { jkt: string };
 }
 
 const same = (a: string, b: string): boolean => {
@@ -75,11 +80,13 @@ export async function introspect(deps: Pick<Deps, 'db' | 'config'>, oidc: OidcHa
     const p = await oidc.signedAccessTokenPayload(token);
     if (!p) return null;
     if (p.client_id !== callerId) return inactive;
+    if (typeof p.jti !== 'string' || (await accessTokenRevoked(deps.db.kysely, p.jti))) return inactive;
     // a person's token names its grant (gid); a client_credentials token has none and sub = the app (RFC 9068)
     if (typeof p.gid === 'string') {
       if (!(await grantAlive(deps.db.kysely, p.gid))) return inactive;
       if (typeof p.sub !== 'string' || !(await accountActive(deps, p.sub))) return inactive;
     }
+    const jkt = boundThumbprint(p);
     return {
       active: true,
       client_id: callerId,
@@ -89,7 +96,7 @@ export async function introspect(deps: Pick<Deps, 'db' | 'config'>, oidc: OidcHa
       ...(p.iat !== undefined ? { iat: p.iat } : {}),
       iss: deps.config.issuer,
       ...(p.aud !== undefined ? { aud: p.aud } : {}),
-      token_type: 'Bearer',
+      ...(jkt ? { token_type: 'DPoP', cnf: { jkt } } : { token_type: 'Bearer' }),
     };
   };
   const tryRefresh = async (): Promise<IntrospectionResult | null> => {

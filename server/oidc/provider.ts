@@ -16,6 +16,8 @@ import { accountClaims } from './claims';
 import { pendingActivityOf, recordCompletedSignIn } from './activity';
 import { rememberUpstreamSignIn } from './upstream-sessions';
 import { BINDING_COOKIE_PATH, bindingCookieName, bindingValue } from './interaction-binding';
+import { answerStructuredRevocations, revocationAllowed, type AccessTokenReader } from './revocation';
+import { DPOP_ALGS } from './dpop';
 import type { ServiceHost } from '../services/deps';
 import type { AppConfig } from '../config';
 import type { Account } from '../db/schema';
@@ -78,9 +80,10 @@ function promptPolicy(): ReturnType<typeof interactionPolicy.base> {
 /**
  * A provider signing with `jwks.keys[0]` (the active key) and verifying with all of them (next, previous).
  * oidc-provider takes its keys only at construction, so server/oidc/index.ts builds a new provider whenever the
- * key set changes (all state lives in the database, so nothing is lost).
+ * key set changes (all state lives in the database, so nothing is lost). `readAccessToken` checks one of our JWT
+ * access tokens (the runtime's key ring), for their revocation (server/oidc/revocation.ts).
  */
-export async function createProvider(deps: ServiceHost, jwks: JWKS, jwksMaxAgeSeconds: number): Promise<Provider> {
+export async function createProvider(deps: ServiceHost, jwks: JWKS, jwksMaxAgeSeconds: number, readAccessToken: AccessTokenReader): Promise<Provider> {
   const { config, log } = deps;
   const db = deps.db.kysely;
   const { refreshIdleSeconds, refreshAbsoluteSeconds, accessTokenTtlSeconds } = config.auth;
@@ -118,9 +121,15 @@ export async function createProvider(deps: ServiceHost, jwks: JWKS, jwksMaxAgeSe
     pkce: { required: (_ctx, client) => client.clientAuthMethod === 'none' || client.metadata()[PKCE_METADATA] !== false },
     extraClientMetadata: { properties: [PKCE_METADATA] },
     clientAuthMethods: ['none', 'client_secret_basic', 'client_secret_post'],
+    // DPoP proofs (RFC 9449): the same algorithms at the token endpoint and the resource endpoints (server/oidc/dpop.ts)
+    enabledJWA: { dPoPSigningAlgValues: DPOP_ALGS },
     features: {
       devInteractions: { enabled: false },
-      revocation: { enabled: true },
+      // RFC 7009: refresh tokens by the provider, our JWT access tokens by server/oidc/revocation.ts; one rule for both
+      revocation: { enabled: true, allowedPolicy: async (_ctx, client, token) => revocationAllowed(client, token.clientId) },
+      // the token endpoint binds tokens to the client's DPoP key (token_type DPoP, cnf.jkt); UserInfo and the REST API
+      // enforce the binding (server/oidc/dpop.ts)
+      dPoP: { enabled: true },
       // advertised in discovery; answered by routes/oidc.routes.ts (our access tokens are JWTs the provider does not store)
       introspection: { enabled: true },
       // machine-to-machine: only for confidential service apps that have the grant type switched on
@@ -279,6 +288,8 @@ export async function createProvider(deps: ServiceHost, jwks: JWKS, jwksMaxAgeSe
       if (!ctx.response.is('html')) ctx.body = { error: 'temporarily_unavailable', error_description: 'The service is temporarily unavailable, retry later' };
     }
   });
+  // revocation of our JWT access tokens, which the provider refuses as structured tokens (inside the 503 mapping above)
+  provider.use(answerStructuredRevocations(db, readAccessToken));
   // aggregated with the API's (server/lib/outage-log.ts), each line with the request id of the request it is about
   const outageLog = outageLogFor(log, config.timeouts.outageLogMs);
   provider.on('server_error', (ctx: KoaContextWithOIDC, err: Error) => {

@@ -3,9 +3,10 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { IncomingMessage } from 'node:http';
 import type Provider from 'oidc-provider';
 import { z } from 'zod';
-import { accessTokenVerifier, getProvider, oidcOf, verifyAccessToken } from '../oidc/index';
+import { accessTokenVerifier, getProvider, oidcOf, publicUrlOf, verifyAccessToken } from '../oidc/index';
 import { AppError } from '../errors';
-import { bearerToken } from '../plugins/app/auth';
+import { authorizationCredentials } from '../plugins/app/auth';
+import { boundThumbprint, dpopChallenge, SenderConstraintError } from '../oidc/dpop';
 import { userinfoClaims } from '../oidc/claims';
 import { authenticateClient, introspect } from '../oidc/introspection';
 import { recordProviderErrors } from '../oidc/error-log';
@@ -75,34 +76,48 @@ const routes: FastifyPluginAsyncZod = async (app) => {
 
   /**
    * UserInfo for our JWT access tokens (the provider's own endpoint only takes opaque tokens): claims by
-   * the token's scopes, for live grants (a signed-out session's tokens stop at once) and ACTIVE accounts.
-   * Errors follow RFC 6750 (WWW-Authenticate + OAuth error body), and browsers of any origin may call it
-   * (CORS without credentials: the bearer token is the only credential).
+   * the token's scopes, for live grants (a signed-out session's or a revoked token stops at once) and ACTIVE accounts.
+   * A DPoP-bound token only with `Authorization: DPoP` and a valid proof for this request (server/oidc/dpop.ts).
+   * Errors follow RFC 6750 and RFC 9449 (WWW-Authenticate with a Bearer and a DPoP challenge, the error in the scheme
+   * it is about, + OAuth error body), and browsers of any origin may call it (CORS without credentials: the token
+   * and its proof are the only credentials).
    */
-  const bearerError = async (request: FastifyRequest, reply: FastifyReply, status: 401 | 403, error?: 'invalid_token' | 'insufficient_scope', description?: string) => {
-    const params = [`realm="${app.config.issuer}"`];
-    await recordError(request, status, error ?? 'invalid_request', { message: description ?? 'no access token' });
-    if (error) params.push(`error="${error}"`, `error_description="${description ?? ''}"`);
+  type OAuthError = { status: 401 | 403; error: 'invalid_request' | 'invalid_token' | 'insufficient_scope' | 'invalid_dpop_proof'; description: string };
+  const bearerError = async (request: FastifyRequest, reply: FastifyReply, e: OAuthError, scheme: 'Bearer' | 'DPoP' = 'Bearer') => {
+    await recordError(request, e.status, e.error, { message: e.description });
+    const realm = app.config.issuer;
+    // no token at all: both challenges without an error (RFC 6750 §3.1)
+    const withError = e.error !== 'invalid_request' ? { error: e.error, description: e.description } : undefined;
+    const bearer = [`realm="${realm}"`, ...(withError && scheme === 'Bearer' ? [`error="${withError.error}"`, `error_description="${withError.description}"`] : [])];
     return reply
-      .code(status)
-      .header('www-authenticate', `Bearer ${params.join(', ')}`)
-      .send(error ? { error, error_description: description ?? '' } : { error: 'invalid_request', error_description: 'no access token' });
+      .code(e.status)
+      .header('www-authenticate', [`Bearer ${bearer.join(', ')}`, dpopChallenge(realm, scheme === 'DPoP' ? withError : undefined)])
+      .send({ error: e.error, error_description: e.description });
   };
   const userinfo = async (request: FastifyRequest, reply: FastifyReply) => {
-    const token = bearerToken(request);
-    if (!token) return bearerError(request, reply, 401);
+    const credentials = authorizationCredentials(request.headers.authorization);
+    if (!credentials) return bearerError(request, reply, { status: 401, error: 'invalid_request', description: 'no access token' });
+    const { scheme, token } = credentials;
     let verified: Awaited<ReturnType<typeof verifyAccessToken>>;
     try {
       verified = await verifyAccessToken(app, token, 'userinfo');
     } catch (err) {
-      if (err instanceof AppError && err.status === 401) return bearerError(request, reply, 401, 'invalid_token', 'invalid or expired access token');
+      if (err instanceof AppError && err.status === 401) return bearerError(request, reply, { status: 401, error: 'invalid_token', description: 'invalid or expired access token' }, scheme);
       throw err;
     }
-    if (!verified) return bearerError(request, reply, 401, 'invalid_token', 'not an access token');
+    if (!verified) return bearerError(request, reply, { status: 401, error: 'invalid_token', description: 'not an access token' }, scheme);
+    const jkt = boundThumbprint(verified.claims);
+    try {
+      await app.oidc.dpop.checkSenderConstraint({ credentials, jkt, proof: request.headers.dpop, method: request.method, url: publicUrlOf(app, request) });
+    } catch (err) {
+      if (!(err instanceof SenderConstraintError)) throw err;
+      // a bound token shown as Bearer is answered in the DPoP scheme: that is the one it needs
+      return bearerError(request, reply, { status: 401, error: err.error, description: err.description }, 'DPoP');
+    }
     const scopes = new Set((verified.claims.scope ?? '').split(' '));
-    if (!scopes.has('openid')) return bearerError(request, reply, 403, 'insufficient_scope', 'the openid scope is required');
+    if (!scopes.has('openid')) return bearerError(request, reply, { status: 403, error: 'insufficient_scope', description: 'the openid scope is required' }, scheme);
     const claims = await userinfoClaims(app.db.kysely, verified.claims.sub, verified.claims.client_id, scopes);
-    if (!claims) return bearerError(request, reply, 401, 'invalid_token', 'account not active');
+    if (!claims) return bearerError(request, reply, { status: 401, error: 'invalid_token', description: 'account not active' }, scheme);
     return reply.send(claims);
   };
   const oauthError = z.object({ error: z.string(), error_description: z.string() });
@@ -123,7 +138,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       .code(204)
       .header('access-control-allow-origin', '*')
       .header('access-control-allow-methods', 'GET, POST')
-      .header('access-control-allow-headers', 'Authorization, Content-Type')
+      .header('access-control-allow-headers', 'Authorization, Content-Type, DPoP')
       .header('access-control-max-age', '600')
       .send(),
   );

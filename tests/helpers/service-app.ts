@@ -3,6 +3,7 @@ import { expect } from 'vitest';
 import * as client from 'openid-client';
 import { Browser } from './http';
 import type { TestApp } from './app';
+import { followToCode, startAuthorize } from './auth';
 import { nowIso } from '../../server/db/index';
 import { encryptSecret } from '../../server/services/admin/service-apps';
 
@@ -81,4 +82,23 @@ export async function authorizeInBrowser(
   }
   expect(url.startsWith(`${o.redirectUri}?`), `stuck at ${url} after ${visited.join(' → ')}`).toBe(true);
   return { callback: new URL(url), verifier, state, visited };
+}
+
+/**
+ * Signs `email` in to a service app over the real endpoints (app.inject: authorization with PKCE, /api/login, the
+ * provider's redirects, the token endpoint with the app's secret as client_secret_basic when it has one); returns the
+ * token response.
+ */
+export async function serviceAppTokens(t: TestApp, sa: SeededServiceApp, email: string, password: string, scope: string) {
+  const start = await startAuthorize(t, { client: sa.name, redirectUri: sa.redirectUri, scope });
+  const login = await t.app.inject({ method: 'POST', url: '/api/login', headers: { cookie: start.jar.header() }, payload: { email, password, interaction: start.interaction } });
+  const { code } = await followToCode(t, start, login.json<{ data: { redirect_to: string } }>().data.redirect_to);
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/oidc/token',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...(sa.secret ? { authorization: `Basic ${Buffer.from(`${sa.name}:${sa.secret}`).toString('base64')}` } : {}) },
+    payload: new URLSearchParams({ grant_type: 'authorization_code', code: String(code), redirect_uri: sa.redirectUri, code_verifier: start.verifier, ...(sa.secret ? {} : { client_id: sa.name }) }).toString(),
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json<{ access_token: string; id_token: string; refresh_token?: string; token_type: string }>();
 }

@@ -11,14 +11,25 @@ export interface AuthContext {
   sessionId?: string;
 }
 
-/** Returns the auth context for a bearer it recognises, null if it is not its kind, or throws AppError(401). */
+/**
+ * Returns the auth context for a token it recognises, null if it is not its kind, or throws AppError(401). The token
+ * comes with either scheme (`authorizationCredentials`); a verifier that cares reads the request.
+ */
 export type BearerVerifier = (token: string, request: FastifyRequest) => Promise<AuthContext | null>;
 
-export function bearerToken(request: FastifyRequest): string | null {
-  const h = request.headers.authorization;
-  if (!h) return null;
-  const m = /^Bearer\s+(\S+)\s*$/i.exec(h);
-  return m ? (m[1] ?? null) : null;
+/** How a request presents its token: `Bearer` (RFC 6750) or `DPoP` (RFC 9449, a proof-of-possession bound token). */
+export type AuthScheme = 'Bearer' | 'DPoP';
+
+export interface Credentials {
+  scheme: AuthScheme;
+  token: string;
+}
+
+/** `Authorization: Bearer <token>` or `Authorization: DPoP <token>` (schemes case-insensitive), else null. */
+export function authorizationCredentials(header: string | undefined): Credentials | null {
+  const m = /^(Bearer|DPoP)\s+(\S+)\s*$/i.exec(header ?? '');
+  if (!m?.[1] || !m[2]) return null;
+  return { scheme: m[1].toLowerCase() === 'dpop' ? 'DPoP' : 'Bearer', token: m[2] };
 }
 
 /**
@@ -33,11 +44,13 @@ export function apiKeyAllowed(request: FastifyRequest): boolean {
 /** Resolves the bearer once per request through the registered verifiers. */
 export async function resolveAuth(request: FastifyRequest): Promise<AuthContext | null> {
   if (request.auth) return request.auth;
-  const token = bearerToken(request);
-  if (!token) return null;
+  const credentials = authorizationCredentials(request.headers.authorization);
+  if (!credentials) return null;
   for (const verify of request.server.bearerVerifiers) {
-    const ctx = await verify(token, request);
+    const ctx = await verify(credentials.token, request);
     if (ctx) {
+      // the DPoP scheme is for DPoP-bound access tokens only (their verifier checks the proof), never an API key
+      if (credentials.scheme === 'DPoP' && ctx.via !== 'access_token') throw new AppError(401, 'invalid_token');
       if (ctx.account.status !== 'ACTIVE') throw new AppError(401, 'account_inactive');
       if (ctx.via === 'api_key' && !apiKeyAllowed(request)) throw new AppError(403, 'api_key_not_allowed');
       request.auth = ctx;

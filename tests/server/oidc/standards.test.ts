@@ -4,9 +4,9 @@ import * as client from 'openid-client';
 import { decodeJwt } from 'jose';
 import { TOTP } from 'otpauth';
 import { describeEachDb, type TestApp } from '../../helpers/app';
-import { createAccount, followToCode, signIn, startAuthorize } from '../../helpers/auth';
+import { createAccount, signIn } from '../../helpers/auth';
 import { freePort } from '../../helpers/http';
-import { seedServiceApp, type SeededServiceApp } from '../../helpers/service-app';
+import { seedServiceApp, serviceAppTokens, type SeededServiceApp } from '../../helpers/service-app';
 import { createTotpSecret, enableTotp } from '../../../server/services/two-factor';
 import { nowIso } from '../../../server/db/index';
 
@@ -18,19 +18,7 @@ const insecure = { execute: [client.allowInsecureRequests] };
 const mail = (p: string) => `${p}-${randomBytes(4).toString('hex')}@example.com`;
 
 /** Signs `email` in to a service app over the real endpoints; returns the token response. */
-async function appTokens(t: TestApp, sa: SeededServiceApp, email: string, scope: string) {
-  const start = await startAuthorize(t, { client: sa.name, redirectUri: sa.redirectUri, scope });
-  const login = await t.app.inject({ method: 'POST', url: '/api/login', headers: { cookie: start.jar.header() }, payload: { email, password: PW, interaction: start.interaction } });
-  const { code } = await followToCode(t, start, login.json().data.redirect_to);
-  const res = await t.app.inject({
-    method: 'POST',
-    url: '/oidc/token',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', ...(sa.secret ? { authorization: `Basic ${Buffer.from(`${sa.name}:${sa.secret}`).toString('base64')}` } : {}) },
-    payload: new URLSearchParams({ grant_type: 'authorization_code', code: String(code), redirect_uri: sa.redirectUri, code_verifier: start.verifier, ...(sa.secret ? {} : { client_id: sa.name }) }).toString(),
-  });
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json<{ access_token: string; id_token: string; refresh_token?: string }>();
-}
+const appTokens = (t: TestApp, sa: SeededServiceApp, email: string, scope: string) => serviceAppTokens(t, sa, email, PW, scope);
 
 describeEachDb(
   'OIDC standards for service apps: roles claim, acr/amr/sid, UserInfo errors and CORS, introspection, client_credentials',
@@ -95,10 +83,11 @@ describeEachDb(
       const t = get();
       const none = await fetch(`${appUrl}/oidc/me`);
       expect(none.status).toBe(401);
-      expect(none.headers.get('www-authenticate')).toBe(`Bearer realm="${appUrl}/oidc"`);
+      // a challenge per scheme (RFC 6750, RFC 9449 §7.1), the DPoP one with the proof algorithms
+      expect(none.headers.get('www-authenticate')).toBe(`Bearer realm="${appUrl}/oidc", DPoP realm="${appUrl}/oidc", algs="ES256 Ed25519 EdDSA"`);
       const bad = await fetch(`${appUrl}/oidc/me`, { headers: { authorization: 'Bearer a.b.c', origin: 'https://spa.example' } });
       expect(bad.status).toBe(401);
-      expect(bad.headers.get('www-authenticate')).toMatch(/^Bearer realm="[^"]+", error="invalid_token", error_description="[^"]*"$/);
+      expect(bad.headers.get('www-authenticate')).toMatch(/^Bearer realm="[^"]+", error="invalid_token", error_description="[^"]*", DPoP realm="[^"]+", algs="[^"]+"$/);
       expect(await bad.json()).toMatchObject({ error: 'invalid_token' });
       expect(bad.headers.get('access-control-allow-origin')).toBe('*');
 
