@@ -39,7 +39,7 @@ describe('createDb (SQLite)', () => {
     return got;
   }
 
-  it('onWrite reports UPDATE/DELETE/upsert of accounts and DELETE of oidc_models, before and after the statement, in transactions too', async () => {
+  it('onWrite reports UPDATE/DELETE/upsert of accounts, DELETE of oidc_models and INSERT into revoked_access_tokens, before and after the statement, in transactions too', async () => {
     const row = newAccount();
     expect(await seen(() => db.kysely.insertInto('accounts').values(row).execute())).toEqual([]);
     expect(await seen(() => db.kysely.selectFrom('accounts').selectAll().where('id', '=', row.id).execute())).toEqual([]);
@@ -54,6 +54,8 @@ describe('createDb (SQLite)', () => {
       ),
     ).toEqual(['accounts', 'accounts']);
     expect(await seen(() => db.kysely.deleteFrom('oidc_models').where('id', '=', 'none').execute())).toEqual(['oidc_models', 'oidc_models']);
+    // revoking an access token (server/oidc/revocation.ts)
+    expect(await seen(() => db.kysely.insertInto('revoked_access_tokens').values({ jti: randomUUID(), client_id: 'portal', expires_at: 1, revoked_at: '' }).execute())).toEqual(['revoked_access_tokens', 'revoked_access_tokens']);
     // other tables, and inserts into oidc_models (sessions, tokens), are not reported
     expect(await seen(() => db.kysely.updateTable('oidc_models').set({ consumed_at: 1 }).where('id', '=', 'none').execute())).toEqual([]);
     expect(

@@ -127,10 +127,11 @@ describeEachDb(
       for (const url of [`${appUrl}/oidc/me`, `${appUrl}/api/user`]) {
         const htu = url;
         const valid = () => proof(keys, { htm: 'GET', htu, token });
-        const refused = async (res: Response, code: string, what: string) => {
+        /** Refused with `code`; the challenge's description names the rule (the API's body has a localized message). */
+        const refused = async (res: Response, code: string, what: string, description?: string) => {
           expect(res.status, `${url}: ${what}`).toBe(401);
           expect(await codeOf(res), `${url}: ${what}`).toBe(code);
-          expect(res.headers.get('www-authenticate'), `${url}: ${what}`).toContain(`${ALGS}, error="${code}"`);
+          expect(res.headers.get('www-authenticate'), `${url}: ${what}`).toContain(`${ALGS}, error="${code}"${description ? `, error_description="${description}"` : ''}`);
         };
         expect((await call(url, token, { proofs: [await valid()] })).status, url).toBe(200);
         // the query is not part of htu
@@ -148,8 +149,8 @@ describeEachDb(
         await refused(await call(url, token, { proofs: [await proof(keys, { htm: 'GET', htu, token, iat: epoch() + DPOP_IAT_WINDOW_SECONDS + 60 })] }), 'invalid_dpop_proof', 'an iat in the future');
         await refused(await call(url, token, { proofs: [await proof(keys, { htm: 'GET', htu, token, jti: null })] }), 'invalid_dpop_proof', 'no jti');
         await refused(await call(url, token, { proofs: [await proof(keys, { htm: 'GET', htu, token }, { typ: 'JWT' })] }), 'invalid_dpop_proof', 'another typ');
-        await refused(await call(url, token, { proofs: [] }), 'invalid_dpop_proof', 'no proof');
-        await refused(await call(url, token, { proofs: [await valid(), await valid()] }), 'invalid_dpop_proof', 'two proofs');
+        await refused(await call(url, token, { proofs: [] }), 'invalid_dpop_proof', 'no proof', 'exactly one DPoP proof is required');
+        await refused(await call(url, token, { proofs: [await valid(), await valid()] }), 'invalid_dpop_proof', 'two proofs', 'exactly one DPoP proof is required');
         await refused(await call(url, token, { proofs: [await proof(other, { htm: 'GET', htu, token })] }), 'invalid_token', 'a proof by another key');
         // a token that is not bound is not accepted with the DPoP scheme (nor a bound one with Bearer, above)
         await refused(await call(url, unbound.accessToken, { proofs: [await proof(keys, { htm: 'GET', htu, token: unbound.accessToken })] }), 'invalid_token', 'an unbound token as DPoP');

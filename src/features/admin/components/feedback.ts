@@ -35,6 +35,7 @@ const codeMessages: Record<ErrorCode, MessageDescriptor> = {
   interaction_invalid: msg`This sign-in request belongs to another login page`,
   internal_error: msg`An error occurred, please try again`,
   invalid_credentials: msg`Given password is invalid`,
+  invalid_dpop_proof: msg`The proof of possession (DPoP) sent with the access token is invalid`,
   invalid_link: msg`This link is invalid or has expired`,
   invalid_token: msg`Your session has expired, please sign in again`,
   invitation_not_applicable: msg`Single sign-on accounts are not invited by e-mail`,
