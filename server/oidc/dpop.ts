@@ -128,14 +128,11 @@ function targetOf(url: string): string | null {
 export interface DpopVerifier {
   /** Throws SenderConstraintError when the request may not use the token this way (see the module comment). */
   checkSenderConstraint(input: SenderConstraintInput): Promise<void>;
-  /** The verifier's time source in epoch seconds (tests move it). */
-  clock: () => number;
   close(): Promise<void>;
 }
 
 export function createDpopVerifier(store: ProofReplayStore): DpopVerifier {
-  const verifier: DpopVerifier = {
-    clock: () => Math.floor(Date.now() / 1000),
+  return {
     async checkSenderConstraint({ credentials, jkt, proof, method, url }) {
       if (credentials.scheme === 'Bearer') {
         if (jkt) throw new SenderConstraintError('invalid_token', 'the access token is DPoP-bound: use the DPoP authorization scheme with a DPoP proof');
@@ -158,7 +155,7 @@ export function createDpopVerifier(store: ProofReplayStore): DpopVerifier {
       if (htm !== method) throw new SenderConstraintError('invalid_dpop_proof', 'DPoP proof htm mismatch');
       const expected = targetOf(url);
       if (typeof htu !== 'string' || expected === null || targetOf(htu) !== expected) throw new SenderConstraintError('invalid_dpop_proof', 'DPoP proof htu mismatch');
-      const now = verifier.clock();
+      const now = Math.floor(Date.now() / 1000);
       if (typeof iat !== 'number' || !Number.isFinite(iat) || Math.abs(now - iat) > DPOP_IAT_WINDOW_SECONDS) throw new SenderConstraintError('invalid_dpop_proof', 'DPoP proof iat is not recent enough');
       if (ath !== sha256(credentials.token)) throw new SenderConstraintError('invalid_dpop_proof', 'DPoP proof ath mismatch');
       if (!jwk || (await calculateJwkThumbprint(jwk, 'sha256')) !== jkt) throw new SenderConstraintError('invalid_token', 'the DPoP proof is signed by another key than the access token is bound to');
@@ -169,7 +166,6 @@ export function createDpopVerifier(store: ProofReplayStore): DpopVerifier {
     },
     close: () => store.close(),
   };
-  return verifier;
 }
 
 /** Deletes remembered proofs that can no longer be accepted anyway. Returns the number deleted. */

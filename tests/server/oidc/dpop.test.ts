@@ -1,9 +1,10 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as client from 'openid-client';
 import { calculateJwkThumbprint, decodeJwt, exportJWK, SignJWT } from 'jose';
-import { describeEachDb } from '../../helpers/app';
-import { createAccount, signIn } from '../../helpers/auth';
+import { createTestApp, describeEachDb, type TestApp } from '../../helpers/app';
+import { createAccount, followToCode, signIn, startAuthorize } from '../../helpers/auth';
+import { createRedisServer, type OwnRedis } from '../../helpers/faults';
 import { freePort } from '../../helpers/http';
 import { authorizeInBrowser, seedServiceApp } from '../../helpers/service-app';
 import { cleanupDpopProofs, databaseReplayStore, DPOP_IAT_WINDOW_SECONDS } from '../../../server/oidc/dpop';
@@ -108,6 +109,8 @@ describeEachDb(
       // the auth cache holds the token now: the Bearer is still refused from it
       expect((await call(`${appUrl}/api/user`, tokens.access_token, { scheme: 'Bearer' })).status).toBe(401);
 
+      // the public client's refresh token is bound too: without the key it is refused (and stays usable)
+      await expect(client.refreshTokenGrant(config, String(tokens.refresh_token))).rejects.toMatchObject({ error: 'invalid_grant' });
       const refreshed = await client.refreshTokenGrant(config, String(tokens.refresh_token), undefined, { DPoP: dpop });
       expect(decodeJwt(refreshed.access_token).cnf).toEqual({ jkt: await calculateJwkThumbprint(await exportJWK(keys.publicKey)) });
       const logout = await client.fetchProtectedResource(config, refreshed.access_token, new URL(`${appUrl}/api/logout`), 'POST', undefined, undefined, { DPoP: dpop });
@@ -195,3 +198,58 @@ describeEachDb(
   },
   { APP_URL: appUrl, IAM_RATE_LIMIT_PER_MINUTE: '100000' },
 );
+
+describe('DPoP with REDIS_URL: the replay store is Redis; while Redis is down a proof is never accepted unchecked', () => {
+  let redis: OwnRedis;
+  let t: TestApp;
+  beforeAll(async () => {
+    redis = await createRedisServer();
+    await redis.start();
+    t = await createTestApp('sqlite', { REDIS_URL: redis.url, IAM_REDIS_TIMEOUT_MS: '300', IAM_RATE_LIMIT_PER_MINUTE: '100000' });
+  }, 60_000);
+  afterAll(async () => {
+    await t?.close();
+    await redis?.stop();
+  });
+
+  it('503 with Retry-After for a DPoP-bound token while Redis is away, Bearer tokens unaffected; back once Redis is', async () => {
+    const email = mail('dp-redis');
+    await createAccount(t, { type: 'user', email, password: PW });
+    const keys = await client.randomDPoPKeyPair();
+    // a bound token through the token endpoint (app.inject; htu = the public issuer)
+    const start = await startAuthorize(t, { client: 'portal', scope: 'openid profile' });
+    const login = await t.app.inject({ method: 'POST', url: '/api/login', headers: { cookie: start.jar.header() }, payload: { email, password: PW, interaction: start.interaction } });
+    const { code } = await followToCode(t, start, login.json<{ data: { redirect_to: string } }>().data.redirect_to);
+    const tokenProof = await new SignJWT({ htm: 'POST', htu: `${t.config.issuer}/token`, jti: randomUUID(), iat: epoch() })
+      .setProtectedHeader({ alg: 'ES256', typ: 'dpop+jwt', jwk: await exportJWK(keys.publicKey) })
+      .sign(keys.privateKey);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/oidc/token',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', dpop: tokenProof },
+      payload: new URLSearchParams({ grant_type: 'authorization_code', code: String(code), redirect_uri: start.redirectUri, client_id: 'portal', code_verifier: start.verifier }).toString(),
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const token = res.json<{ access_token: string; token_type: string }>();
+    expect(token.token_type).toBe('DPoP');
+    const unbound = await signIn(t, { email, password: PW });
+    const read = async () => {
+      const dpop = await proof(keys, { htm: 'GET', htu: `${t.config.appUrl}/api/user`, token: token.access_token });
+      return t.app.inject({ method: 'GET', url: '/api/user', headers: { authorization: `DPoP ${token.access_token}`, dpop } });
+    };
+    expect((await read()).statusCode).toBe(200);
+    await redis.stop();
+    const down = await read();
+    expect(down.statusCode).toBe(503);
+    expect(down.headers['retry-after']).toBeDefined();
+    expect((await t.app.inject({ method: 'GET', url: '/api/user', headers: { authorization: unbound.authorization } })).statusCode).toBe(200);
+    await redis.start();
+    // the client reconnects by itself (backoff up to 2 s): wait for it, without a fixed sleep
+    let status = 0;
+    for (let i = 0; i < 100 && status !== 200; i++) {
+      status = (await read()).statusCode;
+      if (status !== 200) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(status).toBe(200);
+  }, 60_000);
+});
