@@ -106,6 +106,8 @@ export const FIELD_ERROR_CODES = [
   'role_unknown',
   /** service apps: PKCE off, client_credentials or a secret method asked for on a public app */
   'confidential_only',
+  /** service apps: a back-channel logout URI with http:// on a host other than loopback */
+  'https_required',
   /** change password, disable 2FA with the password: the password given is not the account's */
   'given_password_invalid',
   /** own profile: a new e-mail address needs the current password */

@@ -126,6 +126,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   app.addHook('onReady', async () => {
     await checkEncryptionKey(app).catch((err: unknown) => app.log.warn({ err }, 'encryption key check failed; readiness runs it again'));
   });
+  // back-channel logout tokens queued by this or a stopped instance go out from now on (server/oidc/backchannel-logout.ts)
+  app.addHook('onReady', async () => oidc.logoutDeliveries.start());
   app.addHook('onClose', async () => {
     await oidc.close();
     app.mailer.close();

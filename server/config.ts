@@ -78,6 +78,11 @@ export interface AppConfig {
   distDir: string;
   /** Dependency timeouts (docs/OPERATIONS.md): IAM_DB_POOL_SIZE, IAM_DB_CONNECT_TIMEOUT_MS, IAM_DB_QUERY_TIMEOUT_MS, IAM_REDIS_TIMEOUT_MS, IAM_HEALTH_TIMEOUT_MS, IAM_SHUTDOWN_DELAY_MS, IAM_SHUTDOWN_TIMEOUT_MS, IAM_JOB_LEASE_SECONDS. */
   timeouts: { dbPoolSize: number; dbConnectMs: number; dbQueryMs: number; redisMs: number; healthMs: number; shutdownDelayMs: number; shutdownMs: number; jobLeaseMs: number; outageLogMs: number };
+  /**
+   * OpenID Connect Back-Channel Logout (server/oidc/backchannel-logout.ts): how long one delivery of a logout token may
+   * take before it counts as failed and is retried (IAM_BACKCHANNEL_LOGOUT_TIMEOUT_MS, default 5000).
+   */
+  backchannelLogout: { timeoutMs: number };
   /** Prometheus metrics: on the main port behind `Authorization: Bearer IAM_METRICS_TOKEN`, and/or on METRICS_PORT (METRICS_HOST, default 127.0.0.1). */
   metrics: { token: string | undefined; port: number | undefined; host: string };
   /** Requests per minute and client IP on /api and /oidc (IAM_RATE_LIMIT_PER_MINUTE, default 600). */
@@ -359,6 +364,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       // requests answered 503 for a dependency: one line at the first, then one line with the count per window
       outageLogMs: int(env, 'IAM_OUTAGE_LOG_SECONDS', 60, 1, 3600) * 1000,
     },
+    backchannelLogout: { timeoutMs: int(env, 'IAM_BACKCHANNEL_LOGOUT_TIMEOUT_MS', 5000, 100, 60_000) },
     metrics: { token: metricsToken, port: metricsPort, host: env.METRICS_HOST || '127.0.0.1' },
     rateLimitPerMinute: int(env, 'IAM_RATE_LIMIT_PER_MINUTE', 600, 1, 100_000_000),
     trustProxy: trustProxyOf(env),

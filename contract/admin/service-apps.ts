@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { defineEndpoint } from '../endpoint';
 import { dataOf, deletedAnswer, idParams, listOf, pageQuery } from '../common';
-import { servicePathSchema, serviceUrlSchema } from '../domain/formats';
+import { backchannelLogoutUriSchema, servicePathSchema, serviceUrlSchema } from '../domain/formats';
 
 /** Token endpoint authentication methods a confidential service app may be registered for. */
 export const SECRET_AUTH_METHODS = ['client_secret_basic', 'client_secret_post'] as const;
@@ -16,6 +16,23 @@ export type ClientType = (typeof CLIENT_TYPES)[number];
 const tokenEndpointAuthMethod = z.enum(['none', ...SECRET_AUTH_METHODS]);
 const ref = z.object({ id: z.string(), name: z.string() });
 
+/**
+ * What the errors of a logout token delivery are (server/oidc/backchannel-logout.ts): `http_<status>` (the app
+ * answered another status than 200/204; a redirect is never followed), `timeout`, `connection_refused`, `network`.
+ */
+export const logoutDeliverySchema = z
+  .object({
+    pending: z.number().int().describe('logout tokens waiting to be delivered (first try or retry)'),
+    failed: z.number().int().describe('logout tokens given up after every retry (kept 30 days)'),
+    last_delivered_at: z.string().nullable().describe('when the app last accepted a logout token'),
+    last_failure: z
+      .object({ at: z.string(), error: z.string().describe('http_<status>, timeout, connection_refused or network') })
+      .nullable()
+      .describe('the last failed attempt (a retry may have succeeded since)'),
+  })
+  .describe('back-channel logout deliveries to this app');
+export type LogoutDelivery = z.infer<typeof logoutDeliverySchema>;
+
 export const serviceAppSchema = z.object({
   id: z.string(),
   name: z.string(),
@@ -26,6 +43,9 @@ export const serviceAppSchema = z.object({
   pkce_required: z.boolean().describe('PKCE required (always true for public apps)'),
   client_credentials: z.boolean().describe('the app may use the client_credentials grant (confidential apps)'),
   token_endpoint_auth_method: tokenEndpointAuthMethod.describe('how the app authenticates at the token endpoint (public apps: none)'),
+  backchannel_logout_uri: z.string().nullable().describe('OpenID Connect Back-Channel Logout: where the app receives logout tokens (null: not told)'),
+  backchannel_logout_session_required: z.boolean().describe('the app needs `sid` in the logout token (every logout token carries it when the session is known)'),
+  logout_delivery: logoutDeliverySchema,
   roles: z.array(ref),
   oidc: z
     .object({
@@ -54,6 +74,10 @@ const clientType = z.enum(CLIENT_TYPES);
 const pkceRequired = z.boolean().describe('confidential apps only: false lets the app omit PKCE (software that cannot send it); public apps always need PKCE');
 const authMethod = z.enum(SECRET_AUTH_METHODS).describe('confidential apps only: client_secret_basic (default, HTTP Basic) or client_secret_post (secret in the request body)');
 const clientCredentials = z.boolean().describe('confidential apps only: allow the client_credentials grant (machine to machine)');
+const backchannelLogoutUri = backchannelLogoutUriSchema
+  .nullable()
+  .describe('OpenID Connect Back-Channel Logout 1.0: absolute https URL (http only on localhost, 127.0.0.0/8, ::1), no fragment, at most 2048 characters; null: none');
+const backchannelLogoutSessionRequired = z.boolean().describe('the app needs `sid` in logout tokens (registration metadata; default false)');
 
 const tag = 'admin: service apps';
 
@@ -73,7 +97,8 @@ export const getServiceApp = defineEndpoint({
 
 /**
  * 422 `validation_failed` also carries field codes: `name: name_reserved` (portal, admin-console), `role_ids.N: role_unknown`,
- * `pkce_required | client_credentials | token_endpoint_auth_method: confidential_only` (asked for on a public app).
+ * `pkce_required | client_credentials | token_endpoint_auth_method: confidential_only` (asked for on a public app),
+ * `backchannel_logout_uri: invalid | https_required`.
  */
 export const createServiceApp = defineEndpoint({
   method: 'POST', path: '/api/admin/service-apps', tag, access: 'super_admin', summary: 'Create a service app (confidential: client_secret returned once)',
@@ -87,6 +112,8 @@ export const createServiceApp = defineEndpoint({
     pkce_required: pkceRequired.optional(),
     client_credentials: clientCredentials.optional(),
     token_endpoint_auth_method: authMethod.optional(),
+    backchannel_logout_uri: backchannelLogoutUri.optional(),
+    backchannel_logout_session_required: backchannelLogoutSessionRequired.optional(),
   }),
   status: 201,
   response: dataOf(withSecret),
@@ -108,6 +135,8 @@ export const updateServiceApp = defineEndpoint({
     pkce_required: pkceRequired.optional(),
     client_credentials: clientCredentials.optional(),
     token_endpoint_auth_method: authMethod.optional(),
+    backchannel_logout_uri: backchannelLogoutUri.optional(),
+    backchannel_logout_session_required: backchannelLogoutSessionRequired.optional(),
   }),
   response: dataOf(withSecret),
   errors: { 401: ['unauthorized'], 403: ['forbidden'], 404: ['service_app_not_found'], 409: ['name_taken'], 422: ['validation_failed'] },

@@ -30,6 +30,38 @@ export const serviceUrlSchema = z
   .min(1)
   .max(2048)
   .pipe(z.url({ protocol: /^https?$/ }));
+
+/** Longest back-channel logout URI a service app may register. */
+export const BACKCHANNEL_LOGOUT_URI_MAX = 2048;
+
+/** A loopback host: localhost, 127.0.0.0/8 or [::1] (URL.hostname form). */
+const isLoopbackHost = (host: string): boolean => host === 'localhost' || host === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+
+/**
+ * What is wrong with a back-channel logout URI (OpenID Connect Back-Channel Logout 1.0 §2.2), or null: an absolute
+ * https URL (http only on a loopback host, for apps on the same machine and tests), without a fragment or user info,
+ * at most BACKCHANNEL_LOGOUT_URI_MAX characters. `invalid`, or `https_required` for http on another host.
+ */
+export function backchannelLogoutUriProblem(value: string): 'invalid' | 'https_required' | null {
+  if (value.length > BACKCHANNEL_LOGOUT_URI_MAX || value.includes('#')) return 'invalid';
+  const url = URL.parse(value);
+  if (!url || url.username || url.password || !url.hostname) return 'invalid';
+  if (url.protocol === 'https:') return null;
+  if (url.protocol === 'http:') return isLoopbackHost(url.hostname) ? null : 'https_required';
+  return 'invalid';
+}
+
+export const backchannelLogoutUriSchema = z
+  .string()
+  .trim()
+  .min(1)
+  .max(BACKCHANNEL_LOGOUT_URI_MAX)
+  .superRefine((value, ctx) => {
+    // empty and too long are said by min() and max() alone
+    if (value.length === 0 || value.length > BACKCHANNEL_LOGOUT_URI_MAX) return;
+    const problem = backchannelLogoutUriProblem(value);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem, params: { code: problem } });
+  });
 export const localeSchema = z.enum(LOCALES);
 export const personNameSchema = z.string().trim().min(1).max(100);
 

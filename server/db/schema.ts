@@ -96,6 +96,15 @@ export interface ServiceAppsTable {
   client_credentials: Generated<number>;
   /** how a confidential app authenticates at the token endpoint (public apps: always `none`) */
   token_endpoint_auth_method: Generated<SecretAuthMethod>;
+  /** OpenID Connect Back-Channel Logout (migration 0015): where the app receives logout tokens; null = not told */
+  backchannel_logout_uri: string | null;
+  /** 1: the app registered that it needs `sid` in the logout token */
+  backchannel_logout_session_required: Generated<number>;
+  /** the last logout token the app accepted (ISO time) */
+  backchannel_delivered_at: string | null;
+  /** the last failed delivery attempt (ISO time) and its error (server/oidc/backchannel-logout.ts DeliveryError) */
+  backchannel_failed_at: string | null;
+  backchannel_error: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -261,6 +270,32 @@ export interface AccountCountersTable {
   n: number;
 }
 
+/**
+ * A logout token to deliver (migration 0015, server/oidc/backchannel-logout.ts): pending until the app answers 200/204
+ * (then deleted) or the retries are used up (`failed`, kept for the admin's view until the retention ends).
+ */
+export interface LogoutDeliveriesTable {
+  id: string;
+  service_app_id: string;
+  /** the token's `sub` (the account may be deleted meanwhile: no foreign key) */
+  account_id: string;
+  /** the token's `sid`: the session id the app's ID token carried; null when no session is known */
+  sid: string | null;
+  /** what ended the session (LogoutReason) */
+  reason: string;
+  status: 'pending' | 'failed';
+  attempts: Generated<number>;
+  /** epoch ms: due from then on */
+  next_attempt_at: number;
+  /** the instance (and claim) sending it now; null when nobody is */
+  lease_owner: string | null;
+  /** epoch ms; past = free to take */
+  lease_until: Generated<number>;
+  last_error: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 /** An avatar image (migration 0014): the re-encoded PNG, by the name `accounts.avatar` holds. */
 export interface AvatarImagesTable {
   name: string;
@@ -277,6 +312,7 @@ export interface Database {
   role_subscriptions: RoleSubscriptionsTable;
   service_apps: ServiceAppsTable;
   service_app_roles: ServiceAppRolesTable;
+  logout_deliveries: LogoutDeliveriesTable;
   auth_activities: AuthActivitiesTable;
   error_logs: ErrorLogsTable;
   audit_log: AuditLogTable;

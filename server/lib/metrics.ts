@@ -11,6 +11,7 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
  *  - `setKeysInUse(kids)`                 the signing key ids currently published (replaces the previous set)
  *  - `redisErrors.inc(client)`            a Redis error (connection or command) seen by `client` (throttle, rate_limit)
  *  - `importJobs.*`                       import job progress
+ *  - `backchannelLogouts.*`               logout tokens queued, delivery attempts by result, the queue's pending count
  */
 export const registry = new Registry();
 
@@ -220,5 +221,35 @@ export const importJobs = {
   /** A job of a dead owner was taken over and closed (counted, not running here). */
   recovered(status: 'failed' | 'interrupted'): void {
     jobsFinished.inc({ status });
+  },
+};
+
+// ---------------------------------------------------------------- back-channel logout
+
+const logoutEnqueued = new Counter({ name: 'iam_backchannel_logout_enqueued_total', help: 'Logout tokens queued for service apps (OpenID Connect Back-Channel Logout), by reason', labelNames: ['reason'] as const, registers });
+const logoutAttempts = new Counter({
+  name: 'iam_backchannel_logout_attempts_total',
+  help: 'Back-channel logout delivery attempts by this instance, by result: delivered (200/204), retried (failed, another try is due later), failed (failed, retries used up)',
+  labelNames: ['result'] as const,
+  registers,
+});
+const logoutPending = new Gauge({ name: 'iam_backchannel_logout_pending', help: 'Logout tokens waiting in the shared queue (first try or retry), as this instance last counted', registers });
+const logoutDuration = new Histogram({
+  name: 'iam_backchannel_logout_duration_seconds',
+  help: 'Time a service app took to answer a logout token (or to fail), by result',
+  labelNames: ['result'] as const,
+  buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+  registers,
+});
+export const backchannelLogouts = {
+  enqueued(reason: string, n: number): void {
+    if (n > 0) logoutEnqueued.inc({ reason }, n);
+  },
+  attempt(result: 'delivered' | 'retried' | 'failed', seconds: number): void {
+    logoutAttempts.inc({ result });
+    logoutDuration.observe({ result }, seconds);
+  },
+  pending(n: number): void {
+    logoutPending.set(n);
   },
 };

@@ -11,6 +11,7 @@ import { createAuthCache, type AuthCache, type AuthEntry } from './auth-cache';
 import { KeyRing, keyPolicy, SIGNING_ALG } from './keys';
 import { FIRST_PARTY_CLIENTS } from './access';
 import { setKeysInUse } from '../lib/metrics';
+import { createLogoutDeliveryWorker, LOGOUT_TOKEN_TYP, type LogoutDeliveryWorker } from './backchannel-logout';
 import type { ServiceHost } from '../services/deps';
 
 /**
@@ -32,7 +33,12 @@ export interface OidcRuntime extends OidcHandle {
   authCache: AuthCache;
   /** DPoP proofs at the resource endpoints (server/oidc/dpop.ts), with the replay store shared by every instance. */
   dpop: DpopVerifier;
-  /** Stops the key poll and the cleanup. */
+  /**
+   * This instance's sender of back-channel logout tokens (server/oidc/backchannel-logout.ts): started with the app
+   * (onReady), stopped by close(); tests drive it with `drain()`.
+   */
+  logoutDeliveries: LogoutDeliveryWorker;
+  /** Stops the key poll, the cleanup and the logout deliveries. */
   close(): Promise<void>;
 }
 
@@ -225,6 +231,9 @@ export function createOidcRuntime(deps: ServiceHost): OidcRuntime {
     return entry;
   };
 
+  // logout tokens are signed like the provider's tokens: the active key of a fresh snapshot, never a retired one
+  const logoutDeliveries = createLogoutDeliveryWorker(deps, async (claims) => (await freshRing()).sign({ iss: deps.config.issuer, ...claims }, LOGOUT_TOKEN_TYP));
+
   return {
     ring,
     provider,
@@ -233,8 +242,10 @@ export function createOidcRuntime(deps: ServiceHost): OidcRuntime {
     checkApiToken,
     authCache: auth.cache,
     dpop,
+    logoutDeliveries,
     async close() {
       closed = true;
+      await logoutDeliveries.stop();
       started?.stop();
       clearInterval(cleanup);
       await auth.close();

@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { createLocalJWKSet, errors as joseErrors, exportJWK, generateKeyPair, jwtVerify, type JWK, type JWTVerifyGetKey, type JWTVerifyOptions, type JWTVerifyResult } from 'jose';
+import { createLocalJWKSet, errors as joseErrors, exportJWK, generateKeyPair, importJWK, jwtVerify, SignJWT, type CryptoKey, type JWK, type JWTPayload, type JWTVerifyGetKey, type JWTVerifyOptions, type JWTVerifyResult } from 'jose';
 import { sql, type Kysely } from 'kysely';
 import type { Database, SigningKeysTable } from '../db/schema';
 import type { Db } from '../db/index';
@@ -228,6 +228,8 @@ export class KeyRing {
   private inflight: Promise<Snapshot> | undefined;
   private timer: NodeJS.Timeout | undefined;
   private lastForced = 0;
+  /** imported private keys by kid (signing outside the provider: logout tokens) */
+  private readonly signingKeys = new Map<string, Promise<CryptoKey | Uint8Array>>();
 
   constructor(
     private readonly db: Db,
@@ -321,6 +323,23 @@ export class KeyRing {
     if (!key) return false;
     if (key.status !== 'previous') return true;
     return new Date(key.rotatedAt ?? key.createdAt).getTime() + this.policy.retentionSeconds * 1000 > now;
+  }
+
+  /**
+   * Signs a JWT with the active key (`alg` SIGNING_ALG, `kid` and `typ` in the header), as the provider signs its
+   * tokens: for the tokens the product sends itself (back-channel logout tokens, typ `logout+jwt`). The caller makes
+   * sure the snapshot is fresh (ensureFresh), so a retired key never signs.
+   */
+  async sign(payload: JWTPayload, typ: string): Promise<string> {
+    const active = this.current.keys.find((k) => k.status === 'active');
+    if (!active) throw new Error('no active signing key');
+    let key = this.signingKeys.get(active.kid);
+    if (!key) {
+      key = importJWK(active.privateJwk, SIGNING_ALG);
+      this.signingKeys.set(active.kid, key);
+      key.catch(() => this.signingKeys.delete(active.kid));
+    }
+    return new SignJWT(payload).setProtectedHeader({ alg: SIGNING_ALG, kid: active.kid, typ }).sign(await key);
   }
 
   /**

@@ -123,6 +123,11 @@ export async function createProvider(deps: ServiceHost, jwks: JWKS, jwksMaxAgeSe
     clientAuthMethods: ['none', 'client_secret_basic', 'client_secret_post'],
     // DPoP proofs (RFC 9449): the same algorithms at the token endpoint and the resource endpoints (server/oidc/dpop.ts)
     enabledJWA: { dPoPSigningAlgValues: DPOP_ALGS },
+    // OpenID Connect Back-Channel Logout 1.0, sent by the product's own durable queue (server/oidc/backchannel-logout.ts),
+    // not by the provider's backchannelLogout feature: that one posts inline while the person waits, only on
+    // end_session, and drops what an app did not take. So the feature stays off (the client metadata never carries a
+    // backchannel_logout_uri: the provider has nothing to send) and discovery says what the product does.
+    discovery: { backchannel_logout_supported: true, backchannel_logout_session_supported: true },
     features: {
       devInteractions: { enabled: false },
       // RFC 7009: refresh tokens by the provider, our JWT access tokens by server/oidc/revocation.ts; one rule for both

@@ -49,6 +49,7 @@ const messages: Record<ShownCode, MessageDescriptor> = {
   name_reserved: msg`This name is reserved`,
   role_unknown: msg`Unknown role`,
   confidential_only: msg`Only confidential service apps (with a client secret) can use this setting`,
+  https_required: msg`Use an https:// address (http:// only for localhost, 127.0.0.1 or ::1)`,
   given_password_invalid: msg`Given password is invalid`,
   current_password_required: msg`{field} is required`,
   avatar_invalid_type: msg`Choose a .jpg, .jpeg or .png image.`,

@@ -60,6 +60,14 @@ async function serviceAppViews(db: Queries, ids: string[]): Promise<ServiceAppVi
     .where('sar.service_app_id', 'in', ids)
     .orderBy('r.name')
     .execute();
+  // the logout tokens waiting or given up, per app (server/oidc/backchannel-logout.ts)
+  const queued = await db
+    .selectFrom('logout_deliveries')
+    .select(['service_app_id', 'status', (eb) => eb.fn.countAll<number | string>().as('n')])
+    .where('service_app_id', 'in', ids)
+    .groupBy(['service_app_id', 'status'])
+    .execute();
+  const countOf = (id: string, status: 'pending' | 'failed') => Number(queued.find((q) => q.service_app_id === id && q.status === status)?.n ?? 0);
   return apps.map((a) => ({
     id: a.id,
     name: a.name,
@@ -70,6 +78,14 @@ async function serviceAppViews(db: Queries, ids: string[]): Promise<ServiceAppVi
     pkce_required: a.client_type === 'public' || a.pkce_required !== 0,
     client_credentials: a.client_type === 'confidential' && a.client_credentials === 1,
     token_endpoint_auth_method: serviceAppAuthMethod(a),
+    backchannel_logout_uri: a.backchannel_logout_uri,
+    backchannel_logout_session_required: a.backchannel_logout_session_required === 1,
+    logout_delivery: {
+      pending: countOf(a.id, 'pending'),
+      failed: countOf(a.id, 'failed'),
+      last_delivered_at: a.backchannel_delivered_at,
+      last_failure: a.backchannel_failed_at ? { at: a.backchannel_failed_at, error: a.backchannel_error ?? 'network' } : null,
+    },
     roles: roles.filter((r) => r.service_app_id === a.id).map((r) => ({ id: r.id, name: r.name })),
     created_at: a.created_at,
     updated_at: a.updated_at,
@@ -103,6 +119,8 @@ interface ServiceAppInput {
   pkce_required?: boolean | undefined;
   client_credentials?: boolean | undefined;
   token_endpoint_auth_method?: SecretAuthMethod | undefined;
+  backchannel_logout_uri?: string | null | undefined;
+  backchannel_logout_session_required?: boolean | undefined;
 }
 
 const confidentialOnly = (field: 'pkce_required' | 'client_credentials' | 'token_endpoint_auth_method') => new AppError(422, 'validation_failed', { fields: { [field]: ['confidential_only'] } });
@@ -147,6 +165,8 @@ async function createServiceApp(deps: ServiceAppsDeps, actor: Actor, input: Serv
     client_type: clientType,
     client_secret: secret ? await encryptSecret(db, secret) : null,
     ...flags,
+    backchannel_logout_uri: input.backchannel_logout_uri ?? null,
+    backchannel_logout_session_required: input.backchannel_logout_session_required ? 1 : 0,
     created_at: now,
     updated_at: now,
   };
@@ -179,6 +199,8 @@ async function updateServiceApp(deps: ServiceAppsDeps, actor: Actor, id: string,
       for (const k of ['name', 'display_name', 'url', 'path'] as const) if (input[k] !== undefined) patch[k] = input[k] ?? null;
       patch.client_type = clientType;
       Object.assign(patch, oidcFlags(clientType, input, before));
+      if (input.backchannel_logout_uri !== undefined) patch.backchannel_logout_uri = input.backchannel_logout_uri;
+      if (input.backchannel_logout_session_required !== undefined) patch.backchannel_logout_session_required = input.backchannel_logout_session_required ? 1 : 0;
       if (clientType === 'public') patch.client_secret = null;
       else if (before.client_type === 'public' || input.regenerate_secret) {
         secret = newSecret();
