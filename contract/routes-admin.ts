@@ -35,6 +35,7 @@ export const adminUsers = {
   bulkUsers: route<typeof adminUsersEndpoints.bulkUsers>('POST', '/api/admin/users/bulk'),
   createUser: route<typeof adminUsersEndpoints.createUser>('POST', '/api/admin/users'),
   deleteUser: route<typeof adminUsersEndpoints.deleteUser>('DELETE', '/api/admin/users/:id'),
+  endUserSessions: route<typeof adminUsersEndpoints.endUserSessions>('POST', '/api/admin/users/:id/end-sessions'),
   getUser: route<typeof adminUsersEndpoints.getUser>('GET', '/api/admin/users/:id'),
   inviteUser: route<typeof adminUsersEndpoints.inviteUser>('POST', '/api/admin/users/:id/invite'),
   listUsers: route<typeof adminUsersEndpoints.listUsers>('GET', '/api/admin/users'),

@@ -157,6 +157,14 @@ export const inviteUser = defineEndpoint({
   errors: { 401: ['unauthorized'], 403: ['forbidden'], 404: ['user_not_found'], 409: ['already_verified', 'invitation_not_applicable'], 429: ['invitation_resend_limited'] },
 });
 
+export const endUserSessions = defineEndpoint({
+  method: 'POST', path: '/api/admin/users/:id/end-sessions', tag, access: 'admin',
+  summary: "Sign a user out everywhere: ends every session and grant of the user (their tokens stop at once) and tells the service apps with a back-channel logout URI; `grants_ended` counts the grants",
+  params: idParams,
+  response: dataOf(z.object({ id: z.string(), grants_ended: z.number().int() })),
+  errors: { 401: ['unauthorized'], 403: ['forbidden'], 404: ['user_not_found'] },
+});
+
 /** What a bulk action does to each selected user (each row on its own, in its own transaction). */
 export const BULK_USER_ACTIONS = ['invite', 'deactivate', 'delete', 'assign_subscription'] as const;
 export type BulkUserAction = (typeof BULK_USER_ACTIONS)[number];

@@ -20,9 +20,39 @@ import { answerStructuredRevocations, revocationAllowed, type AccessTokenReader 
 import { DPOP_ALGS } from './dpop';
 import type { ServiceHost } from '../services/deps';
 import type { AppConfig } from '../config';
-import type { Account } from '../db/schema';
+import type { Account, Database } from '../db/schema';
+import type { Kysely } from 'kysely';
+import { enqueueLogouts, wakeLogoutDeliveries } from './backchannel-logout';
 
 const epoch = (): number => Math.floor(Date.now() / 1000);
+
+/**
+ * Koa middleware for the provider: the end-session confirmation (`POST /session/end/confirm`, RP-initiated logout)
+ * ends the whole session ("Yes": every client) or one client's part of it. The session is read before the provider
+ * acts; afterwards each client it no longer holds gets a logout token queued for its back-channel logout URI (with the
+ * sid its ID tokens carried), then this instance's sender is woken. The person's redirect does not wait for any app.
+ */
+function logoutTokensOnEndSession(provider: Provider, db: Kysely<Database>, log: ServiceHost['log']) {
+  return async (ctx: KoaContextWithOIDC, next: () => Promise<void>): Promise<void> => {
+    if (ctx.method !== 'POST' || ctx.path !== '/session/end/confirm') return next();
+    const before = await provider.Session.get(ctx).catch(() => undefined);
+    const accountId = before?.accountId;
+    const authorizations = before?.authorizations ? structuredClone(before.authorizations) : {};
+    await next();
+    if (!accountId || ctx.status !== 303 || (ctx.oidc as KoaContextWithOIDC['oidc'] | undefined)?.route !== 'end_session_confirm') return;
+    // the provider's session object after the confirmation: destroyed ("Yes"), or without the client that asked
+    const after = ctx.oidc.entities.Session as (KoaContextWithOIDC['oidc']['entities']['Session'] & { destroyed?: boolean }) | undefined;
+    const ended = Object.entries(authorizations).filter(([clientId]) => !after || after.destroyed === true || !after.authorizations?.[clientId]);
+    if (!ended.length) return;
+    try {
+      const queued = await enqueueLogouts(db, accountId, ended.map(([clientId, a]) => ({ clientId, sid: typeof a.sid === 'string' ? a.sid : null })), 'rp_logout');
+      if (queued) wakeLogoutDeliveries(db);
+    } catch (err) {
+      // the sign-out itself is done; an unreachable database is logged, never shown to the person leaving
+      log.warn({ err: err instanceof Error ? err.message : String(err) }, 'back-channel logout tokens not queued');
+    }
+  };
+}
 
 /** The resource indicator every access token is issued for; its audience is the client id. */
 export const apiResource = (appUrl: string): string => `${appUrl}/api`;
@@ -278,6 +308,9 @@ export async function createProvider(deps: ServiceHost, jwks: JWKS, jwksMaxAgeSe
     await next();
     if (ctx.path === '/jwks' && ctx.status === 200) ctx.set('cache-control', `public, max-age=${jwksMaxAgeSeconds}`);
   });
+
+  // RP-initiated logout: the service apps of the session the confirmation ends are told (back-channel logout)
+  provider.use(logoutTokensOnEndSession(provider, db, log));
 
   provider.on('grant.revoked', (_ctx: KoaContextWithOIDC, grantId: string) => {
     db.updateTable('auth_activities').set({ logged_out_at: nowIso() }).where('session_ref', '=', grantId).where('logged_out_at', 'is', null).execute().catch((err: unknown) => log.warn({ err }, 'sign-out record failed'));

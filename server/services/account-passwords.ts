@@ -5,6 +5,7 @@ import { NO_CONTROL } from '../../contract/domain/formats';
 import { passwordSchema } from '../../contract/domain/password-policy';
 import { newPasswordBody as contractPasswordBody, passwordBodies } from '../../contract/account';
 import { revokeAccountGrantsDb } from '../oidc/grants';
+import { wakeLogoutDeliveries } from '../oidc/backchannel-logout';
 import { recordAudit } from './admin/audit';
 import type { Actor, Deps, ServiceHost } from './deps';
 import { hashPassword, verifyPassword } from './passwords';
@@ -55,12 +56,13 @@ export interface SetPasswordOptions {
 }
 
 /**
- * Hashes and stores the new password (and consumes the token) in one transaction, then ends sessions
- * and clears the account's lockout counters.
+ * Hashes and stores the new password, consumes the token and ends sessions (queuing the service apps' back-channel
+ * logout tokens) in one transaction, then clears the account's lockout counters.
  */
 export async function setAccountPassword(deps: ServiceHost, account: Pick<Account, 'id' | 'email_verified_at' | 'type' | 'email_normalized'>, password: string, opts: SetPasswordOptions): Promise<void> {
   const hash = await hashPassword(password);
   const db = deps.db.kysely;
+  const endSessions = opts.endSessions;
   await db.transaction().execute(async (trx) => {
     if (opts.tokenId && !(await consumeToken(trx, opts.tokenId))) throw new AppError(403, 'invalid_link');
     const now = nowIso();
@@ -74,9 +76,12 @@ export async function setAccountPassword(deps: ServiceHost, account: Pick<Accoun
       })
       .where('id', '=', account.id)
       .execute();
+    // the sessions end with the old password, in the same transaction; the service apps of the ended sessions get
+    // their logout tokens queued (back-channel logout: a reset or a change elsewhere signs the person out there too)
+    if (endSessions === 'all') await revokeAccountGrantsDb(trx, account.id, { reason: 'password_changed' });
+    else if (endSessions !== 'none') await revokeAccountGrantsDb(trx, account.id, { reason: 'password_changed', ...(endSessions.exceptGrantId ? { exceptGrantId: endSessions.exceptGrantId } : {}) });
   });
-  if (opts.endSessions === 'all') await revokeAccountGrantsDb(db, account.id);
-  else if (opts.endSessions !== 'none') await revokeAccountGrantsDb(db, account.id, opts.endSessions.exceptGrantId ? { exceptGrantId: opts.endSessions.exceptGrantId } : {});
+  if (endSessions !== 'none') wakeLogoutDeliveries(db);
   await recordSuccess(deps, [throttleKeys.account(account.id), throttleKeys.otp(account.id), throttleKeys.email(account.type, account.email_normalized)]);
 }
 

@@ -1,13 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type Provider from 'oidc-provider';
 import type { Account, AccountType } from '../db/schema';
-import { nowIso } from '../db/index';
 import type { PendingActivity } from '../oidc/activity';
 import { AppError } from '../errors';
 import { signInOutcome } from '../lib/metrics';
 import type { UpstreamSignIn } from '../oidc/upstream-sessions';
 import { ACR, accountTypeForClient, DENIED_PATH, mayUseClient, requestsMfa, signInMethods } from '../oidc/access';
-import { revokeGrantRows } from '../oidc/adapter';
+import { endSessionsOfGrant } from '../oidc/grants';
 import type { OidcHandle } from '../oidc/index';
 import { assertHoldsInteraction } from '../oidc/interaction-binding';
 import type { LoginResult, SecondFactorResult } from '../../contract/auth';
@@ -338,13 +337,13 @@ export function createSignInService(deps: Deps, oidc: Pick<OidcHandle, 'provider
     /** Signed in: the enrollment code, or the code that confirms disabling when SMS 2FA is already on. */
     resendEnrollmentSms: (account: Account): Promise<void> => sendEnrollmentSms(deps, account),
 
-    /** Ends one grant (the caller's session): its tokens, the sessions holding it, and records the sign-out. */
+    /**
+     * Signing out (POST /api/logout): ends the caller's grant, the provider session holding it and the grants of that
+     * session (service apps signed in through it), records the sign-outs and queues the apps' back-channel logout
+     * tokens (server/oidc/grants.ts endSessionsOfGrant).
+     */
     async endGrant(grantId: string): Promise<void> {
-      await revokeGrantRows(db(), grantId);
-      const sessions = await db().selectFrom('oidc_models').select(['id', 'payload']).where('model', '=', 'Session').where('payload', 'like', `%${grantId}%`).execute();
-      const ids = sessions.filter((s) => s.payload.includes(`"${grantId}"`)).map((s) => s.id);
-      if (ids.length) await db().deleteFrom('oidc_models').where('model', '=', 'Session').where('id', 'in', ids).execute();
-      await db().updateTable('auth_activities').set({ logged_out_at: nowIso() }).where('session_ref', '=', grantId).where('logged_out_at', 'is', null).execute();
+      await endSessionsOfGrant(db(), grantId, 'sign_out');
     },
   };
 }

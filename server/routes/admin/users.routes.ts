@@ -37,5 +37,9 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     ...routeOf(users.inviteUser),
     handler: async (req) => ({ data: { id: req.params.id, invitation_sent: await service.reinvite(actorOf(req), req.params.id) } }),
   });
+  app.route({
+    ...routeOf(users.endUserSessions),
+    handler: async (req) => ({ data: { id: req.params.id, grants_ended: await service.endSessions(actorOf(req), req.params.id) } }),
+  });
 };
 export default routes;

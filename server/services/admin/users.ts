@@ -7,6 +7,7 @@ import { USER_COUNT_EXACT_BELOW, USER_RELATIONS, type BulkResult, type BulkUserA
 import { accountRow, searchTextOf } from '../accounts';
 import { sendInvitation } from '../invitations';
 import { revokeAccountGrantsDb } from '../../oidc/grants';
+import { wakeLogoutDeliveries } from '../../oidc/backchannel-logout';
 import type { Actor, Deps, Queries } from '../deps';
 import { recordAudit } from './audit';
 import type { AccountView } from '../../../contract/common';
@@ -752,7 +753,8 @@ async function updateUser(deps: Deps, actor: Actor, id: string, input: UpdateUse
   const now = deps.clock.nowIso();
   // deactivation ends the account's credentials, as Keycloak and Zitadel do: its API key is revoked for good, so a
   // later reactivation does not bring it back (issue 28 finding 5b); a new key must be generated
-  const revokesKey = input.status === 'INACTIVE' && before.status !== 'INACTIVE' && before.api_key_hash !== null;
+  const deactivates = input.status === 'INACTIVE' && before.status !== 'INACTIVE';
+  const revokesKey = deactivates && before.api_key_hash !== null;
   await db.transaction().execute(async (trx) => {
     const beforeSubs = input.subscriptions ? await userRoleSubscriptions(trx, id) : undefined;
     if (revokesKey) {
@@ -783,8 +785,10 @@ async function updateUser(deps: Deps, actor: Actor, id: string, input: UpdateUse
       { ...patch, ...(afterSubs ? { role_subscriptions: afterSubs } : {}) },
       now,
     );
+    // deactivation ends every session in the same transaction, and queues the service apps' logout tokens
+    if (deactivates) await revokeAccountGrantsDb(trx, id, { reason: 'account_deactivated' });
   });
-  if (input.status === 'INACTIVE' && before.status !== 'INACTIVE') await revokeAccountGrantsDb(db, id);
+  if (deactivates) wakeLogoutDeliveries(db);
   return userDetail(db, id, new Set(['role_subscriptions', 'created_by_admin']));
 }
 
@@ -795,11 +799,28 @@ function pick(o: Account, keys: string[]): Record<string, unknown> {
 /** Deletes a user or an admin account after ending its sessions and grants (users and admins services). */
 export async function deleteAccount(deps: Deps, actor: Actor, account: Account): Promise<void> {
   const db = deps.db.kysely;
-  await revokeAccountGrantsDb(db, account.id);
   await db.transaction().execute(async (trx) => {
+    // its sessions end with it; the service apps' logout tokens are queued in the same transaction
+    await revokeAccountGrantsDb(trx, account.id, { reason: 'account_deleted' });
     await trx.deleteFrom('accounts').where('id', '=', account.id).execute();
     await recordAudit(trx, actor, `${account.type}.delete`, account.type, account.id, account, null, deps.clock.nowIso());
   });
+  wakeLogoutDeliveries(db);
+}
+
+/**
+ * Signs a user out everywhere (an admin's "End sessions"): every session and grant ends, the service apps get their
+ * back-channel logout tokens queued in the same transaction as the audit record. Returns the number of grants ended.
+ */
+export async function endSessions(deps: Deps, actor: Actor, account: Account): Promise<number> {
+  const db = deps.db.kysely;
+  const ended = await db.transaction().execute(async (trx) => {
+    const n = await revokeAccountGrantsDb(trx, account.id, { reason: 'sessions_ended' });
+    await recordAudit(trx, actor, `${account.type}.sessions_ended`, account.type, account.id, null, { grants_ended: n }, deps.clock.nowIso());
+    return n;
+  });
+  wakeLogoutDeliveries(db);
+  return ended;
 }
 
 /** Sends the invitation again (409 for SSO accounts and for accounts already verified). */
@@ -890,6 +911,7 @@ export function createUsersService(deps: Deps) {
     update: (actor: Actor, id: string, input: UpdateUserInput) => updateUser(deps, actor, id, input),
     remove: async (actor: Actor, id: string): Promise<void> => deleteAccount(deps, actor, await requireUserAccount(db(), id)),
     reinvite: async (actor: Actor, id: string): Promise<boolean> => reinvite(deps, actor, await requireUserAccount(db(), id)),
+    endSessions: async (actor: Actor, id: string): Promise<number> => endSessions(deps, actor, await requireUserAccount(db(), id)),
   };
 }
 export type UsersService = ReturnType<typeof createUsersService>;
