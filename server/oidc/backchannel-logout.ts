@@ -212,8 +212,12 @@ export function createLogoutDeliveryWorker(
   let again = false;
   let lastRetention = 0;
 
-  /** Takes up to BATCH due rows for this claim (a row another instance holds, or a delivered one, is not taken). */
-  const claim = async (now: number): Promise<{ owner: string; rows: ClaimedRow[] }> => {
+  /**
+   * Takes up to BATCH due rows for this claim (a row another instance holds, or a delivered one, is not taken).
+   * `due`: how many were due when looked at; 0 means nothing is left, while rows another instance took between the
+   * look and the update leave `rows` short or empty with more due after them.
+   */
+  const claim = async (now: number): Promise<{ owner: string; due: number; rows: ClaimedRow[] }> => {
     const owner = `${INSTANCE_ID}:${randomUUID().slice(0, 8)}`;
     const due = await db
       .selectFrom('logout_deliveries')
@@ -224,7 +228,7 @@ export function createLogoutDeliveryWorker(
       .orderBy('next_attempt_at')
       .limit(BATCH)
       .execute();
-    if (!due.length) return { owner, rows: [] };
+    if (!due.length) return { owner, due: 0, rows: [] };
     // the conditions again in the update: of two instances that read the same rows, each row goes to one of them
     await db
       .updateTable('logout_deliveries')
@@ -239,7 +243,7 @@ export function createLogoutDeliveryWorker(
       .select(['d.id', 'd.account_id', 'd.sid', 'd.attempts', 'd.service_app_id', 'a.name as client_id', 'a.backchannel_logout_uri as uri'])
       .where('d.lease_owner', '=', owner)
       .execute();
-    return { owner, rows: rows.map((r) => ({ ...r, attempts: Number(r.attempts) })) };
+    return { owner, due: due.length, rows: rows.map((r) => ({ ...r, attempts: Number(r.attempts) })) };
   };
 
   /** One POST; null when the app took it (200/204), else why not. 'stopped' when the instance stopped meanwhile. */
@@ -335,8 +339,8 @@ export function createLogoutDeliveryWorker(
   /** Claims and sends until nothing is due at `now`; then counts the queue and, now and then, drops old failures. */
   const rounds = async (now: number, result: DrainResult = { delivered: 0, retried: 0, failed: 0 }): Promise<DrainResult> => {
     while (!stopped) {
-      const { owner, rows } = await claim(now);
-      if (!rows.length) break;
+      const { owner, due, rows } = await claim(now);
+      if (!due) break;
       await Promise.all(rows.map((row) => deliver(owner, row, now, result)));
     }
     const pending = await db.selectFrom('logout_deliveries').select((eb) => eb.fn.countAll<number | string>().as('n')).where('status', '=', 'pending').executeTakeFirst();
