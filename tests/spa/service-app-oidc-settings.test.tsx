@@ -22,6 +22,9 @@ const legacy = {
   pkce_required: true,
   client_credentials: false,
   token_endpoint_auth_method: 'client_secret_basic' as const,
+  backchannel_logout_uri: null,
+  backchannel_logout_session_required: false,
+  logout_delivery: { pending: 0, failed: 0, last_delivered_at: null, last_failure: null },
   oidc: {
     issuer: ISSUER,
     discovery_url: `${ISSUER}/.well-known/openid-configuration`,

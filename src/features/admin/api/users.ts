@@ -98,6 +98,18 @@ export function useBulkUsers() {
   });
 }
 
+/**
+ * Signs a user out everywhere (POST /api/admin/users/:id/end-sessions): every session and grant ends, the service apps
+ * with a back-channel logout URI are told. Answers the number of grants ended.
+ */
+export function useEndUserSessions() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => call(users.endUserSessions, { params: { id } }).then((r) => r.data.grants_ended),
+    onSuccess: (_data, id) => qc.invalidateQueries({ queryKey: adminKeys.user(id) }),
+  });
+}
+
 export function useVerifyUser() {
   const qc = useQueryClient();
   return useMutation({

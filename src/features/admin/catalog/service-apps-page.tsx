@@ -5,8 +5,9 @@ import { useId, useState, type ReactNode } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { css } from 'styled-system/css';
 import { z } from 'zod';
-import { SERVICE_PATH_RE, serviceRedirectUri } from '../../../../contract/domain/formats';
+import { BACKCHANNEL_LOGOUT_URI_MAX, backchannelLogoutUriProblem, SERVICE_PATH_RE, serviceRedirectUri } from '../../../../contract/domain/formats';
 import { Badge } from '../../../components/ui/badge';
+import { DetailList } from '../../../components/ui/detail-list';
 import { Button } from '../../../components/ui/button';
 import * as Dialog from '../../../components/ui/dialog';
 import { DialogClose } from '../../../components/ui/dialog-close';
@@ -19,7 +20,9 @@ import * as Table from '../../../components/ui/table';
 import { applyServerFieldErrors } from '../../../lib/field-errors';
 import { serviceAppsQueryOptions, useServiceAppMutations, type ServiceAppInput } from '../api/catalog';
 import type { ServiceApp } from '../api/types';
+import type { LogoutDelivery } from '../../../../contract/admin/service-apps';
 import { FormField } from '../components/form';
+import { useFormat } from '../components/format';
 import { CatalogForm, CatalogPage, markNameTaken, RolePicker, useCatalogSave } from './catalog-page';
 import { ConnectIcon, ServiceAppIntegration } from './service-app-integration';
 
@@ -56,6 +59,11 @@ export function ServiceAppsPage() {
             <Table.Cell className={css({ fontSize: 'xs', fontFamily: 'mono', wordBreak: 'break-all' })}>
               {app.url}
               {app.path}
+              {deliveryFailing(app.logout_delivery) ? (
+                <div className={css({ mt: '1', fontFamily: 'body' })}>
+                  <Badge tone="warning">{t`Logout delivery failing`}</Badge>
+                </div>
+              ) : null}
             </Table.Cell>
           ),
         },
@@ -147,8 +155,56 @@ const schema = z.object({
   pkce_required: z.boolean(),
   client_credentials: z.boolean(),
   token_endpoint_auth_method: z.enum(['client_secret_basic', 'client_secret_post']),
+  // empty: the app is not told when sessions end
+  backchannel_logout_uri: z
+    .string()
+    .trim()
+    .max(BACKCHANNEL_LOGOUT_URI_MAX, { error: `too_long:${BACKCHANNEL_LOGOUT_URI_MAX}` })
+    .superRefine((value, ctx) => {
+      const problem = value === '' || value.length > BACKCHANNEL_LOGOUT_URI_MAX ? null : backchannelLogoutUriProblem(value);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    }),
+  backchannel_logout_session_required: z.boolean(),
 });
 type Values = z.infer<typeof schema>;
+
+/** Whether the app's logout tokens are failing: some were given up, or the last attempt failed after the last delivery. */
+function deliveryFailing(d: LogoutDelivery): boolean {
+  return d.failed > 0 || (d.last_failure !== null && (d.last_delivered_at === null || d.last_failure.at > d.last_delivered_at));
+}
+
+/**
+ * How the back-channel logout deliveries to this app went (docs/INTEGRATING.md section 7): the last delivery, the last
+ * failed attempt with its error in words, and how many tokens wait or were given up.
+ */
+function LogoutDeliveryStatus({ delivery }: { delivery: LogoutDelivery }) {
+  const { t } = useLingui();
+  const fmt = useFormat();
+  const errorText = (error: string): string => {
+    const status = /^http_(\d{3})$/.exec(error)?.[1];
+    if (status) return t`the app answered HTTP ${status}`;
+    if (error === 'timeout') return t`no answer in time`;
+    if (error === 'connection_refused') return t`connection refused`;
+    if (error === 'signing') return t`the token could not be signed`;
+    return t`network error`;
+  };
+  const failure = delivery.last_failure;
+  return (
+    <section aria-label={t`Logout delivery`} data-testid="logout-delivery" className={css({ borderWidth: '1px', borderColor: 'border.default', borderRadius: 'md', p: '3', display: 'flex', flexDirection: 'column', gap: '2' })}>
+      <h3 className={css({ fontSize: 'sm', fontWeight: 'semibold' })}>
+        <Trans>Logout delivery</Trans>
+      </h3>
+      <DetailList
+        items={[
+          { key: 'delivered', label: t`Last delivered`, value: delivery.last_delivered_at ? fmt.dateTime(delivery.last_delivered_at) : t`Nothing delivered yet` },
+          { key: 'failure', label: t`Last failure`, value: failure ? `${fmt.dateTime(failure.at)} (${errorText(failure.error)})` : '—' },
+          { key: 'pending', label: t`Waiting to be sent`, value: String(delivery.pending) },
+          { key: 'failed', label: t`Given up after retries`, value: String(delivery.failed) },
+        ]}
+      />
+    </section>
+  );
+}
 
 /**
  * URL and Path together are the app's one redirect URI (docs/INTEGRATING.md): said in the form, with the URI they make
@@ -185,12 +241,16 @@ function ServiceAppForm({ app, onDone }: { app: ServiceApp | null; onDone: (save
       pkce_required: app?.pkce_required ?? true,
       client_credentials: app?.client_credentials ?? false,
       token_endpoint_auth_method: app?.token_endpoint_auth_method === 'client_secret_post' ? 'client_secret_post' : 'client_secret_basic',
+      backchannel_logout_uri: app?.backchannel_logout_uri ?? '',
+      backchannel_logout_session_required: app?.backchannel_logout_session_required ?? false,
     },
   });
   const confidential = watch('client_type') === 'confidential';
   const redirectHintId = useId();
-  const submit = handleSubmit((values) =>
-    save(
+  const submit = handleSubmit(({ backchannel_logout_uri, ...fields }) => {
+    // an empty URI removes it: the app is no longer told
+    const values = { ...fields, backchannel_logout_uri: backchannel_logout_uri === '' ? null : backchannel_logout_uri };
+    return save(
       // the per-app OIDC settings exist for confidential apps only; a public app always needs PKCE and sends no secret
       ((input: ServiceAppInput) => (app ? update.mutateAsync({ id: app.id, input }) : create.mutateAsync(input)))(
         values.client_type === 'confidential' ? values : (({ token_endpoint_auth_method: _method, ...rest }) => ({ ...rest, pkce_required: true, client_credentials: false }))(values),
@@ -201,10 +261,10 @@ function ServiceAppForm({ app, onDone }: { app: ServiceApp | null; onDone: (save
         onDone,
         onError: (error) =>
           markNameTaken(error, setError) ||
-          applyServerFieldErrors(error, setError, ['name', 'display_name', 'url', 'path', 'role_ids', 'client_type', 'pkce_required', 'client_credentials', 'token_endpoint_auth_method']),
+          applyServerFieldErrors(error, setError, ['name', 'display_name', 'url', 'path', 'role_ids', 'client_type', 'pkce_required', 'client_credentials', 'token_endpoint_auth_method', 'backchannel_logout_uri', 'backchannel_logout_session_required']),
       },
-    ),
-  );
+    );
+  });
   return (
     <CatalogForm
       editing={app !== null}
@@ -283,6 +343,25 @@ function ServiceAppForm({ app, onDone }: { app: ServiceApp | null; onDone: (save
           />
         </div>
       ) : null}
+      <div className={css({ display: 'flex', flexDirection: 'column', gap: '2' })}>
+        <FormField
+          label={t`Back-channel logout URI`}
+          type="url"
+          placeholder="https://app.example.com/backchannel-logout"
+          error={formState.errors.backchannel_logout_uri}
+          helperText={t`Optional. The app receives a signed logout token here whenever a session it signed in with ends (sign-out, deactivation, password change). https://, or http:// on localhost only.`}
+          autoComplete="off"
+          {...register('backchannel_logout_uri')}
+        />
+        <Controller
+          control={control}
+          name="backchannel_logout_session_required"
+          render={({ field }) => <Switch label={t`The app needs the session id (sid) in the logout token`} checked={field.value} onCheckedChange={(d) => field.onChange(d.checked)} />}
+        />
+        {app && (app.backchannel_logout_uri || app.logout_delivery.last_delivered_at || app.logout_delivery.last_failure || app.logout_delivery.pending || app.logout_delivery.failed) ? (
+          <LogoutDeliveryStatus delivery={app.logout_delivery} />
+        ) : null}
+      </div>
       <RolePicker control={control} label={t`Allowed roles`} />
     </CatalogForm>
   );

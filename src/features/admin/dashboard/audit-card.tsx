@@ -35,6 +35,7 @@ const ACTION_LABELS: Record<string, MessageDescriptor> = {
   'user.import': msg`Users imported`,
   'user.import_cancel': msg`User import cancelled`,
   'user.password_set': msg`Password set by an admin`,
+  'user.sessions_ended': msg`Sessions ended by an admin`,
   'user.update': msg`User changed`,
   'user.verified_manually': msg`User verified manually`,
 };

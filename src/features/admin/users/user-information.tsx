@@ -10,7 +10,7 @@ import { Card } from '../../../components/ui/card';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { DetailList } from '../../../components/ui/detail-list';
 import { EmptyRow } from '../../../components/ui/empty-row';
-import { ArrowLeftIcon, CheckCircleIcon, KeyIcon, MailIcon, PowerIcon } from '../../../components/ui/icons-more';
+import { ArrowLeftIcon, CheckCircleIcon, KeyIcon, LogOutIcon, MailIcon, PowerIcon } from '../../../components/ui/icons-more';
 import { MultiSelect } from '../../../components/ui/multi-select';
 import { SecretBox } from '../../../components/ui/secret-box';
 import * as Table from '../../../components/ui/table';
@@ -23,7 +23,7 @@ import { useSsoProviderName } from '../api/config';
 import { subscriptionsQueryOptions } from '../api/catalog';
 import { adminKeys } from '../api/keys';
 import type { UserDetail } from '../api/types';
-import { useUpdateUser, userQueryOptions, useVerifyUser } from '../api/users';
+import { useEndUserSessions, useUpdateUser, userQueryOptions, useVerifyUser } from '../api/users';
 import { StateBadge } from '../components/state-badge';
 import { adminErrorText, useErrorText } from '../components/feedback';
 import { useNotify } from '../components/notify';
@@ -69,7 +69,9 @@ function UserDetailView({ user, canEditRoles }: { user: UserDetail; canEditRoles
   const notify = useNotify();
   const update = useUpdateUser(user.id);
   const verify = useVerifyUser();
+  const endSessions = useEndUserSessions();
   const [confirmStatus, setConfirmStatus] = useState(false);
+  const [confirmEnd, setConfirmEnd] = useState(false);
   const name = `${user.first_name} ${user.last_name}`.trim() || user.email;
   const latest = user.latest_activity;
   const active = user.status === 'ACTIVE';
@@ -95,6 +97,10 @@ function UserDetailView({ user, canEditRoles }: { user: UserDetail; canEditRoles
               <Trans>Verify manually</Trans>
             </Button>
           ) : null}
+          <Button variant="outline" onClick={() => setConfirmEnd(true)}>
+            <LogOutIcon />
+            <Trans>End sessions</Trans>
+          </Button>
           <Button variant={active ? 'outline' : 'solid'} onClick={() => setConfirmStatus(true)}>
             <PowerIcon />
             {active ? <Trans>Deactivate</Trans> : <Trans>Activate</Trans>}
@@ -170,6 +176,23 @@ function UserDetailView({ user, canEditRoles }: { user: UserDetail; canEditRoles
         </TableFrame>
       </Card>
 
+      <ConfirmDialog
+        open={confirmEnd}
+        onOpenChange={setConfirmEnd}
+        title={t`End sessions`}
+        description={t`${user.email} is signed out everywhere: in the portal and in every service app (apps with a back-channel logout address are told). They can sign in again.`}
+        confirmLabel={t`End sessions`}
+        pending={endSessions.isPending}
+        onConfirm={() =>
+          endSessions.mutate(user.id, {
+            onSuccess: () => {
+              notify.success(t`Sessions ended`, user.email);
+              setConfirmEnd(false);
+            },
+            onError: (e) => notify.error(e),
+          })
+        }
+      />
       <ConfirmDialog
         open={confirmStatus}
         onOpenChange={setConfirmStatus}
