@@ -9,6 +9,7 @@
  *   authlib (Debian)   http://127.0.0.4:<free port>  Python web app, confidential, PKCE
  *   mod_auth_openidc   http://127.0.0.5:<free port>  Debian Apache 2.4, confidential, PKCE
  *   go-oidc 2.1        http://127.0.0.6:<free port>  Debian golang-go + go-oidc + x/oauth2, confidential, PKCE by hand
+ *   express-openid-connect 3.4  http://127.0.0.7:<free port>  Node, Express 5, confidential, PKCE, back-channel logout
  *
  * Different hosts, not only ports: cookies ignore the port, and every party must keep its own.
  * Apache, authlib and Go come from Debian (.ci/run installs them); without them those tests fail, not skip.
@@ -22,6 +23,7 @@ import { freePort } from './interop/net';
 import { startApacheRp } from './interop/rp-apache';
 import { startAuthlibRp } from './interop/rp-authlib';
 import { startBrowserRp } from './interop/rp-browser';
+import { startExpressRp } from './interop/rp-express';
 import { startGoRp } from './interop/rp-go';
 import { startOpenIdClientRp } from './interop/rp-openid-client';
 
@@ -246,6 +248,48 @@ test('go-oidc 2.1 + x/oauth2 0.3 (Debian golang-go, confidential, PKCE by hand)'
     await webAppFlow(browser, rp.url);
   } catch (err) {
     throw new Error(`${(err as Error).message}\n--- go RP output ---\n${rp.output()}`);
+  } finally {
+    await rp.close();
+  }
+});
+
+test('express-openid-connect 3.4 (Node, Express 5, confidential, PKCE; back-channel logout)', async ({ browser, playwright }) => {
+  const host = '127.0.0.7';
+  const port = await freePort(host);
+  const origin = `http://${host}:${port}`;
+  const app = await withRequest(playwright, (r) =>
+    registerApp(r, f, { name: 'rp-express', origin, path: '/callback', clientType: 'confidential', backchannelLogoutUri: `${origin}/backchannel-logout` }),
+  );
+  const rp = await startExpressRp({ issuer, host, port, clientId: app.clientId, clientSecret: app.clientSecret!, scope: SCOPE });
+  try {
+    await webAppFlow(browser, rp.url);
+    // the RP-initiated sign-out above told the app too (its own back-channel endpoint accepted the token); wait for it,
+    // or a late token (it names the person's sub) would end the next session as well
+    await expect.poll(() => rp.logouts().length, { timeout: 15_000 }).toBeGreaterThan(0);
+
+    await test.step('sign-out in the portal: the app verifies the logout token and its next request is signed out', async () => {
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      try {
+        await page.goto(`${rp.url}/login`);
+        await signInThroughProduct(page, f.allowed, origin);
+        await expectState(page, 'signed-in');
+        const { sid } = await claimsOf(page, 'id-claims');
+        expect(typeof sid).toBe('string');
+        // the portal in the same browser signs in on the product session (no password), then the person signs out there
+        await page.goto(`${productOrigin}/`);
+        await page.getByRole('button', { name: 'Account menu' }).click({ timeout: 20_000 });
+        await page.getByRole('menuitem', { name: 'Logout' }).click();
+        await expect(page).toHaveURL(/\/login\?interaction=/, { timeout: 20_000 });
+        // delivered from the product's queue, verified by the library (signature, iss, aud, events, no nonce)
+        await expect.poll(() => rp.logouts(), { timeout: 15_000 }).toContain(`${issuer}|${String(sid)}`);
+        // the app's own session cookie is still there, but the library now treats it as signed out
+        await page.goto(`${rp.url}/`);
+        await expectState(page, 'signed-out');
+      } finally {
+        await context.close();
+      }
+    });
   } finally {
     await rp.close();
   }

@@ -55,7 +55,7 @@ export async function createFixture(browser: Browser, request: APIRequestContext
 export async function registerApp(
   request: APIRequestContext,
   f: InteropFixture,
-  o: { name: string; origin: string; path: string; clientType: 'public' | 'confidential'; clientCredentials?: boolean },
+  o: { name: string; origin: string; path: string; clientType: 'public' | 'confidential'; clientCredentials?: boolean; backchannelLogoutUri?: string },
 ): Promise<RegisteredApp> {
   const created = await post<{ id: string; name: string; client_secret: string | null }>(request, f.admin, '/api/admin/service-apps', {
     name: `${o.name}-${f.tag}`,
@@ -65,6 +65,7 @@ export async function registerApp(
     role_ids: [f.role.id],
     client_type: o.clientType,
     ...(o.clientCredentials ? { client_credentials: true } : {}),
+    ...(o.backchannelLogoutUri ? { backchannel_logout_uri: o.backchannelLogoutUri } : {}),
   });
   return { id: created.id, clientId: created.name, clientSecret: created.client_secret };
 }
