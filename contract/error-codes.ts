@@ -106,8 +106,16 @@ export const FIELD_ERROR_CODES = [
   'role_unknown',
   /** service apps: PKCE off, client_credentials or a secret method asked for on a public app */
   'confidential_only',
-  /** service apps: a back-channel logout URI with http:// on a host other than loopback */
+  /** service apps: a back-channel logout, redirect or post-logout URI with http:// on a host other than loopback */
   'https_required',
+  /** service apps: a redirect or post-logout URI with a fragment (#) */
+  'uri_fragment',
+  /** service apps: a redirect or post-logout URI with a wildcard (*); only exact URIs are registered */
+  'uri_wildcard',
+  /** service apps: the same URI twice in one list */
+  'uri_duplicate',
+  /** service apps: url + path (older clients) given beside redirect_uris and different from its first entry */
+  'uri_conflict',
   /** change password, disable 2FA with the password: the password given is not the account's */
   'given_password_invalid',
   /** own profile: a new e-mail address needs the current password */

@@ -93,9 +93,23 @@ test.describe('admin back office', () => {
     const dialog = page.getByRole('dialog');
     await dialog.getByLabel('Display name').fill('E2E Wiki');
     await dialog.getByLabel('Client ID').fill(`wiki-${RUN.toLowerCase()}`);
-    await dialog.getByLabel('URL').fill('https://wiki.example.com');
-    await dialog.getByLabel('Path').fill('/callback');
+    await dialog.getByRole('textbox', { name: 'Redirect URI 1' }).fill('https://wiki.example.com/callback');
+    // a second redirect URI by keyboard (issue 31.2): the only row cannot be removed, so Tab goes on to "Add redirect URI"
+    await dialog.getByRole('textbox', { name: 'Redirect URI 1' }).press('Tab');
+    await expect(dialog.getByRole('button', { name: 'Add redirect URI' })).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(dialog.getByRole('textbox', { name: 'Redirect URI 2' })).toBeFocused();
+    await page.keyboard.type('http://wiki.example.com/callback');
+    await page.keyboard.press('Tab');
+    await expect(dialog.getByRole('button', { name: 'Remove redirect URI 2' })).toBeFocused();
     await pickOption(page, 'Client type', /Confidential/);
+    // plain http on a network host is refused beside its row, before anything is sent
+    await dialog.getByRole('button', { name: 'Add service app' }).click();
+    await expect(dialog.getByRole('textbox', { name: 'Redirect URI 2' })).toHaveAccessibleDescription('Use an https:// address (http:// only for localhost, 127.0.0.1 or ::1)');
+    await dialog.getByRole('textbox', { name: 'Redirect URI 2' }).fill('http://localhost:8080/callback');
+    await dialog.getByRole('button', { name: 'Add post-logout redirect URI' }).click();
+    await expect(dialog.getByRole('textbox', { name: 'Post-logout redirect URI 1' })).toBeFocused();
+    await page.keyboard.type('https://wiki.example.com/');
     await dialog.getByRole('button', { name: 'Add service app' }).click();
     await toast(page, 'Service app added');
     const secretDialog = page.getByRole('dialog');
@@ -103,12 +117,21 @@ test.describe('admin back office', () => {
     await expect(secretDialog.getByTestId('secret-value')).not.toBeEmpty();
     await shot(page, 'service-app-secret');
     await secretDialog.getByRole('button', { name: 'Done' }).click();
-    await expect(page.getByTestId('service-app-row').filter({ hasText: 'E2E Wiki' })).toBeVisible();
+    const wiki = page.getByTestId('service-app-row').filter({ hasText: 'E2E Wiki' });
+    await expect(wiki).toContainText('https://wiki.example.com/callback+1 more');
+    // the Connect dialog lists every registered URI; the set-ups use the first
+    await page.getByRole('button', { name: 'Connect E2E Wiki' }).click();
+    const connect = page.getByRole('dialog', { name: 'Connect E2E Wiki' });
+    await expect(connect.getByTestId('redirect-uri')).toHaveText(['https://wiki.example.com/callback', 'http://localhost:8080/callback']);
+    await expect(connect.getByTestId('post-logout-uri')).toHaveText(['https://wiki.example.com/']);
+    await expect(connect.getByTestId('snippet-env')).toContainText('OIDC_REDIRECT_URI=https://wiki.example.com/callback');
+    await connect.getByRole('button', { name: 'Done' }).click();
+    await expect(connect).toBeHidden();
     // a second app to delete
     await page.getByRole('button', { name: 'Add service app' }).click();
     await page.getByRole('dialog').getByLabel('Display name').fill('Temp App');
     await page.getByRole('dialog').getByLabel('Client ID').fill(`temp-${RUN.toLowerCase()}`);
-    await page.getByRole('dialog').getByLabel('URL').fill('https://temp.example.com');
+    await page.getByRole('dialog').getByRole('textbox', { name: 'Redirect URI 1' }).fill('https://temp.example.com/');
     await page.getByRole('dialog').getByRole('button', { name: 'Add service app' }).click();
     await toast(page, 'Service app added');
     await page.getByRole('button', { name: 'Delete Temp App' }).click();

@@ -114,15 +114,32 @@ test('user list at 390 px: one Filters button with the count, the filters in a b
   await expect(page.getByRole('combobox', { name: 'Status', exact: true })).toBeVisible();
 });
 
-// fixme: it needs a service app of its own (a fresh data directory has none, so it waited for a Connect button)
-test.fixme('Connect dialog: identifiers whole at 390 px, every set-up tab visible at 1440 px', async ({ page }) => {
+// a service app of its own (a fresh data directory has none), with several redirect URIs (issue 31.2), one of them long
+const CONNECT_APP = `connect-29-${Date.now().toString(36)}`;
+const CONNECT_URIS = ['https://connect-check.example.com/auth/callback', `https://connect-check.example.com/${'a-long-segment-'.repeat(6)}callback`, 'http://localhost:8080/auth/callback'];
+
+test('Connect dialog: identifiers whole at 390 px, every set-up tab visible at 1440 px', async ({ page }) => {
   for (const size of [PHONE, DESKTOP]) {
     await page.setViewportSize(size);
-    if (size === PHONE) await signIn(page);
+    if (size === PHONE) {
+      await signIn(page);
+      const created = await page.request.post('/api/admin/service-apps', {
+        headers: { authorization: `Bearer ${await apiToken(page)}` },
+        data: { name: CONNECT_APP, display_name: 'Connect Check', redirect_uris: CONNECT_URIS, post_logout_redirect_uris: ['https://connect-check.example.com/'], client_type: 'confidential', client_credentials: true },
+      });
+      expect(created.status(), await created.text()).toBe(201);
+    }
     await nav(page, 'Service apps');
-    await page.getByRole('button', { name: /^Connect / }).first().click();
-    const dialog = page.getByRole('dialog', { name: /^Connect / });
+    await page.getByRole('button', { name: 'Connect Connect Check' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Connect Connect Check' });
     await expect(dialog.getByTestId('discovery-url')).toBeVisible();
+    // every registered redirect URI, each inside the dialog (a long one wraps instead of widening it)
+    await expect(dialog.getByTestId('redirect-uri')).toHaveText(CONNECT_URIS);
+    const box = (await dialog.boundingBox())!;
+    for (let i = 0; i < CONNECT_URIS.length; i++) {
+      const b = (await dialog.getByTestId('redirect-uri').nth(i).boundingBox())!;
+      expect(b.x + b.width).toBeLessThanOrEqual(box.x + box.width + 1);
+    }
     // identifiers: one line each (a box one line high), never split inside
     for (const el of [dialog.getByTestId('client-id'), dialog.getByTestId('auth-method')]) {
       const lines = await el.evaluate((node) => {
@@ -139,6 +156,8 @@ test.fixme('Connect dialog: identifiers whole at 390 px, every set-up tab visibl
     }
     // every tab in sight, inside the dialog
     const tabs = dialog.getByRole('tab');
+    // the dialog scrolls on a phone: bring the tab list into sight first, then every tab must be inside it
+    await dialog.getByRole('tablist').scrollIntoViewIfNeeded();
     const frame = (await dialog.getByRole('tablist').boundingBox())!;
     for (let i = 0; i < (await tabs.count()); i++) {
       await expect(tabs.nth(i)).toBeInViewport();

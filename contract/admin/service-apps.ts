@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { defineEndpoint } from '../endpoint';
 import { dataOf, deletedAnswer, idParams, listOf, pageQuery } from '../common';
 import { backchannelLogoutUriSchema, servicePathSchema, serviceUrlSchema } from '../domain/formats';
+import { POST_LOGOUT_REDIRECT_URIS_MAX, REDIRECT_URI_MAX_LENGTH, REDIRECT_URIS_MAX } from '../domain/redirect-uris';
 
 /** Token endpoint authentication methods a confidential service app may be registered for. */
 export const SECRET_AUTH_METHODS = ['client_secret_basic', 'client_secret_post'] as const;
@@ -37,8 +38,10 @@ export const serviceAppSchema = z.object({
   id: z.string(),
   name: z.string(),
   display_name: z.string(),
-  url: z.string(),
-  path: z.string(),
+  redirect_uris: z.array(z.string()).describe('the registered redirect URIs (exact match), 1 to 10'),
+  post_logout_redirect_uris: z.array(z.string()).describe('the registered post-logout redirect URIs (exact match), 0 to 10'),
+  url: z.string().describe('older clients: the first redirect URI is url + path'),
+  path: z.string().describe('older clients: the first redirect URI is url + path'),
   client_type: z.enum(CLIENT_TYPES),
   pkce_required: z.boolean().describe('PKCE required (always true for public apps)'),
   client_credentials: z.boolean().describe('the app may use the client_credentials grant (confidential apps)'),
@@ -51,7 +54,8 @@ export const serviceAppSchema = z.object({
     .object({
       issuer: z.string(),
       discovery_url: z.string().describe('OpenID Connect discovery document of the provider'),
-      redirect_uri: z.string().describe('the only registered redirect URI (url + path)'),
+      redirect_uri: z.string().describe('the first registered redirect URI (the one the set-ups use)'),
+      redirect_uris: z.array(z.string()),
       post_logout_redirect_uris: z.array(z.string()),
       token_endpoint_auth_method: tokenEndpointAuthMethod,
       grant_types: z.array(z.string()),
@@ -78,6 +82,19 @@ const backchannelLogoutUri = backchannelLogoutUriSchema
   .nullable()
   .describe('OpenID Connect Back-Channel Logout 1.0: absolute https URL (http only on localhost, 127.0.0.0/8, ::1), no fragment, at most 2048 characters; null: none');
 const backchannelLogoutSessionRequired = z.boolean().describe('the app needs `sid` in logout tokens (registration metadata; default false)');
+/**
+ * A list of exact URIs; each entry's own rules (absolute https URL, http only on loopback hosts, no fragment, no `*`,
+ * no duplicates: contract/domain/redirect-uris.ts) are checked by the service, which knows the app's registered URIs.
+ */
+const uriEntry = z.string().trim().max(REDIRECT_URI_MAX_LENGTH);
+const redirectUris = z
+  .array(uriEntry)
+  .max(REDIRECT_URIS_MAX)
+  .superRefine((list, ctx) => {
+    if (list.length === 0) ctx.addIssue({ code: 'custom', params: { code: 'required' }, message: 'at least one redirect URI' });
+  })
+  .describe('exact redirect URIs, 1 to 10: absolute https URLs (http only on localhost, 127.0.0.0/8, [::1]), no fragment, no user info, no wildcard');
+const postLogoutRedirectUris = z.array(uriEntry).max(POST_LOGOUT_REDIRECT_URIS_MAX).describe('exact post-logout redirect URIs, 0 to 10, same rules as redirect_uris');
 
 const tag = 'admin: service apps';
 
@@ -98,15 +115,24 @@ export const getServiceApp = defineEndpoint({
 /**
  * 422 `validation_failed` also carries field codes: `name: name_reserved` (portal, admin-console), `role_ids.N: role_unknown`,
  * `pkce_required | client_credentials | token_endpoint_auth_method: confidential_only` (asked for on a public app),
- * `backchannel_logout_uri: invalid | https_required`.
+ * `backchannel_logout_uri: invalid | https_required`,
+ * `redirect_uris.N | post_logout_redirect_uris.N: invalid | too_long | https_required | uri_fragment | uri_wildcard |
+ * uri_duplicate`, `redirect_uris: required` (neither redirect_uris nor url + path given), `url: uri_conflict` (url + path
+ * differ from redirect_uris[0]).
+ *
+ * Older clients send `url` + `path` instead of `redirect_uris`: they are the first redirect URI (url without its trailing
+ * slashes, then path), and an app made that way may come back after sign-out to the bare url (with and without a
+ * slash) and to its redirect URI, as before, unless `post_logout_redirect_uris` says otherwise.
  */
 export const createServiceApp = defineEndpoint({
   method: 'POST', path: '/api/admin/service-apps', tag, access: 'super_admin', summary: 'Create a service app (confidential: client_secret returned once)',
   body: z.object({
     name: clientId,
     display_name: displayName,
-    url: serviceUrlSchema,
-    path: servicePathSchema,
+    redirect_uris: redirectUris.optional(),
+    post_logout_redirect_uris: postLogoutRedirectUris.optional(),
+    url: serviceUrlSchema.optional(),
+    path: servicePathSchema.optional(),
     role_ids: roleIds.default([]),
     client_type: clientType.optional(),
     pkce_required: pkceRequired.optional(),
@@ -122,11 +148,13 @@ export const createServiceApp = defineEndpoint({
 
 export const updateServiceApp = defineEndpoint({
   method: 'PATCH', path: '/api/admin/service-apps/:id', tag, access: 'super_admin',
-  summary: 'Update a service app (regenerate_secret rotates a confidential secret, returned once)',
+  summary: 'Update a service app (redirect_uris, post_logout_redirect_uris replace the lists; url and/or path replace the first redirect URI; regenerate_secret rotates a confidential secret, returned once)',
   params: idParams,
   body: z.object({
     name: clientId.optional(),
     display_name: displayName.optional(),
+    redirect_uris: redirectUris.optional(),
+    post_logout_redirect_uris: postLogoutRedirectUris.optional(),
     url: serviceUrlSchema.optional(),
     path: servicePathSchema.optional(),
     role_ids: roleIds.optional(),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { LOCALES } from '../locales';
+import { isLoopbackHost } from './redirect-uris';
 
 /** docs/SPEC.md §5 formats, shared by the SPA and the server. */
 export const PHONE_RE = /^\+[0-9]{4,15}$/;
@@ -11,9 +12,9 @@ export const SERVICE_PATH_RE = /^\/[A-Za-z0-9\-._~!$&'()*+,;=:@%/]*$/;
 export { LOCALES, type Locale } from '../locales';
 
 /**
- * A service app's one redirect URI: its URL (trailing slashes dropped) followed by its path, e.g.
- * `https://billing.example.com` + `/auth/callback`. The provider (server/oidc/adapter.ts) registers exactly this, and
- * the service app form shows it live as the two fields are typed.
+ * The redirect URI that a service app's older fields `url` + `path` make: its URL (trailing slashes dropped) followed
+ * by its path, e.g. `https://billing.example.com` + `/auth/callback`. It is the app's first redirect URI
+ * (contract/domain/redirect-uris.ts; server/oidc/adapter.ts serviceAppRedirects).
  */
 export function serviceRedirectUri(url: string, path: string): string {
   return `${url.trim().replace(/\/+$/, '')}${path.trim()}`;
@@ -34,8 +35,6 @@ export const serviceUrlSchema = z
 /** Longest back-channel logout URI a service app may register. */
 export const BACKCHANNEL_LOGOUT_URI_MAX = 2048;
 
-/** A loopback host: localhost, 127.0.0.0/8 or [::1] (URL.hostname form). */
-const isLoopbackHost = (host: string): boolean => host === 'localhost' || host === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
 
 /**
  * What is wrong with a back-channel logout URI (OpenID Connect Back-Channel Logout 1.0 §2.2), or null: an absolute

@@ -51,7 +51,11 @@ export async function createFixture(browser: Browser, request: APIRequestContext
   return { admin, tag: lower, role, allowed, denied };
 }
 
-/** Registers a service app for `origin` with redirect path `path`; confidential apps return their secret (shown once). */
+/**
+ * Registers a service app for `origin` with redirect path `path` (its one redirect URI, OIDC `redirect_uris`) and the
+ * origin root as its post-logout URI (every relying party here signs out to `${origin}/`); confidential apps return
+ * their secret (shown once).
+ */
 export async function registerApp(
   request: APIRequestContext,
   f: InteropFixture,
@@ -60,8 +64,8 @@ export async function registerApp(
   const created = await post<{ id: string; name: string; client_secret: string | null }>(request, f.admin, '/api/admin/service-apps', {
     name: `${o.name}-${f.tag}`,
     display_name: `Interop ${o.name}`,
-    url: o.origin,
-    path: o.path,
+    redirect_uris: [`${o.origin}${o.path}`],
+    post_logout_redirect_uris: [`${o.origin}/`],
     role_ids: [f.role.id],
     client_type: o.clientType,
     ...(o.clientCredentials ? { client_credentials: true } : {}),

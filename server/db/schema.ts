@@ -85,8 +85,16 @@ export interface ServiceAppsTable {
   /** also the OIDC client_id */
   name: string;
   display_name: string;
+  /**
+   * The first redirect URI as older releases read it (url + path, contract/domain/formats.ts serviceRedirectUri). Kept in
+   * step with `redirect_uris[0]` until a contract migration drops them (issue 31.2, migration 0016).
+   */
   url: string;
   path: string;
+  /** JSON array of exact redirect URIs (1–10); null: a row an older release wrote, the one URI is url + path */
+  redirect_uris: string | null;
+  /** JSON array of exact post-logout redirect URIs (0–10); null: a row an older release wrote (legacyPostLogoutRedirectUris) */
+  post_logout_redirect_uris: string | null;
   client_type: 'public' | 'confidential';
   /** confidential clients: the secret, encrypted or hashed by the provider integration */
   client_secret: string | null;

@@ -68,7 +68,8 @@ export function collectFieldErrors(issues: FieldIssue[], lang: Language): { fiel
   for (const i of issues) {
     const codes = (fields[i.field] ??= []);
     if (!codes.includes(i.code)) codes.push(i.code);
-    const leaf = i.field.split('.').pop() ?? i.field;
+    // the field's own name, not an index: `redirect_uris.2` reads "redirect_uris is invalid"
+    const leaf = i.field.split('.').filter((part) => !/^\d+$/.test(part)).pop() ?? i.field;
     (field_messages[i.field] ??= []).push(translate(lang, `validation.${i.code}`, { field: leaf, ...i.params }));
   }
   return { fields, field_messages };

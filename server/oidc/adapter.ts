@@ -2,6 +2,7 @@ import { errors, type Adapter, type AdapterPayload } from 'oidc-provider';
 import type { Kysely } from 'kysely';
 import { SECRET_AUTH_METHODS, type Database, type SecretAuthMethod, type ServiceApp } from '../db/schema';
 import { serviceRedirectUri } from '../../contract/domain/formats';
+import { legacyPostLogoutRedirectUris } from '../../contract/domain/redirect-uris';
 
 /** Client metadata (extraClientMetadata) carrying a service app's PKCE setting to the provider. */
 export const PKCE_METADATA = 'iam_pkce_required';
@@ -17,13 +18,32 @@ function str(v: unknown): string | null {
 
 export type SecretReader = (stored: string) => Promise<string | null>;
 
-type AppSettingsRow = Pick<ServiceApp, 'url' | 'path' | 'client_type' | 'pkce_required' | 'client_credentials' | 'token_endpoint_auth_method'>;
+type AppSettingsRow = Pick<ServiceApp, 'client_type' | 'pkce_required' | 'client_credentials' | 'token_endpoint_auth_method'>;
+type RedirectColumns = Pick<ServiceApp, 'url' | 'path' | 'redirect_uris' | 'post_logout_redirect_uris'>;
 
-/** Redirect URIs of a service app: redirect = url + path; after logout also the bare url. */
-export function serviceAppRedirects(app: Pick<ServiceApp, 'url' | 'path'>): { redirect_uri: string; post_logout_redirect_uris: string[] } {
-  const base = app.url.replace(/\/+$/, '');
-  const redirect = serviceRedirectUri(app.url, app.path);
-  return { redirect_uri: redirect, post_logout_redirect_uris: [...new Set([redirect, base, `${base}/`])] };
+/** A stored JSON list of URIs, or null when the column is null or holds no list of strings. */
+function storedList(text: string | null): string[] | null {
+  if (text === null) return null;
+  try {
+    const v: unknown = JSON.parse(text);
+    return Array.isArray(v) && v.every((x): x is string => typeof x === 'string') ? v : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The registered redirect and post-logout URIs of a service app (issue 31.2). The first redirect URI is always url +
+ * path: this release keeps the two in step, and a previous release running beside it during an upgrade changes only
+ * url + path — which replaces the first entry, as `url`/`path` do in the admin API. A row without lists (written by a
+ * previous release) has its one redirect URI and the post-logout URIs an app had before the lists.
+ */
+export function serviceAppRedirects(app: RedirectColumns): { redirect_uri: string; redirect_uris: string[]; post_logout_redirect_uris: string[] } {
+  const first = serviceRedirectUri(app.url, app.path);
+  const stored = storedList(app.redirect_uris);
+  const redirect_uris = stored?.length ? [...new Set([first, ...stored.slice(1)])] : [first];
+  const post_logout_redirect_uris = storedList(app.post_logout_redirect_uris) ?? legacyPostLogoutRedirectUris(app.url, first);
+  return { redirect_uri: first, redirect_uris, post_logout_redirect_uris };
 }
 
 /** Grant types of a service app: code + refresh, and client_credentials when a confidential app has it on. */
@@ -47,22 +67,24 @@ export function serviceAppAuthMethod(app: Pick<AppSettingsRow, 'client_type' | '
  * What an administrator configures in the app's OIDC software (shown on the admin service-app page).
  * `issuer` is the provider's issuer; discovery is at issuer + /.well-known/openid-configuration.
  */
-export function serviceAppOidcSettings(issuer: string, app: AppSettingsRow) {
+export function serviceAppOidcSettings(issuer: string, app: AppSettingsRow, uris: { redirect_uris: string[]; post_logout_redirect_uris: string[] }) {
   return {
     issuer,
     discovery_url: `${issuer}/.well-known/openid-configuration`,
-    ...serviceAppRedirects(app),
+    redirect_uri: uris.redirect_uris[0] ?? '',
+    redirect_uris: uris.redirect_uris,
+    post_logout_redirect_uris: uris.post_logout_redirect_uris,
     token_endpoint_auth_method: serviceAppAuthMethod(app),
     grant_types: serviceAppGrantTypes(app),
     pkce_required: serviceAppPkceRequired(app),
   };
 }
 
-/** Builds the OIDC client metadata of a service app (client_id = name, redirect URI = url + path). */
+/** Builds the OIDC client metadata of a service app (client_id = name, its registered redirect and post-logout URIs). */
 export async function serviceAppClient(db: Kysely<Database>, clientId: string, readSecret: SecretReader = async (v) => v): Promise<AdapterPayload | undefined> {
   const app = await db.selectFrom('service_apps').selectAll().where('name', '=', clientId).executeTakeFirst();
   if (!app) return undefined;
-  const { redirect_uri, post_logout_redirect_uris } = serviceAppRedirects(app);
+  const { redirect_uris, post_logout_redirect_uris } = serviceAppRedirects(app);
   const secret = app.client_type === 'confidential' && app.client_secret ? await readSecret(app.client_secret) : null;
   const confidential = app.client_type === 'confidential';
   // a confidential app whose secret is missing or unreadable is unusable, never downgraded to public
@@ -70,7 +92,7 @@ export async function serviceAppClient(db: Kysely<Database>, clientId: string, r
   return {
     client_id: app.name,
     client_name: app.display_name,
-    redirect_uris: [redirect_uri],
+    redirect_uris,
     post_logout_redirect_uris,
     grant_types: serviceAppGrantTypes(app),
     response_types: ['code'],

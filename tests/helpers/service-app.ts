@@ -6,6 +6,7 @@ import type { TestApp } from './app';
 import { followToCode, startAuthorize } from './auth';
 import { nowIso } from '../../server/db/index';
 import { encryptSecret } from '../../server/services/admin/service-apps';
+import { splitRedirectUri } from '../../contract/domain/redirect-uris';
 
 let seq = 0;
 
@@ -15,18 +16,30 @@ export interface SeededServiceApp {
   roleId: string;
   roleName: string;
   subscriptionId: string;
+  /** the first redirect URI */
   redirectUri: string;
+  redirectUris: string[];
   secret: string | null;
 }
 
 /**
  * Inserts a service app (OIDC client) with one allowed role, a subscription holding that role, and
  * subscribes `members` to it (so they may sign in to the app). Confidential apps get `secret`
- * (stored encrypted like the admin API does).
+ * (stored encrypted like the admin API does). Without `redirectUris` the row is one an older release wrote: url + path
+ * only, the lists null (its one redirect URI is url + path); with them, the lists as the admin API stores them.
  */
 export async function seedServiceApp(
   t: TestApp,
-  opts: { members?: string[]; clientType?: 'public' | 'confidential'; url?: string; path?: string; secret?: string; extra?: Record<string, unknown> } = {},
+  opts: {
+    members?: string[];
+    clientType?: 'public' | 'confidential';
+    url?: string;
+    path?: string;
+    redirectUris?: string[];
+    postLogoutRedirectUris?: string[];
+    secret?: string;
+    extra?: Record<string, unknown>;
+  } = {},
 ): Promise<SeededServiceApp> {
   const db = t.db.kysely;
   const now = nowIso();
@@ -36,8 +49,12 @@ export async function seedServiceApp(
   const roleName = `SVC_ROLE_${k}`;
   const subscriptionId = randomUUID();
   const id = randomUUID();
-  const url = opts.url ?? 'https://svc.example.com';
-  const path = opts.path ?? '/callback';
+  const split = opts.redirectUris?.[0] ? splitRedirectUri(opts.redirectUris[0]) : undefined;
+  const url = split?.url ?? opts.url ?? 'https://svc.example.com';
+  const path = split?.path ?? opts.path ?? '/callback';
+  const lists = opts.redirectUris
+    ? { redirect_uris: JSON.stringify(opts.redirectUris), post_logout_redirect_uris: JSON.stringify(opts.postLogoutRedirectUris ?? []) }
+    : {};
   const clientType = opts.clientType ?? 'public';
   const secret = clientType === 'confidential' ? (opts.secret ?? `secret-${randomUUID()}`) : null;
   await db.insertInto('roles').values({ id: roleId, name: roleName, description: '', created_at: now, updated_at: now }).execute();
@@ -45,13 +62,14 @@ export async function seedServiceApp(
   await db.insertInto('subscription_roles').values({ subscription_id: subscriptionId, role_id: roleId }).execute();
   await db
     .insertInto('service_apps')
-    .values({ id, name, display_name: `Service ${k}`, url, path, client_type: clientType, client_secret: secret ? await encryptSecret(db, secret) : null, created_at: now, updated_at: now, ...opts.extra })
+    .values({ id, name, display_name: `Service ${k}`, url, path, ...lists, client_type: clientType, client_secret: secret ? await encryptSecret(db, secret) : null, created_at: now, updated_at: now, ...opts.extra })
     .execute();
   await db.insertInto('service_app_roles').values({ service_app_id: id, role_id: roleId }).execute();
   for (const accountId of opts.members ?? []) {
     await db.insertInto('role_subscriptions').values({ account_id: accountId, subscription_id: subscriptionId, role_id: roleId, created_at: now }).execute();
   }
-  return { id, name, roleId, roleName, subscriptionId, redirectUri: `${url}${path}`, secret };
+  const redirectUris = opts.redirectUris ?? [`${url}${path}`];
+  return { id, name, roleId, roleName, subscriptionId, redirectUri: redirectUris[0] as string, redirectUris, secret };
 }
 
 /**

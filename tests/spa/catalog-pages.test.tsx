@@ -33,6 +33,8 @@ const legacy = {
   display_name: 'Legacy',
   url: 'https://legacy.example.com',
   path: '/cb',
+  redirect_uris: ['https://legacy.example.com/cb', 'http://localhost:8080/cb'],
+  post_logout_redirect_uris: ['https://legacy.example.com/cb'],
   client_type: 'public' as const,
   pkce_required: true,
   client_credentials: false,
@@ -44,6 +46,7 @@ const legacy = {
     issuer: ISSUER,
     discovery_url: `${ISSUER}/.well-known/openid-configuration`,
     redirect_uri: 'https://legacy.example.com/cb',
+    redirect_uris: ['https://legacy.example.com/cb', 'http://localhost:8080/cb'],
     post_logout_redirect_uris: ['https://legacy.example.com/cb'],
     token_endpoint_auth_method: 'none' as const,
     grant_types: ['authorization_code', 'refresh_token'],
@@ -224,22 +227,17 @@ describe('service apps page', () => {
     const u = userEvent.setup();
     await renderWithRouter(() => <ServiceAppsPage />, '/admin/service-apps');
     const [row] = await screen.findAllByTestId('service-app-row', {}, { timeout: 5_000 });
-    expect(row).toHaveTextContent('https://legacy.example.com/cb');
+    expect(row).toHaveTextContent('https://legacy.example.com/cb+1 more');
     expect(row).toHaveTextContent('Public (PKCE)');
-    expect(screen.getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Name', 'Address', 'Client type', 'Allowed roles', 'Actions']);
+    expect(screen.getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Name', 'Redirect URIs', 'Client type', 'Allowed roles', 'Actions']);
 
     await u.click(screen.getByRole('button', { name: 'Add service app' }));
     const dialog = await screen.findByRole('dialog', { name: 'Add service app' });
     await u.type(within(dialog).getByLabelText(/Display name/), 'Wiki');
     await u.type(within(dialog).getByLabelText(/Client ID/), 'wiki');
-    // URL + Path are the redirect URI: the form says so and shows the URI they make (issue 29)
-    expect(within(dialog).getByTestId('redirect-uri-hint')).toHaveTextContent("URL + Path make the app's redirect URI");
-    await u.type(within(dialog).getByLabelText(/^URL/), 'https://wiki.example.com/');
-    await u.clear(within(dialog).getByLabelText(/^Path/));
-    await u.type(within(dialog).getByLabelText(/^Path/), '/auth/callback');
-    expect(within(dialog).getByTestId('redirect-uri-hint')).toHaveTextContent("URL + Path make the app's redirect URI: https://wiki.example.com/auth/callback. The app must send exactly this address");
-    await u.clear(within(dialog).getByLabelText(/^URL/));
-    await u.type(within(dialog).getByLabelText(/^URL/), 'https://wiki.example.com');
+    // the redirect URIs are named as such, with what they are for (issue 29; issue 31.2 replaced URL + Path)
+    expect(within(dialog).getByRole('group', { name: 'Redirect URIs' })).toHaveAccessibleDescription(/Where the provider may send people back to the app after they sign in/);
+    await u.type(within(dialog).getByRole('textbox', { name: 'Redirect URI 1' }), 'https://wiki.example.com/auth/callback');
     await u.click(within(dialog).getByRole('combobox', { name: 'Client type' }));
     await u.click(await screen.findByRole('option', { name: 'Confidential (with client secret)' }));
     await u.click(within(dialog).getByRole('button', { name: 'Add service app' }));

@@ -55,6 +55,6 @@ describe('serviceRedirectUri', () => {
   it('URL (trailing slashes dropped) + Path, the same URI the provider registers', () => {
     expect(serviceRedirectUri('https://billing.example.com/', '/auth/callback')).toBe('https://billing.example.com/auth/callback');
     expect(serviceRedirectUri('https://billing.example.com', '/')).toBe('https://billing.example.com/');
-    expect(serviceAppRedirects({ url: 'https://billing.example.com//', path: '/cb' }).redirect_uri).toBe(serviceRedirectUri('https://billing.example.com//', '/cb'));
+    expect(serviceAppRedirects({ url: 'https://billing.example.com//', path: '/cb', redirect_uris: null, post_logout_redirect_uris: null }).redirect_uri).toBe(serviceRedirectUri('https://billing.example.com//', '/cb'));
   });
 });

@@ -16,11 +16,12 @@ afterEach(async () => {
 });
 
 const ISSUER = 'https://iam.example.com/oidc';
-const oidc = (o: { redirect: string; base: string; confidential: boolean; cc?: boolean }) => ({
+const oidc = (o: { redirect: string; base: string; confidential: boolean; cc?: boolean; more?: string[] }) => ({
   issuer: ISSUER,
   discovery_url: `${ISSUER}/.well-known/openid-configuration`,
   redirect_uri: o.redirect,
-  post_logout_redirect_uris: [o.redirect, o.base, `${o.base}/`],
+  redirect_uris: [o.redirect, ...(o.more ?? [])],
+  post_logout_redirect_uris: [`${o.base}/`, o.base, o.redirect],
   token_endpoint_auth_method: o.confidential ? ('client_secret_basic' as const) : ('none' as const),
   grant_types: ['authorization_code', 'refresh_token', ...(o.cc ? ['client_credentials'] : [])],
   pkce_required: true,
@@ -31,13 +32,16 @@ const billing = {
   display_name: 'Billing',
   url: 'https://billing.example.com/',
   path: '/auth/callback',
+  redirect_uris: ['https://billing.example.com/auth/callback', 'http://localhost:8080/auth/callback'],
+  post_logout_redirect_uris: ['https://billing.example.com/', 'https://billing.example.com', 'https://billing.example.com/auth/callback'],
   client_type: 'confidential' as const,
   pkce_required: true,
   client_credentials: true,
   backchannel_logout_uri: null,
   backchannel_logout_session_required: false,
   logout_delivery: { pending: 0, failed: 0, last_delivered_at: null, last_failure: null },
-  oidc: oidc({ redirect: 'https://billing.example.com/auth/callback', base: 'https://billing.example.com', confidential: true, cc: true }),
+  token_endpoint_auth_method: 'client_secret_basic' as const,
+  oidc: oidc({ redirect: 'https://billing.example.com/auth/callback', base: 'https://billing.example.com', confidential: true, cc: true, more: ['http://localhost:8080/auth/callback'] }),
   roles: [{ id: 'r1', name: 'BILLING_USER' }],
   created_at: '2026-01-01T00:00:00.000Z',
   updated_at: '2026-01-01T00:00:00.000Z',
@@ -71,6 +75,15 @@ describe('service app integration', () => {
     expect(pub.snippets.find((s) => s.id === 'openid-client')!.code).toContain('client.None()');
     expect(pub.snippets.map((s) => s.id)).not.toContain('client-credentials');
     expect(pub.postLogoutRedirectUri).toBe('https://spa.example.com/');
+    // several redirect URIs: the set-ups use the first; no post-logout URI: no set-up names one
+    const bare = integrationFor({ name: 'bare', client_type: 'public', oidc: { ...oidc({ redirect: 'https://a.example.com/cb', base: 'https://a.example.com', confidential: false, more: ['https://b.example.com/cb'] }), post_logout_redirect_uris: [] } });
+    expect(bare.redirectUri).toBe('https://a.example.com/cb');
+    expect(bare.postLogoutRedirectUri).toBeUndefined();
+    for (const s of bare.snippets) {
+      expect(s.code, s.id).not.toContain('https://b.example.com');
+      expect(s.code, s.id).not.toMatch(/post_logout_redirect_uri[:=]|POST_LOGOUT|'undefined'|=undefined/i);
+    }
+    expect(bare.snippets.find((s) => s.id === 'mod_auth_openidc')!.code).toContain('OIDCRedirectURI https://a.example.com/cb');
   });
 
   it('shows the discovery URL, client id, redirect URIs and copyable set-ups on the service apps page', async () => {
@@ -81,8 +94,10 @@ describe('service app integration', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Connect Billing' });
     expect(await within(dialog).findByTestId('discovery-url')).toHaveTextContent('https://iam.example.com/oidc/.well-known/openid-configuration');
     expect(within(dialog).getByTestId('client-id')).toHaveTextContent('billing');
-    expect(within(dialog).getByTestId('redirect-uri')).toHaveTextContent('https://billing.example.com/auth/callback');
-    expect(within(dialog).getByTestId('post-logout-uri')).toHaveTextContent('https://billing.example.com/');
+    // every registered URI, each with its copy button; the set-ups use the first of each list
+    expect(within(dialog).getAllByTestId('redirect-uri').map((e) => e.textContent)).toEqual(['https://billing.example.com/auth/callback', 'http://localhost:8080/auth/callback']);
+    expect(within(dialog).getAllByTestId('post-logout-uri').map((e) => e.textContent)).toEqual(['https://billing.example.com/', 'https://billing.example.com', 'https://billing.example.com/auth/callback']);
+    expect(within(within(dialog).getByRole('group', { name: 'Redirect URIs' })).getAllByRole('button', { name: 'Copy' })).toHaveLength(2);
     expect(within(dialog).getByText(/compared exactly/)).toBeVisible();
     expect(within(dialog).getByTestId('auth-method')).toHaveTextContent('client_secret_basic');
     expect(within(dialog).getByTestId('pkce')).toHaveTextContent('required (S256)');
@@ -112,7 +127,9 @@ describe('service app integration', () => {
     expect(within(dialog).getByTestId('client-id').className).toMatch(nowrap);
     expect(within(dialog).getByTestId('auth-method').className).toMatch(nowrap);
     for (const grant of ['authorization_code', 'refresh_token', 'client_credentials']) expect(within(within(dialog).getByTestId('grant-types')).getByText(grant).className).toMatch(nowrap);
-    for (const id of ['discovery-url', 'redirect-uri', 'post-logout-uri']) expect(within(dialog).getByTestId(id).className).toMatch(/overflow-wrap_anywhere|ov-wrap_anywhere|wrap_anywhere/);
+    for (const el of [within(dialog).getByTestId('discovery-url'), ...within(dialog).getAllByTestId('redirect-uri'), ...within(dialog).getAllByTestId('post-logout-uri')]) {
+      expect(el.className).toMatch(/overflow-wrap_anywhere|ov-wrap_anywhere|wrap_anywhere/);
+    }
     const tabs = within(dialog).getByRole('tablist', { name: 'Ready set-ups' });
     expect(within(tabs).getAllByRole('tab').map((tab) => tab.textContent)).toEqual(['Environment', 'openid-client (Node)', 'oidc-client-ts (browser)', 'Apache mod_auth_openidc', 'authlib (Python)', 'client_credentials']);
     // the kit's tab list wraps instead of scrolling (its recipe: at 1440 px the strip hid its last tabs)

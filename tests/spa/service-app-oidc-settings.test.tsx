@@ -18,6 +18,8 @@ const legacy = {
   display_name: 'Legacy',
   url: 'https://legacy.example.com',
   path: '/cb',
+  redirect_uris: ['https://legacy.example.com/cb'],
+  post_logout_redirect_uris: ['https://legacy.example.com/', 'https://legacy.example.com', 'https://legacy.example.com/cb'],
   client_type: 'confidential' as const,
   pkce_required: true,
   client_credentials: false,
@@ -29,7 +31,8 @@ const legacy = {
     issuer: ISSUER,
     discovery_url: `${ISSUER}/.well-known/openid-configuration`,
     redirect_uri: 'https://legacy.example.com/cb',
-    post_logout_redirect_uris: ['https://legacy.example.com/cb', 'https://legacy.example.com', 'https://legacy.example.com/'],
+    redirect_uris: ['https://legacy.example.com/cb'],
+    post_logout_redirect_uris: ['https://legacy.example.com/', 'https://legacy.example.com', 'https://legacy.example.com/cb'],
     token_endpoint_auth_method: 'client_secret_basic' as const,
     grant_types: ['authorization_code', 'refresh_token'],
     pkce_required: true,
@@ -85,9 +88,7 @@ describe('service app form: per-app PKCE, client_credentials and token endpoint 
     expect(within(dialog).queryByRole('combobox', { name: 'Client authentication at the token endpoint' })).toBeNull();
     await user.type(within(dialog).getByLabelText(/Display name/), 'Wiki');
     await user.type(within(dialog).getByLabelText(/Client ID/), 'wiki');
-    await user.type(within(dialog).getByLabelText(/^URL/), 'https://wiki.example.com');
-    await user.clear(within(dialog).getByLabelText(/^Path/));
-    await user.type(within(dialog).getByLabelText(/^Path/), '/cb');
+    await user.type(within(dialog).getByRole('textbox', { name: 'Redirect URI 1' }), 'https://wiki.example.com/cb');
     await user.click(within(dialog).getByRole('button', { name: 'Add service app' }));
     const post = await waitFor(() => {
       const r = server?.requests.find((q) => q.method === 'POST');
@@ -95,7 +96,7 @@ describe('service app form: per-app PKCE, client_credentials and token endpoint 
       return r;
     });
     const body = JSON.parse(String(post?.body)) as Record<string, unknown>;
-    expect(body).toMatchObject({ name: 'wiki', client_type: 'public', pkce_required: true, client_credentials: false });
+    expect(body).toMatchObject({ name: 'wiki', client_type: 'public', pkce_required: true, client_credentials: false, redirect_uris: ['https://wiki.example.com/cb'], post_logout_redirect_uris: [] });
     // a secret method on a public app is a 422 on the server: the form never sends one
     expect(body).not.toHaveProperty('token_endpoint_auth_method');
   });

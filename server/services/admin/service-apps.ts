@@ -1,7 +1,18 @@
 import { createCipheriv, createDecipheriv, randomBytes, randomUUID } from 'node:crypto';
 import type { ServiceApp as ServiceAppRow } from '../../db/schema';
 import type { ClientType, SecretAuthMethod, ServiceApp, ServiceAppWithSecret } from '../../../contract/admin/service-apps';
-import { serviceAppAuthMethod, serviceAppOidcSettings } from '../../oidc/adapter';
+import { serviceAppAuthMethod, serviceAppOidcSettings, serviceAppRedirects } from '../../oidc/adapter';
+import { serviceRedirectUri } from '../../../contract/domain/formats';
+import {
+  legacyPostLogoutRedirectUris,
+  POST_LOGOUT_REDIRECT_URIS_MAX,
+  redirectUriListIssues,
+  REDIRECT_URI_MAX_LENGTH,
+  REDIRECT_URIS_MAX,
+  REDIRECT_URIS_MIN,
+  splitRedirectUri,
+} from '../../../contract/domain/redirect-uris';
+import type { FieldErrors } from '../../errors';
 import { nowIso } from '../../db/index';
 import { AppError } from '../../errors';
 import { recordAudit } from './audit';
@@ -72,6 +83,7 @@ async function serviceAppViews(db: Queries, ids: string[]): Promise<ServiceAppVi
     id: a.id,
     name: a.name,
     display_name: a.display_name,
+    ...(({ redirect_uris, post_logout_redirect_uris }) => ({ redirect_uris, post_logout_redirect_uris }))(serviceAppRedirects(a)),
     url: a.url,
     path: a.path,
     client_type: a.client_type,
@@ -112,8 +124,10 @@ const newSecret = () => randomBytes(32).toString('base64url');
 interface ServiceAppInput {
   name: string;
   display_name: string;
-  url: string;
-  path: string;
+  redirect_uris?: string[] | undefined;
+  post_logout_redirect_uris?: string[] | undefined;
+  url?: string | undefined;
+  path?: string | undefined;
   role_ids: string[];
   client_type?: ClientType | undefined;
   pkce_required?: boolean | undefined;
@@ -148,9 +162,80 @@ function oidcFlags(
   };
 }
 
+interface ResolvedUris {
+  redirect: string[];
+  postLogout: string[];
+  /** url + path as an older client sent them (stored as sent), when it did */
+  legacy?: { url: string; path: string };
+}
+
+/**
+ * The stored columns of an app's URIs: the lists as JSON; url + path (which older releases read) as the older client
+ * sent them, else the app's own while its first URI stays the same, else the first URI split after its host.
+ */
+function uriColumns(uris: ResolvedUris, before?: Pick<ServiceAppView, 'url' | 'path'>) {
+  const first = uris.redirect[0] as string;
+  const { url, path } = uris.legacy ?? (before && serviceRedirectUri(before.url, before.path) === first ? before : splitRedirectUri(first));
+  return { url, path, redirect_uris: JSON.stringify(uris.redirect), post_logout_redirect_uris: JSON.stringify(uris.postLogout) };
+}
+
+const refused = (fields: FieldErrors) => new AppError(422, 'validation_failed', { fields, params: { size: REDIRECT_URI_MAX_LENGTH + 1 } });
+
+/**
+ * The app's redirect and post-logout URIs after a create (no `before`) or an update, checked: `redirect_uris` and
+ * `post_logout_redirect_uris` replace the lists; `url`/`path` (older clients) are the first redirect URI — on their own
+ * they replace it, beside `redirect_uris` they must equal its first entry. An app made through url + path alone keeps
+ * the post-logout URIs such apps always had (the bare url, with and without a slash, and the redirect URI), and they
+ * follow a change of url + path as long as nobody set the list. URIs the app has registered already pass unchecked
+ * (a rule added later does not block an edit of something else); every other entry is checked (redirectUriListIssues).
+ * Throws 422 with a field code per entry (`redirect_uris.N`; `url`/`path` for the URI they make). Returns undefined
+ * when the input changes no URI.
+ */
+function resolveUris(input: Pick<ServiceAppInput, 'redirect_uris' | 'post_logout_redirect_uris' | 'url' | 'path'>, before?: ServiceAppView): ResolvedUris | undefined {
+  const viaUrl = input.url !== undefined || input.path !== undefined;
+  if (before && !viaUrl && input.redirect_uris === undefined && input.post_logout_redirect_uris === undefined) return undefined;
+  let legacy: { url: string; path: string } | undefined;
+  if (viaUrl) {
+    const url = input.url ?? before?.url;
+    const path = input.path ?? before?.path;
+    if (url === undefined || path === undefined) throw refused(url === undefined ? { url: ['required'] } : { path: ['required'] });
+    legacy = { url, path };
+  } else if (!before && input.redirect_uris === undefined) throw refused({ redirect_uris: ['required'] });
+  const legacyFirst = legacy ? serviceRedirectUri(legacy.url, legacy.path) : undefined;
+  if (legacyFirst !== undefined && input.redirect_uris !== undefined && legacyFirst !== input.redirect_uris[0]) throw refused({ url: ['uri_conflict'] });
+
+  const redirect =
+    input.redirect_uris ??
+    (legacyFirst !== undefined ? [legacyFirst, ...(before?.redirect_uris.slice(1) ?? [])].filter((u, i, all) => all.indexOf(u) === i) : (before?.redirect_uris ?? []));
+  let postLogout = input.post_logout_redirect_uris ?? before?.post_logout_redirect_uris ?? [];
+  if (input.post_logout_redirect_uris === undefined && legacy && legacyFirst !== undefined && input.redirect_uris === undefined) {
+    // made or changed through url + path: the post-logout URIs follow them unless someone set the list
+    const untouched = !before || sameList(before.post_logout_redirect_uris, legacyPostLogoutRedirectUris(before.url, serviceRedirectUri(before.url, before.path)));
+    if (untouched) postLogout = legacyPostLogoutRedirectUris(legacy.url, legacyFirst);
+  }
+
+  const fields: FieldErrors = {};
+  const check = (name: 'redirect_uris' | 'post_logout_redirect_uris', list: string[], min: number, max: number, registered: string[] | undefined, firstFromUrl: boolean) => {
+    for (const issue of redirectUriListIssues(list, { min, max, registered: new Set(registered ?? []) })) {
+      // the URI url + path make is reported on the field the older client sent
+      const urlField = issue.code === 'uri_wildcard' && (input.path ?? '').includes('*') ? 'path' : 'url';
+      const field = issue.index === null ? name : firstFromUrl && issue.index === 0 ? urlField : `${name}.${issue.index}`;
+      (fields[field] ??= []).push(issue.code);
+    }
+  };
+  check('redirect_uris', redirect, REDIRECT_URIS_MIN, REDIRECT_URIS_MAX, before?.redirect_uris, input.redirect_uris === undefined && legacy !== undefined);
+  check('post_logout_redirect_uris', postLogout, 0, POST_LOGOUT_REDIRECT_URIS_MAX, before?.post_logout_redirect_uris, false);
+  // a too_long entry here is a URI made of url + path (each entry of a list is limited by the contract already)
+  if (Object.keys(fields).length) throw refused(fields);
+  return { redirect, postLogout, ...(legacy ? { legacy } : {}) };
+}
+
+const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
+
 async function createServiceApp(deps: ServiceAppsDeps, actor: Actor, input: ServiceAppInput): Promise<ServiceAppView & { client_secret: string | null }> {
   const db = deps.db.kysely;
   if (RESERVED_CLIENT_IDS.includes(input.name)) throw new AppError(422, 'validation_failed', { fields: { name: ['name_reserved'] } });
+  const uris = resolveUris(input) as ResolvedUris;
   await checkRoleIds(db, input.role_ids);
   const clientType = input.client_type ?? 'public';
   const flags = oidcFlags(clientType, input);
@@ -160,8 +245,7 @@ async function createServiceApp(deps: ServiceAppsDeps, actor: Actor, input: Serv
     id: randomUUID(),
     name: input.name,
     display_name: input.display_name,
-    url: input.url,
-    path: input.path,
+    ...uriColumns(uris),
     client_type: clientType,
     client_secret: secret ? await encryptSecret(db, secret) : null,
     ...flags,
@@ -196,7 +280,9 @@ async function updateServiceApp(deps: ServiceAppsDeps, actor: Actor, id: string,
       if (input.name && input.name !== before.name && (await trx.selectFrom('service_apps').select('id').where('name', '=', input.name).executeTakeFirst())) throw nameTaken();
       const clientType = input.client_type ?? before.client_type;
       const patch: Record<string, string | number | null> = {};
-      for (const k of ['name', 'display_name', 'url', 'path'] as const) if (input[k] !== undefined) patch[k] = input[k] ?? null;
+      for (const k of ['name', 'display_name'] as const) if (input[k] !== undefined) patch[k] = input[k] ?? null;
+      const uris = resolveUris(input, before);
+      if (uris) Object.assign(patch, uriColumns(uris, before));
       patch.client_type = clientType;
       Object.assign(patch, oidcFlags(clientType, input, before));
       if (input.backchannel_logout_uri !== undefined) patch.backchannel_logout_uri = input.backchannel_logout_uri;
@@ -241,7 +327,7 @@ function withOidc<T extends ServiceAppView>(issuer: string, v: T): T & { oidc: S
     client_credentials: v.client_credentials ? 1 : 0,
     token_endpoint_auth_method: v.token_endpoint_auth_method === 'none' ? ('client_secret_basic' as const) : v.token_endpoint_auth_method,
   };
-  return { ...v, oidc: serviceAppOidcSettings(issuer, row) };
+  return { ...v, oidc: serviceAppOidcSettings(issuer, row, v) };
 }
 
 /** Service apps (contract/admin/service-apps.ts): every change is audited in its own transaction. */

@@ -16,9 +16,10 @@ export type IntegrationApp = Pick<ServiceApp, 'name' | 'client_type' | 'oidc'>;
 
 export interface Integration {
   discoveryUrl: string;
+  /** the redirect URI the set-ups use: the first registered one */
   redirectUri: string;
-  /** the post-logout URI the set-ups use: the app's origin root when registered */
-  postLogoutRedirectUri: string;
+  /** the post-logout URI the set-ups use: the first registered one, if any */
+  postLogoutRedirectUri: string | undefined;
   snippets: { id: 'env' | 'openid-client' | 'oidc-client-ts' | 'mod_auth_openidc' | 'authlib' | 'client-credentials'; label: string; code: string }[];
 }
 
@@ -30,16 +31,18 @@ export function integrationFor(app: IntegrationApp): Integration {
   const post = i.confidential && o.token_endpoint_auth_method === 'client_secret_post';
   const secretAuth = post ? 'client.ClientSecretPost(process.env.OIDC_CLIENT_SECRET)' : 'client.ClientSecretBasic(process.env.OIDC_CLIENT_SECRET)';
   const authMethod = i.confidential ? (post ? 'client_secret_post' : 'client_secret_basic') : 'none';
-  const redirectUri = o.redirect_uri;
-  const postLogoutRedirectUri = o.post_logout_redirect_uris.find((u) => u.endsWith('/') && URL.parse(u)?.pathname === '/') ?? o.post_logout_redirect_uris[0] ?? redirectUri;
+  const redirectUri = o.redirect_uris[0] ?? o.redirect_uri;
+  const postLogoutRedirectUri = o.post_logout_redirect_uris[0];
   const discoveryUrl = o.discovery_url;
+  /** a line of a set-up that names the post-logout URI, left out when the app registered none */
+  const withLogout = (line: (uri: string) => string) => (postLogoutRedirectUri === undefined ? [] : [line(postLogoutRedirectUri)]);
   const env = [
     `OIDC_ISSUER=${i.issuer}`,
     `OIDC_DISCOVERY_URL=${discoveryUrl}`,
     `OIDC_CLIENT_ID=${i.clientId}`,
     ...(i.confidential ? ['OIDC_CLIENT_SECRET=<the secret shown once when the app was added>'] : []),
     `OIDC_REDIRECT_URI=${redirectUri}`,
-    `OIDC_POST_LOGOUT_REDIRECT_URI=${postLogoutRedirectUri}`,
+    ...withLogout((uri) => `OIDC_POST_LOGOUT_REDIRECT_URI=${uri}`),
     `OIDC_SCOPE="${INTEGRATION_SCOPE}"`,
   ].join('\n');
   const openidClient = `import * as client from 'openid-client'; // openid-client 6
@@ -74,16 +77,14 @@ const roles = tokens.claims().roles; // e.g. ['APP_USER']
 // refresh, sign-out
 const fresh = await client.refreshTokenGrant(config, tokens.refresh_token);
 const logoutUrl = client.buildEndSessionUrl(config, {
-  id_token_hint: tokens.id_token,
-  post_logout_redirect_uri: '${postLogoutRedirectUri}',
+${['  id_token_hint: tokens.id_token,', ...withLogout((uri) => `  post_logout_redirect_uri: '${uri}',`)].join('\n')}
 });`;
   const oidcClientTs = `import { UserManager } from 'oidc-client-ts';
 
 const mgr = new UserManager({
   authority: '${i.issuer}',
   client_id: '${i.clientId}',
-  redirect_uri: '${redirectUri}',
-  post_logout_redirect_uri: '${postLogoutRedirectUri}',
+${[`  redirect_uri: '${redirectUri}',`, ...withLogout((uri) => `  post_logout_redirect_uri: '${uri}',`)].join('\n')}
   response_type: 'code', // PKCE S256 is automatic
   scope: '${INTEGRATION_SCOPE}',
   prompt: 'consent',
@@ -109,7 +110,7 @@ OIDCRemoteUserClaim email
   Require valid-user
   # Require claim roles:APP_USER
 </Location>
-# sign-out: ${redirectUri}?logout=${encodeURIComponent(postLogoutRedirectUri)}`;
+# sign-out: ${redirectUri}?logout=${postLogoutRedirectUri === undefined ? '<a registered post-logout redirect URI, URL-encoded>' : encodeURIComponent(postLogoutRedirectUri)}`;
   const authlib = `from authlib.integrations.requests_client import OAuth2Session
 import requests
 
@@ -130,8 +131,7 @@ token = oauth.fetch_token(meta['token_endpoint'],
 userinfo = oauth.get(meta['userinfo_endpoint']).json()   # includes roles
 # refresh
 token = oauth.refresh_token(meta['token_endpoint'], refresh_token=token['refresh_token'])
-# sign-out: redirect to meta['end_session_endpoint'] with id_token_hint and
-# post_logout_redirect_uri=${postLogoutRedirectUri}`;
+# sign-out: redirect to meta['end_session_endpoint'] with id_token_hint${postLogoutRedirectUri === undefined ? '' : ` and\n# post_logout_redirect_uri=${postLogoutRedirectUri}`}`;
   const clientCredentials = `import * as client from 'openid-client'; // machine to machine, no person involved
 
 const config = await client.discovery(new URL('${i.issuer}'), '${i.clientId}', undefined,
@@ -199,6 +199,36 @@ function Value({ label, value, testId, kind }: { label: string; value: string; t
   );
 }
 
+/**
+ * Several URLs under one label (the registered redirect or post-logout URIs), each with its copy button; `empty` when
+ * there are none. Each value carries `itemTestId`; the list `testId`.
+ */
+function Values({ label, values, testId, itemTestId, empty }: { label: string; values: readonly string[]; testId: string; itemTestId: string; empty: string }) {
+  return (
+    <div role="group" aria-labelledby={`${testId}-label`} className={css({ display: 'flex', flexDirection: 'column', gap: '1' })}>
+      <span id={`${testId}-label`} className={css({ fontSize: 'sm', fontWeight: 'medium' })}>
+        {label}
+      </span>
+      {values.length === 0 ? (
+        <p data-testid={testId} className={css({ fontSize: 'sm', color: 'fg.muted' })}>
+          {empty}
+        </p>
+      ) : (
+        <ul data-testid={testId} className={css({ display: 'flex', flexDirection: 'column', gap: '1.5', listStyle: 'none', m: '0', p: '0' })}>
+          {values.map((value) => (
+            <li key={value} className={css({ display: 'flex', gap: '2', alignItems: 'center' })}>
+              <code data-testid={itemTestId} data-kind="url" className={`${codeBox} ${urlText}`}>
+                {value}
+              </code>
+              <CopyButton value={value} />
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
 /** Items of a list, each kept whole, separated so the line may break between them. */
 function Tokens({ items, separator }: { items: readonly string[]; separator: string }) {
   return (
@@ -221,8 +251,14 @@ export function ServiceAppIntegration({ app }: { app: ServiceApp }) {
     <div className={css({ display: 'flex', flexDirection: 'column', gap: '4', minWidth: '0' })} data-testid="service-app-integration">
       <Value label={t`Discovery URL`} value={info.discoveryUrl} testId="discovery-url" kind="url" />
       <Value label={t`Client ID`} value={app.name} testId="client-id" kind="identifier" />
-      <Value label={t`Redirect URI`} value={info.redirectUri} testId="redirect-uri" kind="url" />
-      <Value label={t`Post-logout redirect URI`} value={info.postLogoutRedirectUri} testId="post-logout-uri" kind="url" />
+      <Values label={t`Redirect URIs`} values={o.redirect_uris} testId="redirect-uris" itemTestId="redirect-uri" empty="" />
+      <Values
+        label={t`Post-logout redirect URIs`}
+        values={o.post_logout_redirect_uris}
+        testId="post-logout-uris"
+        itemTestId="post-logout-uri"
+        empty={t`None registered: after signing out, people see the provider's signed-out page.`}
+      />
       {/* below sm the terms stand above their values: side by side, a phone left the values a few characters a line */}
       <dl
         className={css({
@@ -245,15 +281,11 @@ export function ServiceAppIntegration({ app }: { app: ServiceApp }) {
         <dd data-testid="grant-types">
           <Tokens items={o.grant_types} separator="," />
         </dd>
-        <dt>{t`Also accepted after sign-out`}</dt>
-        <dd data-testid="post-logout-uris" className={urlText}>
-          {o.post_logout_redirect_uris.join(' · ')}
-        </dd>
       </dl>
       <p className={css({ fontSize: 'xs', color: 'fg.muted' })}>
         <Trans>
-          Redirect URIs are compared exactly: scheme, host, port and path must match character for character. The roles claim lists the person's roles that this app
-          allows.
+          Redirect URIs are compared exactly: scheme, host, port and path must match character for character. The set-ups below use the first of each list. The roles
+          claim lists the person's roles that this app allows.
         </Trans>{' '}
         {app.client_type === 'confidential' ? <Trans>The client secret was shown once when the app was added; regenerate it by editing the app if it is lost.</Trans> : null}
       </p>

@@ -1,11 +1,19 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useQuery } from '@tanstack/react-query';
-import { useId, useState, type ReactNode } from 'react';
-import { Controller, useForm } from 'react-hook-form';
+import { useMemo, useState, type ReactNode } from 'react';
+import { Controller, useForm, type FieldError, type Path, type UseFormSetError } from 'react-hook-form';
 import { css } from 'styled-system/css';
 import { z } from 'zod';
-import { BACKCHANNEL_LOGOUT_URI_MAX, backchannelLogoutUriProblem, SERVICE_PATH_RE, serviceRedirectUri } from '../../../../contract/domain/formats';
+import {
+  POST_LOGOUT_REDIRECT_URIS_MAX,
+  redirectUriListIssues,
+  REDIRECT_URI_MAX_LENGTH,
+  REDIRECT_URIS_MAX,
+  REDIRECT_URIS_MIN,
+} from '../../../../contract/domain/redirect-uris';
+import { BACKCHANNEL_LOGOUT_URI_MAX, backchannelLogoutUriProblem } from '../../../../contract/domain/formats';
+import { isApiError } from '../../../api/errors';
 import { Badge } from '../../../components/ui/badge';
 import { DetailList } from '../../../components/ui/detail-list';
 import { Button } from '../../../components/ui/button';
@@ -17,7 +25,8 @@ import { raiseWhenOpen } from '../../../components/ui/select';
 import { SimpleSelect } from '../../../components/ui/simple-select';
 import { Switch } from '../../../components/ui/switch';
 import * as Table from '../../../components/ui/table';
-import { applyServerFieldErrors } from '../../../lib/field-errors';
+import { TextListField } from '../../../components/ui/text-list-field';
+import { applyServerFieldErrors, useFieldError } from '../../../lib/field-errors';
 import { serviceAppsQueryOptions, useServiceAppMutations, type ServiceAppInput } from '../api/catalog';
 import type { ServiceApp } from '../api/types';
 import type { LogoutDelivery } from '../../../../contract/admin/service-apps';
@@ -54,13 +63,13 @@ export function ServiceAppsPage() {
           ),
         },
         {
-          header: t`Address`,
+          header: t`Redirect URIs`,
           cell: (app) => (
-            <Table.Cell className={css({ fontSize: 'xs', fontFamily: 'mono', wordBreak: 'break-all' })}>
-              {app.url}
-              {app.path}
+            <Table.Cell className={css({ fontSize: 'xs' })}>
+              <span className={css({ fontFamily: 'mono', overflowWrap: 'anywhere' })}>{app.redirect_uris[0]}</span>
+              {app.redirect_uris.length > 1 ? <span className={css({ color: 'fg.muted', ms: '1.5', whiteSpace: 'nowrap' })}>{t`+${app.redirect_uris.length - 1} more`}</span> : null}
               {deliveryFailing(app.logout_delivery) ? (
-                <div className={css({ mt: '1', fontFamily: 'body' })}>
+                <div className={css({ mt: '1' })}>
                   <Badge tone="warning">{t`Logout delivery failing`}</Badge>
                 </div>
               ) : null}
@@ -145,29 +154,6 @@ function DoneDialog({ open, onClose, className, title, description, children }: 
   );
 }
 
-const schema = z.object({
-  name: z.string().trim().min(2, { error: 'too_short:2' }).max(64, { error: 'too_long:64' }).regex(/^[a-z0-9][a-z0-9-]*$/, { error: 'invalid' }),
-  display_name: z.string().trim().min(1, { error: 'required' }).max(100, { error: 'too_long:100' }),
-  url: z.string().trim().min(1, { error: 'required' }).pipe(z.url({ protocol: /^https?$/, error: 'invalid' })),
-  path: z.string().trim().min(1, { error: 'required' }).regex(SERVICE_PATH_RE, { error: 'invalid' }),
-  role_ids: z.array(z.string()),
-  client_type: z.enum(['public', 'confidential']),
-  pkce_required: z.boolean(),
-  client_credentials: z.boolean(),
-  token_endpoint_auth_method: z.enum(['client_secret_basic', 'client_secret_post']),
-  // empty: the app is not told when sessions end
-  backchannel_logout_uri: z
-    .string()
-    .trim()
-    .max(BACKCHANNEL_LOGOUT_URI_MAX, { error: `too_long:${BACKCHANNEL_LOGOUT_URI_MAX}` })
-    .superRefine((value, ctx) => {
-      const problem = value === '' || value.length > BACKCHANNEL_LOGOUT_URI_MAX ? null : backchannelLogoutUriProblem(value);
-      if (problem) ctx.addIssue({ code: 'custom', message: problem });
-    }),
-  backchannel_logout_session_required: z.boolean(),
-});
-type Values = z.infer<typeof schema>;
-
 /** Whether the app's logout tokens are failing: some were given up, or the last attempt failed after the last delivery. */
 function deliveryFailing(d: LogoutDelivery): boolean {
   return d.failed > 0 || (d.last_failure !== null && (d.last_delivered_at === null || d.last_failure.at > d.last_delivered_at));
@@ -206,22 +192,100 @@ function LogoutDeliveryStatus({ delivery }: { delivery: LogoutDelivery }) {
   );
 }
 
+const URI_LISTS = ['redirect_uris', 'post_logout_redirect_uris'] as const;
+type UriList = (typeof URI_LISTS)[number];
+
 /**
- * URL and Path together are the app's one redirect URI (docs/INTEGRATING.md): said in the form, with the URI they make
- * shown as they are typed (issue 29), the same function the provider registers it with.
+ * The rules of a list of redirect (or post-logout) URIs, as the server checks them (contract/domain/redirect-uris.ts):
+ * each problem on its row (`redirect_uris.2`), a code as the message; URIs the app has registered already pass.
  */
-function RedirectUriHint({ id, url, path }: { id: string; url: string; path: string }) {
-  const uri = url.trim() && path.trim() ? serviceRedirectUri(url, path) : null;
+const uriList = (min: number, max: number, registered: readonly string[]) =>
+  z
+    .array(z.string().trim())
+    .superRefine((list, ctx) => {
+      for (const issue of redirectUriListIssues(list, { min, max, registered: new Set(registered) })) {
+        const message = issue.code === 'too_long' ? `too_long:${REDIRECT_URI_MAX_LENGTH + 1}` : issue.code === 'too_big' ? `too_big:${max}` : issue.code;
+        ctx.addIssue({ code: 'custom', path: issue.index === null ? [] : [issue.index], message });
+      }
+    });
+
+const schemaFor = (app: ServiceApp | null) =>
+  z.object({
+    name: z.string().trim().min(2, { error: 'too_short:2' }).max(64, { error: 'too_long:64' }).regex(/^[a-z0-9][a-z0-9-]*$/, { error: 'invalid' }),
+    display_name: z.string().trim().min(1, { error: 'required' }).max(100, { error: 'too_long:100' }),
+    redirect_uris: uriList(REDIRECT_URIS_MIN, REDIRECT_URIS_MAX, app?.redirect_uris ?? []),
+    post_logout_redirect_uris: uriList(0, POST_LOGOUT_REDIRECT_URIS_MAX, app?.post_logout_redirect_uris ?? []),
+    role_ids: z.array(z.string()),
+    client_type: z.enum(['public', 'confidential']),
+    pkce_required: z.boolean(),
+    client_credentials: z.boolean(),
+    token_endpoint_auth_method: z.enum(['client_secret_basic', 'client_secret_post']),
+    // empty: the app is not told when sessions end
+    backchannel_logout_uri: z
+      .string()
+      .trim()
+      .max(BACKCHANNEL_LOGOUT_URI_MAX, { error: `too_long:${BACKCHANNEL_LOGOUT_URI_MAX}` })
+      .superRefine((value, ctx) => {
+        const problem = value === '' || value.length > BACKCHANNEL_LOGOUT_URI_MAX ? null : backchannelLogoutUriProblem(value);
+        if (problem) ctx.addIssue({ code: 'custom', message: problem });
+      }),
+    backchannel_logout_session_required: z.boolean(),
+  });
+type Values = z.infer<ReturnType<typeof schemaFor>>;
+
+/** A server 422 on a list's entries (`redirect_uris.2: https_required`) onto its rows; true when one was applied. */
+function applyUriErrors(error: unknown, setError: UseFormSetError<Values>): boolean {
+  if (!isApiError(error) || !error.fields) return false;
+  let applied = false;
+  for (const [name, codes] of Object.entries(error.fields)) {
+    const list = URI_LISTS.find((l) => name === l || name.startsWith(`${l}.`));
+    const code = codes[0];
+    if (!list || !code) continue;
+    setError(name as Path<Values>, { type: 'server', message: code === 'too_long' ? `too_long:${REDIRECT_URI_MAX_LENGTH + 1}` : code }, { shouldFocus: !applied });
+    applied = true;
+  }
+  return applied;
+}
+
+/** The error of each row of a list and of the list itself, from react-hook-form's errors of an array field. */
+function listErrors(errors: unknown): { rows: (FieldError | undefined)[]; list: FieldError | undefined } {
+  if (!errors || typeof errors !== 'object') return { rows: [], list: undefined };
+  const rows = Array.isArray(errors) ? (errors as (FieldError | undefined)[]) : [];
+  const own = errors as Partial<FieldError> & { root?: FieldError };
+  return { rows, list: typeof own.message === 'string' ? (own as FieldError) : own.root };
+}
+
+function UriListEditor({ list, values, errors, onChange, onBlur }: { list: UriList; values: string[]; errors: unknown; onChange: (v: string[]) => void; onBlur: () => void }) {
+  const { t } = useLingui();
+  const fieldError = useFieldError();
+  const redirect = list === 'redirect_uris';
+  const itemLabel = (n: number) => (redirect ? t`Redirect URI ${n}` : t`Post-logout redirect URI ${n}`);
+  const { rows, list: own } = listErrors(errors);
+  const max = redirect ? REDIRECT_URIS_MAX : POST_LOGOUT_REDIRECT_URIS_MAX;
   return (
-    <p id={id} data-testid="redirect-uri-hint" className={css({ fontSize: 'sm', color: 'fg.muted', mt: '-2' })}>
-      {uri ? (
-        <Trans>
-          URL + Path make the app's redirect URI: <code className={css({ fontFamily: 'mono', color: 'fg.default', overflowWrap: 'anywhere' })}>{uri}</code>. The app must send exactly this address when it signs people in.
-        </Trans>
-      ) : (
-        <Trans>URL + Path make the app's redirect URI, the address the app must send exactly when it signs people in.</Trans>
-      )}
-    </p>
+    <TextListField
+      testId={redirect ? 'redirect-uris' : 'post-logout-uris'}
+      legend={redirect ? t`Redirect URIs` : t`Post-logout redirect URIs`}
+      hint={
+        redirect
+          ? t`Where the provider may send people back to the app after they sign in (the app's callback, e.g. https://app.example.com/auth/callback). The app must send one of these exactly, character for character; no wildcards. https, or plain http on localhost only.`
+          : t`Where the app may send people after they sign out (its post_logout_redirect_uri). Optional; the same rules. Without one, people see the provider's signed-out page.`
+      }
+      values={values}
+      onChange={onChange}
+      onBlur={onBlur}
+      errors={rows.map((e, i) => fieldError(e, itemLabel(i + 1)))}
+      listError={fieldError(own, redirect ? t`Redirect URIs` : t`Post-logout redirect URIs`)}
+      min={redirect ? REDIRECT_URIS_MIN : 0}
+      max={max}
+      type="url"
+      placeholder={redirect ? 'https://app.example.com/auth/callback' : 'https://app.example.com/'}
+      itemLabel={itemLabel}
+      removeLabel={(n) => (redirect ? t`Remove redirect URI ${n}` : t`Remove post-logout redirect URI ${n}`)}
+      addLabel={redirect ? t`Add redirect URI` : t`Add post-logout redirect URI`}
+      fullText={t`At most ${max}`}
+      emptyText={redirect ? undefined : t`None`}
+    />
   );
 }
 
@@ -229,13 +293,14 @@ function ServiceAppForm({ app, onDone }: { app: ServiceApp | null; onDone: (save
   const { t } = useLingui();
   const save = useCatalogSave();
   const { create, update } = useServiceAppMutations();
+  const schema = useMemo(() => schemaFor(app), [app]);
   const { register, control, handleSubmit, setError, formState, watch } = useForm<Values>({
     resolver: zodResolver(schema),
     defaultValues: {
       name: app?.name ?? '',
       display_name: app?.display_name ?? '',
-      url: app?.url ?? '',
-      path: app?.path ?? '/',
+      redirect_uris: app?.redirect_uris ?? [''],
+      post_logout_redirect_uris: app?.post_logout_redirect_uris ?? [],
       role_ids: app?.roles.map((r) => r.id) ?? [],
       client_type: app?.client_type ?? 'public',
       pkce_required: app?.pkce_required ?? true,
@@ -246,7 +311,6 @@ function ServiceAppForm({ app, onDone }: { app: ServiceApp | null; onDone: (save
     },
   });
   const confidential = watch('client_type') === 'confidential';
-  const redirectHintId = useId();
   const submit = handleSubmit(({ backchannel_logout_uri, ...fields }) => {
     // an empty URI removes it: the app is no longer told
     const values = { ...fields, backchannel_logout_uri: backchannel_logout_uri === '' ? null : backchannel_logout_uri };
@@ -261,7 +325,10 @@ function ServiceAppForm({ app, onDone }: { app: ServiceApp | null; onDone: (save
         onDone,
         onError: (error) =>
           markNameTaken(error, setError) ||
-          applyServerFieldErrors(error, setError, ['name', 'display_name', 'url', 'path', 'role_ids', 'client_type', 'pkce_required', 'client_credentials', 'token_endpoint_auth_method', 'backchannel_logout_uri', 'backchannel_logout_session_required']),
+          [
+            applyUriErrors(error, setError),
+            applyServerFieldErrors(error, setError, ['name', 'display_name', 'role_ids', 'client_type', 'pkce_required', 'client_credentials', 'token_endpoint_auth_method', 'backchannel_logout_uri', 'backchannel_logout_session_required']),
+          ].some(Boolean),
       },
     );
   });
@@ -278,26 +345,14 @@ function ServiceAppForm({ app, onDone }: { app: ServiceApp | null; onDone: (save
         <FormField label={t`Display name`} required error={formState.errors.display_name} {...register('display_name')} />
         <FormField label={t`Client ID`} required error={formState.errors.name} helperText={t`Lower-case letters, digits and -`} autoComplete="off" {...register('name')} />
       </div>
-      <div className={css({ display: 'grid', gridTemplateColumns: { base: '1fr', sm: '2fr 1fr' }, gap: '4' })}>
-        <FormField
-          label={t`URL`}
-          type="url"
-          required
-          placeholder="https://app.example.com"
-          error={formState.errors.url}
-          helperText={t`The app's address (scheme and host, optionally a base path)`}
-          {...register('url')}
+      {URI_LISTS.map((list) => (
+        <Controller
+          key={list}
+          control={control}
+          name={list}
+          render={({ field }) => <UriListEditor list={list} values={field.value} errors={formState.errors[list]} onChange={field.onChange} onBlur={field.onBlur} />}
         />
-        <FormField
-          label={t`Path`}
-          required
-          placeholder="/callback"
-          error={formState.errors.path}
-          helperText={t`Starts with /: where the app receives the sign-in answer`}
-          {...register('path')}
-        />
-      </div>
-      <RedirectUriHint id={redirectHintId} url={watch('url')} path={watch('path')} />
+      ))}
       <Controller
         control={control}
         name="client_type"
