@@ -242,10 +242,39 @@ test('authlib (Debian python3-authlib, confidential, PKCE)', async ({ browser, p
 test('go-oidc 2.1 + x/oauth2 0.3 (Debian golang-go, confidential, PKCE by hand)', async ({ browser, playwright }) => {
   const host = '127.0.0.6';
   const port = await freePort(host);
-  const app = await withRequest(playwright, (r) => registerApp(r, f, { name: 'rp-go', origin: `http://${host}:${port}`, path: '/callback', clientType: 'confidential' }));
+  const origin = `http://${host}:${port}`;
+  const app = await withRequest(playwright, (r) =>
+    registerApp(r, f, { name: 'rp-go', origin, path: '/callback', clientType: 'confidential', backchannelLogoutUri: `${origin}/backchannel-logout` }),
+  );
   const rp = await startGoRp({ issuer, host, port, clientId: app.clientId, clientSecret: app.clientSecret!, scope: SCOPE });
+  /** Back-channel logout tokens the Go app accepted (verified by go-oidc + the spec's checks) and rejected. */
+  const delivered = async (page: Page) => {
+    await page.goto(`${rp.url}/`);
+    return { accepted: Number(await page.locator('#backchannel').textContent()), rejected: Number(await page.locator('#backchannel-rejected').textContent()) };
+  };
   try {
     await webAppFlow(browser, rp.url);
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    try {
+      // the RP-initiated sign-out of the flow above reached the app by back-channel too
+      await expect.poll(async () => (await delivered(page)).accepted, { timeout: 15_000 }).toBeGreaterThan(0);
+      await test.step('sign-out in the portal: the Go app verifies the logout token and ends its own session', async () => {
+        const before = await delivered(page);
+        await page.goto(`${rp.url}/login`);
+        await signInThroughProduct(page, f.allowed, origin);
+        await expectState(page, 'signed-in');
+        await page.goto(`${productOrigin}/`);
+        await page.getByRole('button', { name: 'Account menu' }).click({ timeout: 20_000 });
+        await page.getByRole('menuitem', { name: 'Logout' }).click();
+        await expect(page).toHaveURL(/\/login\?interaction=/, { timeout: 20_000 });
+        await expect.poll(async () => (await delivered(page)).accepted, { timeout: 15_000 }).toBeGreaterThan(before.accepted);
+        await expectState(page, 'signed-out');
+        expect((await delivered(page)).rejected).toBe(0);
+      });
+    } finally {
+      await context.close();
+    }
   } catch (err) {
     throw new Error(`${(err as Error).message}\n--- go RP output ---\n${rp.output()}`);
   } finally {
