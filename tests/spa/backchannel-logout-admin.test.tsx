@@ -6,6 +6,7 @@ import { ServiceAppsPage } from '../../src/features/admin/catalog/service-apps-p
 import { UserInformation } from '../../src/features/admin/users/user-information';
 import { account, startAdminServer } from './admin-server';
 import { renderWithRouter } from './render';
+import { serviceAppFixture } from './service-app-fixture';
 
 /**
  * Back-channel logout in the admin console (issue 31.1): the service app form's URI and session-id switch (validated
@@ -18,36 +19,14 @@ afterEach(async () => {
   server = null;
 });
 
-const ISSUER = 'https://iam.example.com/oidc';
-const app = {
-  id: 'a1',
+const app = serviceAppFixture({
   name: 'billing',
   display_name: 'Billing',
   url: 'https://billing.example.com',
-  path: '/cb',
-  redirect_uris: ['https://billing.example.com/cb'],
-  post_logout_redirect_uris: ['https://billing.example.com/cb'],
-  client_type: 'public' as const,
-  pkce_required: true,
-  client_credentials: false,
-  token_endpoint_auth_method: 'none' as const,
   backchannel_logout_uri: 'https://billing.example.com/backchannel',
   backchannel_logout_session_required: true,
   logout_delivery: { pending: 2, failed: 1, last_delivered_at: '2026-03-01T10:00:00.000Z', last_failure: { at: '2026-03-02T11:00:00.000Z', error: 'http_500' } },
-  oidc: {
-    issuer: ISSUER,
-    discovery_url: `${ISSUER}/.well-known/openid-configuration`,
-    redirect_uri: 'https://billing.example.com/cb',
-    redirect_uris: ['https://billing.example.com/cb'],
-    post_logout_redirect_uris: ['https://billing.example.com/cb'],
-    token_endpoint_auth_method: 'none' as const,
-    grant_types: ['authorization_code', 'refresh_token'],
-    pkce_required: true,
-  },
-  roles: [],
-  created_at: '2026-01-01T00:00:00.000Z',
-  updated_at: '2026-01-01T00:00:00.000Z',
-};
+});
 const quiet = { ...app, id: 'a2', name: 'wiki', display_name: 'Wiki', backchannel_logout_uri: null, backchannel_logout_session_required: false, logout_delivery: { pending: 0, failed: 0, last_delivered_at: null, last_failure: null } };
 
 function appsApi() {

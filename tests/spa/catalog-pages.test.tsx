@@ -7,6 +7,7 @@ import { SubscriptionsPage } from '../../src/features/admin/catalog/subscription
 import { toaster } from '../../src/components/ui/toaster';
 import { startAdminServer, type Handler, type Recorded } from './admin-server';
 import { renderWithRouter } from './render';
+import { serviceAppFixture } from './service-app-fixture';
 
 /** The roles, subscriptions and service apps pages: list, create/edit dialog, delete confirmation, toasts. */
 
@@ -26,36 +27,14 @@ const list = (data: unknown[]) => ({ body: { data, meta: { page: 1, size: 100, t
 const admin = { id: 'r1', name: 'APP_ADMIN', description: 'Admins', created_at: T, updated_at: T };
 const user = { id: 'r2', name: 'APP_USER', description: '', created_at: T, updated_at: T };
 const plan = { id: 's1', name: 'PRO_PLAN', description: 'Pro', roles: [{ id: 'r1', name: 'APP_ADMIN' }, { id: 'r2', name: 'APP_USER' }], role_count: 2, user_count: 7, created_at: T, updated_at: T };
-const ISSUER = 'https://iam.example.com/oidc';
-const legacy = {
-  id: 'a1',
+const legacy = serviceAppFixture({
   name: 'legacy',
   display_name: 'Legacy',
   url: 'https://legacy.example.com',
-  path: '/cb',
   redirect_uris: ['https://legacy.example.com/cb', 'http://localhost:8080/cb'],
   post_logout_redirect_uris: ['https://legacy.example.com/cb'],
-  client_type: 'public' as const,
-  pkce_required: true,
-  client_credentials: false,
-  token_endpoint_auth_method: 'none' as const,
-  backchannel_logout_uri: null,
-  backchannel_logout_session_required: false,
-  logout_delivery: { pending: 0, failed: 0, last_delivered_at: null, last_failure: null },
-  oidc: {
-    issuer: ISSUER,
-    discovery_url: `${ISSUER}/.well-known/openid-configuration`,
-    redirect_uri: 'https://legacy.example.com/cb',
-    redirect_uris: ['https://legacy.example.com/cb', 'http://localhost:8080/cb'],
-    post_logout_redirect_uris: ['https://legacy.example.com/cb'],
-    token_endpoint_auth_method: 'none' as const,
-    grant_types: ['authorization_code', 'refresh_token'],
-    pkce_required: true,
-  },
   roles: [{ id: 'r1', name: 'APP_ADMIN' }],
-  created_at: T,
-  updated_at: T,
-};
+});
 
 async function api(handler: Handler) {
   server = await startAdminServer((req) => {

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ServiceAppsPage } from '../../src/features/admin/catalog/service-apps-page';
 import { startAdminServer } from './admin-server';
 import { renderWithRouter } from './render';
+import { serviceAppFixture } from './service-app-fixture';
 
 let server: Awaited<ReturnType<typeof startAdminServer>> | null = null;
 afterEach(async () => {
@@ -11,36 +12,13 @@ afterEach(async () => {
   server = null;
 });
 
-const ISSUER = 'https://iam.example.com/oidc';
-const legacy = {
-  id: 'a1',
+const legacy = serviceAppFixture({
   name: 'legacy',
   display_name: 'Legacy',
   url: 'https://legacy.example.com',
-  path: '/cb',
-  redirect_uris: ['https://legacy.example.com/cb'],
   post_logout_redirect_uris: ['https://legacy.example.com/', 'https://legacy.example.com', 'https://legacy.example.com/cb'],
-  client_type: 'confidential' as const,
-  pkce_required: true,
-  client_credentials: false,
-  token_endpoint_auth_method: 'client_secret_basic' as const,
-  backchannel_logout_uri: null,
-  backchannel_logout_session_required: false,
-  logout_delivery: { pending: 0, failed: 0, last_delivered_at: null, last_failure: null },
-  oidc: {
-    issuer: ISSUER,
-    discovery_url: `${ISSUER}/.well-known/openid-configuration`,
-    redirect_uri: 'https://legacy.example.com/cb',
-    redirect_uris: ['https://legacy.example.com/cb'],
-    post_logout_redirect_uris: ['https://legacy.example.com/', 'https://legacy.example.com', 'https://legacy.example.com/cb'],
-    token_endpoint_auth_method: 'client_secret_basic' as const,
-    grant_types: ['authorization_code', 'refresh_token'],
-    pkce_required: true,
-  },
-  roles: [],
-  created_at: '2026-01-01T00:00:00.000Z',
-  updated_at: '2026-01-01T00:00:00.000Z',
-};
+  client_type: 'confidential',
+});
 
 async function api() {
   return startAdminServer((req) => {

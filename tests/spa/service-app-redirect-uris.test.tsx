@@ -6,6 +6,7 @@ import { toaster } from '../../src/components/ui/toaster';
 import { activateLocale } from '../../src/lib/i18n';
 import { startAdminServer, type Handler, type Recorded } from './admin-server';
 import { renderWithRouter } from './render';
+import { serviceAppFixture } from './service-app-fixture';
 
 /**
  * Issue 31.2: the service app form's list editors for the redirect URIs (1–10) and the post-logout redirect URIs
@@ -24,37 +25,13 @@ afterEach(async () => {
   await activateLocale('en');
 });
 
-const ISSUER = 'https://iam.example.com/oidc';
-const old = {
-  id: 'a1',
+const old = serviceAppFixture({
   name: 'intranet',
   display_name: 'Intranet',
   url: 'http://intranet.example.com',
-  path: '/cb',
   // registered before the https rule: kept through edits
-  redirect_uris: ['http://intranet.example.com/cb'],
   post_logout_redirect_uris: ['http://intranet.example.com/'],
-  client_type: 'public' as const,
-  pkce_required: true,
-  client_credentials: false,
-  token_endpoint_auth_method: 'none' as const,
-  backchannel_logout_uri: null,
-  backchannel_logout_session_required: false,
-  logout_delivery: { pending: 0, failed: 0, last_delivered_at: null, last_failure: null },
-  oidc: {
-    issuer: ISSUER,
-    discovery_url: `${ISSUER}/.well-known/openid-configuration`,
-    redirect_uri: 'http://intranet.example.com/cb',
-    redirect_uris: ['http://intranet.example.com/cb'],
-    post_logout_redirect_uris: ['http://intranet.example.com/'],
-    token_endpoint_auth_method: 'none' as const,
-    grant_types: ['authorization_code', 'refresh_token'],
-    pkce_required: true,
-  },
-  roles: [],
-  created_at: '2026-01-01T00:00:00.000Z',
-  updated_at: '2026-01-01T00:00:00.000Z',
-};
+});
 
 async function api(handler: Handler = () => undefined) {
   server = await startAdminServer((req) => {
