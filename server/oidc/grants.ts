@@ -82,9 +82,10 @@ export async function revokeAccountGrantsDb(db: Kysely<Database>, accountId: str
  * Signing out of the portal or the admin console (`POST /api/logout`): ends the provider session(s) holding `grantId`
  * and every grant of those sessions — the service apps the person signed in to through the same session end with it,
  * as with RP-initiated logout — with their tokens, records the sign-outs, and queues a logout token for each service
- * app of those sessions that registered a back-channel logout URI, all in one transaction.
+ * app of those sessions that registered a back-channel logout URI, all in one transaction. Answers the ended sessions'
+ * uids (their `sid`).
  */
-export async function endSessionsOfGrant(db: Kysely<Database>, grantId: string, reason: LogoutReason = 'sign_out'): Promise<void> {
+export async function endSessionsOfGrant(db: Kysely<Database>, grantId: string, reason: LogoutReason = 'sign_out'): Promise<string[]> {
   const candidates = await db.selectFrom('oidc_models').select(['id', 'payload', 'account_id']).where('model', '=', 'Session').where('payload', 'like', `%${grantId}%`).execute();
   const sessions = candidates.filter((s) => s.payload.includes(`"${grantId}"`));
   const grants = new Set([grantId]);
@@ -106,4 +107,5 @@ export async function endSessionsOfGrant(db: Kysely<Database>, grantId: string, 
     return n;
   });
   if (queued) wakeLogoutDeliveries(db);
+  return sessions.map((s) => (JSON.parse(s.payload) as { uid?: unknown }).uid).filter((uid): uid is string => typeof uid === 'string');
 }

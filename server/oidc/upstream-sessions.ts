@@ -27,18 +27,11 @@ export async function rememberUpstreamSignIn(db: Kysely<Database>, sessionUid: s
   await new Store(MODEL).upsert(sessionUid, { ...upstream }, ttlSeconds);
 }
 
-/**
- * The upstream sign-in of the provider session holding `grantId`, removed from the store (a sign-out uses it once).
- * Call before the session is deleted (SignInService.endGrant).
- */
-export async function takeUpstreamSignInOfGrant(db: Kysely<Database>, grantId: string): Promise<UpstreamSignIn | undefined> {
-  const sessions = await db.selectFrom('oidc_models').select(['payload']).where('model', '=', 'Session').where('payload', 'like', `%${grantId}%`).execute();
+/** The upstream sign-in of one of the ended provider sessions (`sessionUids`, from SignInService.endGrant), removed from the store (a sign-out uses it once). */
+export async function takeUpstreamSignIn(db: Kysely<Database>, sessionUids: readonly string[]): Promise<UpstreamSignIn | undefined> {
   const Store = createAdapterClass(db);
   const store = new Store(MODEL);
-  for (const s of sessions) {
-    if (!s.payload.includes(`"${grantId}"`)) continue;
-    const uid = (JSON.parse(s.payload) as { uid?: unknown }).uid;
-    if (typeof uid !== 'string') continue;
+  for (const uid of sessionUids) {
     const found = upstreamSignInOf(await store.find(uid));
     if (found) {
       await store.destroy(uid);

@@ -340,10 +340,10 @@ export function createSignInService(deps: Deps, oidc: Pick<OidcHandle, 'provider
     /**
      * Signing out (POST /api/logout): ends the caller's grant, the provider session holding it and the grants of that
      * session (service apps signed in through it), records the sign-outs and queues the apps' back-channel logout
-     * tokens (server/oidc/grants.ts endSessionsOfGrant).
+     * tokens (server/oidc/grants.ts endSessionsOfGrant). Answers the ended sessions' uids.
      */
-    async endGrant(grantId: string): Promise<void> {
-      await endSessionsOfGrant(db(), grantId, 'sign_out');
+    endGrant(grantId: string): Promise<string[]> {
+      return endSessionsOfGrant(db(), grantId, 'sign_out');
     },
   };
 }

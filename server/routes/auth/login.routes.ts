@@ -5,7 +5,7 @@ import { clientInfoOf } from '../../lib/client-info';
 import { routeOf } from '../../lib/route';
 import { resolveAuth } from '../../plugins/app/auth';
 import { admit } from '../../plugins/app/admission';
-import { takeUpstreamSignInOfGrant } from '../../oidc/upstream-sessions';
+import { takeUpstreamSignIn } from '../../oidc/upstream-sessions';
 
 /**
  * Sign-in endpoints of the OIDC interaction (docs/DESIGN.md §6): password, then the second factor when enabled.
@@ -64,9 +64,9 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     ...routeOf(auth.logout),
     handler: async (req) => {
       const grantId = req.auth?.grantId;
-      // an SSO session continues its sign-out at the upstream provider (read before the session is deleted)
-      const upstream = grantId ? await takeUpstreamSignInOfGrant(app.db.kysely, grantId) : undefined;
-      if (grantId) await signIn.endGrant(grantId);
+      const ended = grantId ? await signIn.endGrant(grantId) : [];
+      // an SSO session continues its sign-out at the upstream provider (its record is kept by the session's uid)
+      const upstream = await takeUpstreamSignIn(app.db.kysely, ended);
       const url = upstream && req.auth ? await app.services.sso.endSessionUrl(upstream, req.auth.account.type) : undefined;
       return { data: { status: 'logged_out' as const, ...(url ? { upstream_logout_url: url } : {}) } };
     },
