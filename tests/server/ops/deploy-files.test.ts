@@ -6,6 +6,7 @@ import { builtinModules } from 'node:module';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, inject, it } from 'vitest';
 import { parse } from 'yaml';
+import { Ajv } from 'ajv';
 import { loadConfig } from '../../../server/config';
 import { freePort } from '../../helpers/faults';
 
@@ -46,6 +47,20 @@ describe('compose.yaml', () => {
     volumes: Record<string, unknown>;
   };
   const SERVICE_KEYS = new Set(['image', 'build', 'read_only', 'tmpfs', 'restart', 'environment', 'depends_on', 'ports', 'volumes', 'command', 'healthcheck']);
+
+  // The Compose Specification's own JSON schema (compose-spec/compose-spec, copied into fixtures/ with its commit in
+  // fixtures/compose-spec.README.md): what `docker compose config` checks before anything runs.
+  const schema = JSON.parse(readFileSync(path.join(import.meta.dirname, 'fixtures', 'compose-spec.json'), 'utf8')) as { $schema?: string };
+  // draft-07, which Ajv's default build knows by its http address
+  const validate = new Ajv({ strict: false, allErrors: true, validateFormats: false }).compile({ ...schema, $schema: undefined });
+  const problems = (doc: unknown) => (validate(doc) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath} ${e.message ?? ''}`));
+
+  it('is valid against the Compose Specification schema, which refuses a misspelt key or a wrong type', () => {
+    expect(problems(parse(read('compose.yaml'), { merge: true }))).toEqual([]);
+    const broken = parse(read('compose.yaml'), { merge: true }) as { services: Record<string, Record<string, unknown>> };
+    broken.services['iam-1'] = { ...broken.services['iam-1'], read_onyl: true, healthcheck: { test: ['CMD', 'true'], intervall: '5s' } };
+    expect(problems(broken).join('\n')).toMatch(/services\/iam-1.*additional properties[\s\S]*healthcheck.*additional properties/);
+  });
 
   it('uses compose-specification keys only, and every reference resolves', () => {
     for (const key of Object.keys(compose)) expect(['name', 'services', 'volumes', 'networks', 'secrets', 'configs', 'include'].includes(key) || key.startsWith('x-'), key).toBe(true);
