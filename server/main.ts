@@ -47,7 +47,29 @@ async function waitForDatabase(config: AppConfig, log: pino.Logger, stop: AbortS
   return false;
 }
 
+/**
+ * How long each step of the start took, in ms: `modules` (Node's own start and loading the server's modules, up to
+ * main()), `database` (waiting for PostgreSQL; 0 on SQLite), `app` (buildApp: database open and migrations, keys,
+ * the provider, routes), `bootstrap` (the first admin), `listen`, and `total` since the process started.
+ */
+export function startupSteps(marks: Record<string, number>): Record<string, number> {
+  const order = ['modules', 'database', 'app', 'bootstrap', 'listen'];
+  const out: Record<string, number> = {};
+  let previous = 0;
+  for (const step of order) {
+    const at = marks[step];
+    if (at === undefined) continue;
+    out[step] = Math.round(at - previous);
+    previous = at;
+  }
+  out.total = Math.round(previous);
+  return out;
+}
+
 async function main(): Promise<void> {
+  // milliseconds since the process started (performance's time origin), at each step of the start, for the log line
+  // that says the server is ready (BENCHMARKS.md "Start-up")
+  const marks: Record<string, number> = { modules: performance.now() };
   let config;
   try {
     config = loadConfig();
@@ -74,8 +96,10 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => onSignal('SIGINT'));
 
   if (!(await waitForDatabase(config, log, stopping.signal))) process.exit(0);
+  marks.database = performance.now();
 
   const app = await buildApp({ config });
+  marks.app = performance.now();
   let setupLink: string | undefined;
   try {
     ({ setupLink } = await bootstrapFirstAdmin(app));
@@ -139,13 +163,15 @@ async function main(): Promise<void> {
   };
   serving.shutdown = shutdown;
   if (stopping.signal.aborted) return shutdown('SIGTERM');
+  marks.bootstrap = performance.now();
   // Fastify prints the socket (127.0.0.1 by default); people open APP_URL (localhost by default), the one origin
   await app.listen({ port: config.port, host: config.host });
+  marks.listen = performance.now();
   // argon2id's threads and V8's helpers yield the CPU to the event loop (IAM_BACKGROUND_NICE)
   const niced = await lowerBackgroundThreadPriority(config.backgroundNice);
   if (niced.skipped && niced.skipped !== 'disabled') app.log.warn({ reason: niced.skipped }, 'background threads keep their CPU priority');
   else if (niced.lowered.length > 0) app.log.info({ threads: niced.lowered.length, nice: config.backgroundNice }, 'background threads run at a lower CPU priority');
-  app.log.info(`IAM is at ${config.appUrl} (${app.db.dialect}); open it there (other local names of this server redirect to it)`);
+  app.log.info({ startupMs: startupSteps(marks) }, `IAM is at ${config.appUrl} (${app.db.dialect}); open it there (other local names of this server redirect to it)`);
   // the one-time setup link once more, as the last thing printed (issue 29: ~180 lines of build output buried it)
   // through the logger's own stream, so it lands after the log lines above (pino buffers them; console.log would
   // overtake them)
