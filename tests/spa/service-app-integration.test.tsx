@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -86,6 +88,44 @@ describe('service app integration', () => {
     expect(bare.snippets.find((s) => s.id === 'mod_auth_openidc')!.code).toContain('OIDCRedirectURI https://a.example.com/cb');
   });
 
+  it('the express-openid-connect and Go set-ups carry the settings the interop suite’s running apps use', () => {
+    const info = integrationFor(billing);
+    const code = (id: string) => info.snippets.find((s) => s.id === id)?.code ?? '';
+    const source = (f: string) => readFileSync(path.resolve(import.meta.dirname, '../../e2e/interop', f), 'utf8').replace(/\s+/g, ' ');
+    // each fragment is in the tab and in the app that e2e/interop.spec.ts signs in to, refreshes and signs out of
+    const shared: Array<[string, string, string[]]> = [
+      ['express-openid-connect', 'rp-express.ts', ["response_type: 'code'", 'idpLogout: true', 'authRequired: false', "import { auth } from 'express-openid-connect'"]],
+      [
+        'go-oidc',
+        'go/main.go',
+        [
+          'provider.Claims(&meta)',
+          'AuthStyle: oauth2.AuthStyleInHeader',
+          'oauth2.SetAuthURLParam("code_challenge_method", "S256")',
+          'oauth2.SetAuthURLParam("prompt", "consent")',
+          'oauth2.SetAuthURLParam("code_verifier",',
+          'idt.AccessTokenHash != "" && idt.VerifyAccessToken(tok.AccessToken) != nil',
+          'provider.Verifier(&oidc.Config{ClientID:',
+        ],
+      ],
+    ];
+    for (const [id, file, fragments] of shared) {
+      const tab = code(id).replace(/\s+/g, ' ');
+      const app = source(file);
+      for (const f of fragments) {
+        expect(tab, `${id} tab: ${f}`).toContain(f);
+        expect(app, `${file}: ${f}`).toContain(f);
+      }
+    }
+    expect(code('express-openid-connect')).toContain("baseURL: 'https://billing.example.com'");
+    expect(code('express-openid-connect')).toContain("routes: { callback: '/auth/callback', postLogoutRedirect: '/' }");
+    expect(code('go-oidc')).toContain('RedirectURL: "https://billing.example.com/auth/callback"');
+    // a browser-only (public) app gets no server-side express set-up; its Go set-up sends no secret
+    const pub = integrationFor({ name: 'spa', client_type: 'public', oidc: oidc({ redirect: 'https://spa.example.com/cb', base: 'https://spa.example.com', confidential: false }) });
+    expect(pub.snippets.map((s) => s.id)).not.toContain('express-openid-connect');
+    expect(pub.snippets.find((s) => s.id === 'go-oidc')?.code).not.toContain('ClientSecret');
+  });
+
   it('shows the discovery URL, client id, redirect URIs and copyable set-ups on the service apps page', async () => {
     server = await api();
     const user = userEvent.setup();
@@ -131,7 +171,7 @@ describe('service app integration', () => {
       expect(el.className).toMatch(/overflow-wrap_anywhere|ov-wrap_anywhere|wrap_anywhere/);
     }
     const tabs = within(dialog).getByRole('tablist', { name: 'Ready set-ups' });
-    expect(within(tabs).getAllByRole('tab').map((tab) => tab.textContent)).toEqual(['Environment', 'openid-client (Node)', 'oidc-client-ts (browser)', 'Apache mod_auth_openidc', 'authlib (Python)', 'client_credentials']);
+    expect(within(tabs).getAllByRole('tab').map((tab) => tab.textContent)).toEqual(['Environment', 'openid-client (Node)', 'express-openid-connect', 'oidc-client-ts (browser)', 'Apache mod_auth_openidc', 'authlib (Python)', 'go-oidc (Go)', 'client_credentials']);
     // the kit's tab list wraps instead of scrolling (its recipe: at 1440 px the strip hid its last tabs)
     expect(tabsRecipe.base?.list).toMatchObject({ flexWrap: 'wrap' });
     expect(tabsRecipe.base?.list).not.toHaveProperty('overflowX');

@@ -14,13 +14,25 @@ export const INTEGRATION_SCOPE = 'openid profile email roles offline_access';
 
 export type IntegrationApp = Pick<ServiceApp, 'name' | 'client_type' | 'oidc'>;
 
+export type SnippetId = 'env' | 'openid-client' | 'express-openid-connect' | 'oidc-client-ts' | 'mod_auth_openidc' | 'authlib' | 'go-oidc' | 'client-credentials';
+
+/** The origin and path of a URI (the express and Go set-ups take the app's base URL and its callback path apart). */
+function originAndPath(uri: string): { origin: string; path: string } {
+  try {
+    const u = new URL(uri);
+    return { origin: u.origin, path: `${u.pathname}${u.search}` };
+  } catch {
+    return { origin: uri, path: '/callback' };
+  }
+}
+
 export interface Integration {
   discoveryUrl: string;
   /** the redirect URI the set-ups use: the first registered one */
   redirectUri: string;
   /** the post-logout URI the set-ups use: the first registered one, if any */
   postLogoutRedirectUri: string | undefined;
-  snippets: { id: 'env' | 'openid-client' | 'oidc-client-ts' | 'mod_auth_openidc' | 'authlib' | 'client-credentials'; label: string; code: string }[];
+  snippets: { id: SnippetId; label: string; code: string }[];
 }
 
 /** The values and set-ups of one service app (pure: the component and its test share it). */
@@ -132,6 +144,61 @@ userinfo = oauth.get(meta['userinfo_endpoint']).json()   # includes roles
 # refresh
 token = oauth.refresh_token(meta['token_endpoint'], refresh_token=token['refresh_token'])
 # sign-out: redirect to meta['end_session_endpoint'] with id_token_hint${postLogoutRedirectUri === undefined ? '' : ` and\n# post_logout_redirect_uri=${postLogoutRedirectUri}`}`;
+  const callback = originAndPath(redirectUri);
+  const afterLogout = postLogoutRedirectUri === undefined ? undefined : originAndPath(postLogoutRedirectUri);
+  // express-openid-connect's postLogoutRedirect is a path of baseURL; another origin cannot be said there
+  const expressAfterLogout = afterLogout && afterLogout.origin === callback.origin ? afterLogout.path : undefined;
+  // (a server-side app: offered for confidential apps only)
+  const express = `import express from 'express';
+import { auth } from 'express-openid-connect'; // express-openid-connect 3.4, Express 5
+
+const app = express();
+app.use(auth({
+  issuerBaseURL: '${i.issuer}',
+  baseURL: '${callback.origin}',
+  clientID: '${i.clientId}',
+  clientSecret: process.env.OIDC_CLIENT_SECRET,${post ? `\n  clientAuthMethod: 'client_secret_post',` : ''}
+  secret: process.env.SESSION_SECRET, // encrypts the library's own session cookie
+  authRequired: false,
+  // the library's default is response_type=id_token (implicit, form_post), which the provider does not offer
+  authorizationParams: { response_type: 'code', scope: '${INTEGRATION_SCOPE}', prompt: 'consent' },
+  idpLogout: true, // /logout continues at the provider's end_session_endpoint
+  routes: { callback: '${callback.path}'${expressAfterLogout === undefined ? '' : `, postLogoutRedirect: '${expressAfterLogout}'`} },
+  // back-channel logout: register ${callback.origin}/backchannel-logout on the app; the store (express-session's
+  // get/set/destroy) is shared by your instances
+  backchannelLogout: { store },
+}));
+app.get('/', async (req, res) => {
+  if (!req.oidc.isAuthenticated()) return res.send('signed out');
+  res.json({ claims: req.oidc.idTokenClaims, userinfo: await req.oidc.fetchUserInfo() }); // roles
+});`;
+  const goOidc = `// go-oidc 2.1 + golang.org/x/oauth2 0.3 (Debian: golang-github-coreos-go-oidc-dev)
+provider, _ := oidc.NewProvider(ctx, "${i.issuer}")
+var meta struct{ EndSession string \`json:"end_session_endpoint"\` }
+provider.Claims(&meta) // go-oidc 2 has no field for it
+conf := &oauth2.Config{ClientID: "${i.clientId}", ${i.confidential ? 'ClientSecret: os.Getenv("OIDC_CLIENT_SECRET"), ' : ''}RedirectURL: "${redirectUri}",
+    Endpoint: oauth2.Endpoint{AuthURL: provider.Endpoint().AuthURL, TokenURL: provider.Endpoint().TokenURL,
+        AuthStyle: ${post || !i.confidential ? 'oauth2.AuthStyleInParams' : 'oauth2.AuthStyleInHeader'}},
+    Scopes: []string{${INTEGRATION_SCOPE.split(' ').map((x) => `"${x}"`).join(', ')}}}
+verifier := provider.Verifier(&oidc.Config{ClientID: "${i.clientId}"})
+
+// sign-in: PKCE S256 by hand; keep pkce (random), state and nonce in the session
+sum := sha256.Sum256([]byte(pkce))
+to := conf.AuthCodeURL(state, oidc.Nonce(nonce),
+    oauth2.SetAuthURLParam("code_challenge", base64.RawURLEncoding.EncodeToString(sum[:])),
+    oauth2.SetAuthURLParam("code_challenge_method", "S256"),
+    oauth2.SetAuthURLParam("prompt", "consent"))
+
+// callback (${redirectUri})
+tok, _ := conf.Exchange(ctx, code, oauth2.SetAuthURLParam("code_verifier", pkce))
+idt, _ := verifier.Verify(ctx, tok.Extra("id_token").(string))
+if idt.Nonce != nonce { /* refuse */ }
+if idt.AccessTokenHash != "" && idt.VerifyAccessToken(tok.AccessToken) != nil { /* refuse */ }
+var claims struct{ Roles []string \`json:"roles"\` }
+idt.Claims(&claims)
+
+// refresh: conf.TokenSource(ctx, tok).Token()
+// sign-out: redirect to meta.EndSession with id_token_hint${postLogoutRedirectUri === undefined ? '' : ` and post_logout_redirect_uri=${postLogoutRedirectUri}`}`;
   const clientCredentials = `import * as client from 'openid-client'; // machine to machine, no person involved
 
 const config = await client.discovery(new URL('${i.issuer}'), '${i.clientId}', undefined,
@@ -147,9 +214,11 @@ ${post ? `curl -d client_id=${i.clientId} -d 'client_secret=<client secret>' -d 
     snippets: [
       { id: 'env', label: 'Environment', code: env },
       { id: 'openid-client', label: 'openid-client (Node)', code: openidClient },
+      ...(i.confidential ? [{ id: 'express-openid-connect' as const, label: 'express-openid-connect', code: express }] : []),
       { id: 'oidc-client-ts', label: 'oidc-client-ts (browser)', code: oidcClientTs },
       { id: 'mod_auth_openidc', label: 'Apache mod_auth_openidc', code: apache },
       { id: 'authlib', label: 'authlib (Python)', code: authlib },
+      { id: 'go-oidc', label: 'go-oidc (Go)', code: goOidc },
       ...(o.grant_types.includes('client_credentials') ? [{ id: 'client-credentials' as const, label: 'client_credentials', code: clientCredentials }] : []),
     ],
   };
