@@ -7,7 +7,7 @@ import { type Kysely, PostgresAdapter, sql } from 'kysely';
  * index still stores (and on every insert, update and delete rewrites) an entry for each NULL. Every query on these
  * columns compares them with a value (`=`, `in`), which no NULL matches, so the partial indexes serve the same
  * queries. Measured on SQLite with a sign-in's eight `oidc_models` writes: 57 → 37 WAL pages written per sign-in,
- * 374 → 298 µs of CPU (BENCHMARKS.md "CPU per sign-in, third pass").
+ * 374 → 298 µs of CPU (BENCHMARKS.md "CPU per sign-in").
  *
  * - SQLite: the four indexes are rebuilt under their names in the migration.
  * - PostgreSQL: new indexes (`oidc_models_*_nn_idx`) are built after the migrations' transaction (`onlineIndexes`,
