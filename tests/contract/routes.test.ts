@@ -1,11 +1,25 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import * as account from '../../contract/account';
 import { allEndpoints } from '../../contract/index';
 import * as routes from '../../contract/routes';
 import * as routesAdmin from '../../contract/routes-admin';
+import { renderRouteTables } from '../../scripts/routes-gen';
 
-/** The schema-free tables (contract/routes.ts, contract/routes-admin.ts) the SPA calls through: they must not drift from the contract. */
+const ROOT = path.resolve(import.meta.dirname, '../..');
+
+/**
+ * The schema-free tables (contract/routes.ts, contract/routes-admin.ts) the SPA calls through are generated from the
+ * endpoint modules (scripts/routes-gen.ts): the committed files must be what the generator writes now (CI runs the
+ * tests with --ignore-scripts, so an endpoint added without `npm run routes:gen` fails here), and what it writes must
+ * list every endpoint with its method and path.
+ */
 describe('contract/routes.ts and contract/routes-admin.ts', () => {
+  it.each(Object.entries(renderRouteTables()))('%s is up to date (npm run routes:gen)', (file, generated) => {
+    expect(readFileSync(path.join(ROOT, file), 'utf8'), `${file} differs from what scripts/routes-gen.ts generates: run npm run routes:gen`).toBe(generated);
+  });
+
   const table = { ...routes, ...routesAdmin } as unknown as Record<string, Record<string, unknown>>;
 
   it('split the areas: no area in both', () => {
