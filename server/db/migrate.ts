@@ -1,13 +1,14 @@
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { sql, type Migration, type MigrationProvider } from 'kysely';
-import type { Db, OnlineIndex } from './index';
+import { Migrator, sql, type Migration, type MigrationProvider } from 'kysely';
+import type { Db } from './index';
+import { buildOnlineIndexes, dropRetiredIndexes, type OnlineIndex } from './online-indexes';
 
 /**
- * Migration bookkeeping beside kysely's Migrator: which migrations a database has, which this release knows, whether
- * the two can work together (docs/OPERATIONS.md "Upgrade, rollback and compatibility"), and rolling back to a named
- * migration. `npm run db:migrate | db:rollback | db:status` (server/cli/db.ts) and the start-up (server/app.ts) use it.
+ * Migrations: running them (migrateToLatest, kysely's Migrator) and the bookkeeping beside it: which migrations a
+ * database has, which this release knows, whether the two can work together (docs/OPERATIONS.md "Upgrade, rollback and
+ * compatibility"), and rolling back to a named migration. `npm run db:migrate | db:rollback | db:status` (server/cli/db.ts) and the start-up (server/app.ts) use it.
  *
  * Compatibility rule: release N and N+1 run side by side during a rolling upgrade. Every migration from 0015 on says
  * in its name what it does to the previous release:
@@ -210,4 +211,39 @@ export async function rollbackTo(db: Db, wanted: string): Promise<string[]> {
 export function existingSqliteFile(file: string): string {
   if (!existsSync(file)) throw new SchemaMismatchError(`no database at ${file} (set IAM_DATA_DIR, or DATABASE_URL for PostgreSQL)`);
   return file;
+}
+
+/**
+ * Runs the pending migrations (kysely's Migrator: on PostgreSQL all of them in one transaction under its advisory
+ * lock), then builds the online indexes of every migration that are not there yet (buildOnlineIndexes) and drops the
+ * indexes they replace (dropRetiredIndexes). Returns the migrations run.
+ *
+ * A database ahead of this release (a newer release migrated it) is accepted when every migration this release does
+ * not know is an `expand` one (server/db/migrate.ts); otherwise it throws SchemaMismatchError, one line naming them.
+ * `onAhead` hears the names of those compatible newer migrations.
+ */
+export async function migrateToLatest(db: Db, opts: { concurrentlyFromRows?: number; onAhead?: (names: string[]) => void } = {}): Promise<string[]> {
+  const modules = await migrationModules();
+  const state = await readMigrationState(db, modules);
+  assertCompatible(state);
+  if (state.unknown.length) opts.onAhead?.(state.unknown.map((m) => m.name));
+  const migrator = new Migrator({
+    db: db.kysely,
+    provider: providerWith(modules, state.unknown),
+    ...(db.schema ? { migrationTableSchema: db.schema } : {}),
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    // a newer release migrated between our read and the migrator's (its lock): say so instead of kysely's "corrupted migrations"
+    if (error instanceof Error && /^corrupted migrations/.test(error.message)) {
+      throw new SchemaMismatchError(`the database's migrations changed while this release migrated (another release migrating at the same time?): ${error.message.replace(/^corrupted migrations: /, '')}`);
+    }
+    throw error instanceof Error ? error : new Error(String(error));
+  }
+  if (db.dialect === 'postgres') {
+    const online = Object.values(modules);
+    await buildOnlineIndexes(db, online.flatMap((m) => m.onlineIndexes ?? []), opts);
+    await dropRetiredIndexes(db, online.flatMap((m) => m.retiredIndexes ?? []));
+  }
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }

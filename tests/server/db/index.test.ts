@@ -9,8 +9,9 @@ import { cachedStatements, createDb, migrateToLatest, type Db, type WatchedTable
 import { accountRow } from '../../../server/services/accounts';
 
 /**
- * server/db/index.ts: Db.onWrite (what the auth cache is emptied on) and the SQLite statement cache. On SQLite
- * (the statement cache is SQLite's; onWrite is the same kysely plugin on both dialects).
+ * server/db/index.ts: Db.onWrite (server/db/write-watch.ts: what the auth cache is emptied on) and the SQLite
+ * statement cache (server/db/statement-cache.ts). On SQLite (the statement cache is SQLite's; onWrite is the same
+ * kysely plugin on both dialects).
  */
 describe('createDb (SQLite)', () => {
   let dir: string;
