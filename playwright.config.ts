@@ -36,8 +36,14 @@ export default defineConfig({
   reporter: [['list'], ['html', { open: 'never', outputFolder: SHARD ? `playwright-report-${SHARD}` : 'playwright-report' }]],
   use: {
     baseURL: BASE_URL,
-    trace: 'retain-on-failure',
+    // CI records a trace on the retry of a failed test only: recording every test (DOM snapshots at each action and a
+    // screencast) costs CPU on the 2-core machine for traces nobody reads; a failure's retry has one
+    trace: process.env.CI ? 'on-first-retry' : 'retain-on-failure',
     screenshot: 'only-on-failure',
+    // an action waits at most 20 s for its element (default: the whole test's time, up to 468 s for a long walk): a
+    // click on something that went away fails at once instead of holding the run (session-context-01, stop 30)
+    actionTimeout: 20_000,
+    navigationTimeout: 30_000,
   },
   projects: [
     {

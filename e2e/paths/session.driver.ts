@@ -237,6 +237,25 @@ async function openMenuAndLogout(page: Page): Promise<void> {
   await page.getByRole('menuitem', { name: LOGOUT }).click();
 }
 
+/**
+ * Logout after the server already ended the session: the page's own requests may meet the ended grant first (a 401,
+ * then a refused refresh) and sign out by themselves before the menu is pressed — the same way out (the words say "or
+ * let a refused token end the session"). Presses Logout while the menu is there; once the page is signing out or on
+ * its sign-in page there is nothing left to press. (A click on a menu that went away waited for it until the test's
+ * 468 s ran out: session-context-01, stop 30.)
+ */
+async function logoutUnlessEnded(page: Page): Promise<void> {
+  const menu = page.getByRole('button', { name: /Account menu|Kontomenü|Menu account|Menu du compte/i });
+  const leaving = page.locator('[data-screen="screen:session.signing-out"], [data-screen="screen:session.signed-out"]');
+  const ended = async () => (await leaving.count()) > 0 || /\/login\?interaction=/.test(page.url());
+  try {
+    await menu.click({ timeout: 5_000 });
+    await page.getByRole('menuitem', { name: LOGOUT }).click({ timeout: 5_000 });
+  } catch (error) {
+    if (!(await ended())) throw error;
+  }
+}
+
 async function landsOnSignIn(page: Page, admin: boolean): Promise<void> {
   await expect(page).toHaveURL(admin ? /\/admin\/login\?interaction=/ : /\/login\?interaction=/, { timeout: 20_000 });
   await expect(page.locator('[data-screen="screen:session.signed-out"]')).toBeVisible();
@@ -279,8 +298,10 @@ async function performFolded(ctx: DriverContext, key: string): Promise<void> {
   const first = ctx.events[0]?.type;
   const w = world(ctx);
   if (first === 'LOGOUT') {
-    if (key.endsWith('invalid_token')) await deleteGrant(grantOf((await storedTokens(ctx.page))!.access_token));
-    await openMenuAndLogout(ctx.page);
+    if (key.endsWith('invalid_token')) {
+      await deleteGrant(grantOf((await storedTokens(ctx.page))!.access_token));
+      await logoutUnlessEnded(ctx.page);
+    } else await openMenuAndLogout(ctx.page);
   } else if (first === 'REQUEST_UNAUTHORIZED') {
     // no refresh token stored: a refused access token ends the session
     const tokens = await spoilAccessToken(ctx.page);
