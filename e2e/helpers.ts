@@ -164,14 +164,16 @@ export function restoreAdminLanguage(): void {
  * Opens a sign-in page, which leaves for the provider at once and comes back with `?interaction=`: waits for the commit
  * only (its 'load' may be cut short). The page already open may navigate at the same moment (its session machine
  * reacting to cleared cookies or to another tab's storage) and abort this navigation before it commits
- * (net::ERR_ABORTED, seen in the session walk at load 18): then its navigation is let settle and the page opened once
+ * (net::ERR_ABORTED, seen in the session walk at load 18; "interrupted by another navigation", session-token-removed-elsewhere
+ * at load 29): then its navigation is let settle and the page opened once
  * more. The caller asserts where it lands.
  */
 export async function gotoSignIn(page: Page, path: '/login' | '/admin/login'): Promise<void> {
   try {
     await page.goto(path, { waitUntil: 'commit' });
   } catch (err) {
-    if (!String(err).includes('net::ERR_ABORTED')) throw err;
+    // Playwright says either; the page's own navigation (often to this very sign-in page) won
+    if (!/net::ERR_ABORTED|is interrupted by another navigation/.test(String(err))) throw err;
     await page.waitForLoadState('domcontentloaded').catch(() => undefined);
     await page.goto(path, { waitUntil: 'commit' });
   }
