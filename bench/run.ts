@@ -19,7 +19,7 @@ import { buildApp } from '../server/app';
 import { createDb, migrateToLatest } from '../server/db/index';
 import { accountRow } from '../server/services/accounts';
 import { seedUsers } from '../server/cli/seed';
-import { countQuery, pageQuery } from '../server/services/admin/users';
+import { countQuery, pageQuery } from '../server/services/admin/user-search';
 
 const USERS = Number(process.env.BENCH_USERS || 1_000_000);
 const RUNS = Number(process.env.BENCH_RUNS || 20);

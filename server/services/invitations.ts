@@ -10,6 +10,9 @@ export function invitationPageUrl(deps: Pick<Deps, 'config'>, type: Account['typ
   return `${deps.config.appUrl}/verify/${type === 'admin' ? 'admin' : 'user'}?url=${encodeURIComponent(signedLink)}`;
 }
 
+/** sendInvitation's actor option (none for the system). */
+export const actorOpts = (actorId: string | null): { actorId?: string } => (actorId ? { actorId } : {});
+
 /**
  * Issues a single-use invitation (older invitations of the account stop working) and mails the link
  * in the account's locale (templates `invitation` / `admin_invitation`). Returns nothing; the token

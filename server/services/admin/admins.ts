@@ -6,7 +6,9 @@ import type { Actor, Deps, Queries } from '../deps';
 import { recordAudit } from './audit';
 import type { AccountView } from '../../../contract/common';
 import { accountView } from './schemas';
-import { actorOpts, deleteAccount, listAccounts, reinvite } from './users';
+import { actorOpts } from '../invitations';
+import { deleteAccount, reinvite } from './account-actions';
+import { listAccounts } from './user-search';
 
 /** Admin accounts (super_admin only, contract/admin/admins.ts): the last active super_admin always stays. */
 

@@ -6,7 +6,7 @@ import type { Db } from '../../db/index';
 import type { CsvEncoding } from '../../../contract/admin/import';
 import { CSV_EXCERPT_LENGTH, CSV_MAX_CELL_LENGTH, CSV_MAX_COLUMNS } from '../../../contract/domain/csv-limits';
 import { accountStateOf } from '../../../contract/common';
-import { accountWhere, shortSearchVia, type SearchVia, type UserFilters } from './users';
+import { accountWhere, shortSearchVia, type SearchVia, type UserFilters } from './user-search';
 
 /**
  * CSV/formula injection (OWASP "CSV Injection", ASVS 5.0 V1.2.10): a spreadsheet runs a cell that starts with

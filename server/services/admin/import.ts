@@ -11,11 +11,11 @@ import { zodErrorToFieldIssues } from '../../lib/validation';
 import { emailSchema, LOCALES, personNameSchema, phoneSchema } from '../../../contract/domain/formats';
 import type { ImportJob, ImportReport } from '../../../contract/admin/import';
 import { normalizeEmail, searchTextOf } from '../accounts';
-import { sendInvitation } from '../invitations';
+import { actorOpts, sendInvitation } from '../invitations';
 import type { Actor, Deps, Queries } from '../deps';
 import { recordAudit } from './audit';
 import { CsvRefused, excerpt, exportUsersCsv, parseCsv, type ParsedCsv } from './csv';
-import { actorOpts, type UserFilters } from './users';
+import type { UserFilters } from '../../../contract/admin/users';
 
 /**
  * The CSV import of end users (docs/IMPORT.md) and the export: a file of up to `config.importJobs.syncMaxRows` rows is imported

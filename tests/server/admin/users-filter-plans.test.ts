@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { describeEachDb } from '../../helpers/app';
 import { accountRow } from '../../../server/services/accounts';
 import { ensureCatalog } from '../../../server/cli/seed';
-import { countQuery, listAccounts, pageQuery, searchVia, shortSearchVia, windowQuery, type ListAnswer, type UserFilters } from '../../../server/services/admin/users';
+import { countQuery, listAccounts, pageQuery, searchVia, shortSearchVia, windowQuery, type ListAnswer, type UserFilters } from '../../../server/services/admin/user-search';
 
 /**
  * Several filters (migrations 0009 SQLite, 0010 PostgreSQL): the walk of one filter's index checks the other filters

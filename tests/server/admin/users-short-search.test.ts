@@ -2,7 +2,7 @@ import { beforeAll, expect, it } from 'vitest';
 import { CompiledQuery } from 'kysely';
 import { describeEachDb, type TestApp } from '../../helpers/app';
 import { accountRow } from '../../../server/services/accounts';
-import { ftsProbeVia, listAccounts, pageQuery, shortSearchVia, SHORT_PROBE_ROWS } from '../../../server/services/admin/users';
+import { ftsProbeVia, listAccounts, pageQuery, shortSearchVia, SHORT_PROBE_ROWS } from '../../../server/services/admin/user-search';
 import * as shortSearchMigration from '../../../server/db/migrations/0008_short_search';
 import { actors, type Actors } from './fixtures';
 
