@@ -44,6 +44,7 @@ export const ERROR_CODES = [
   'last_super_admin',
   'lock_forbidden',
   'lock_not_found',
+  'session_not_found',
   'name_taken',
   'not_found',
   'not_technical',

@@ -13,6 +13,7 @@ import * as adminUsers from './admin/users';
 import * as adminImport from './admin/import';
 import * as adminAdmins from './admin/admins';
 import * as adminLogs from './admin/logs';
+import * as sessions from './sessions';
 
 export * from './endpoint';
 export * from './errors';
@@ -26,8 +27,9 @@ export * as adminUsers from './admin/users';
 export * as adminImport from './admin/import';
 export * as adminAdmins from './admin/admins';
 export * as adminLogs from './admin/logs';
+export * as sessions from './sessions';
 
-const modules: Record<string, Record<string, unknown>> = { adminCatalog, adminServiceApps, auth, system, account, profile, adminUsers, adminImport, adminAdmins, adminLogs };
+const modules: Record<string, Record<string, unknown>> = { adminCatalog, adminServiceApps, auth, system, account, profile, adminUsers, adminImport, adminAdmins, adminLogs, sessions };
 
 /** Every endpoint of the contract, named `<module>.<export>`. */
 export function allEndpoints(): Array<{ name: string; endpoint: EndpointShape }> {

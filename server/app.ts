@@ -119,7 +119,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   app.decorate('lifecycle', { draining: false });
   app.decorate('db', db);
   app.decorate('mailer', opts.mailer ?? createMailer(config, app.log));
-  const oidc = createOidcRuntime({ db, config, log: app.log });
+  const oidc = createOidcRuntime({ db, config, log: app.log, mailer: app.mailer });
   app.decorate('oidc', oidc);
   // the TOTP encryption key decrypts the stored secrets (IAM_ENCRYPTION_KEY): one error line at start if not, and
   // readiness answers 503 encryption_key_mismatch (docs/OPERATIONS.md, "Encryption key")

@@ -94,6 +94,12 @@ export interface AppConfig {
    * client writes (issue 28 finding 2).
    */
   trustProxy: false | number | string[];
+  /**
+   * IAM_PLACE_HEADER (unset by default): the request header a trusted proxy sets to the client's country (ISO 3166-1
+   * alpha-2, e.g. Cloudflare's `CF-IPCountry`); the sessions list shows it as the approximate place. Unset: no place
+   * is shown (the product looks nothing up). Only set it when the proxy overwrites the header on every request.
+   */
+  placeHeader: string | undefined;
   /** Sender of every mail (MAIL_FROM). */
   mailFrom: string;
   /** Issuer shown in authenticator apps (IAM_TOTP_ISSUER, default IAM). */
@@ -252,6 +258,14 @@ function trustProxyOf(env: Env): AppConfig['trustProxy'] {
 export const defaultAppUrl = (port: number): string => `http://localhost:${port}`;
 
 /** IAM_AUTH_CACHE_MS (default 1000, 0–5000): the bound for an ended grant to reach every instance (server/oidc/auth-cache.ts). */
+/** IAM_PLACE_HEADER: a header name (letters, digits, dashes), kept lower-cased as Node gives headers; unset = none. */
+function placeHeaderOf(env: Env): string | undefined {
+  const raw = env.IAM_PLACE_HEADER?.trim();
+  if (!raw) return undefined;
+  if (!/^[A-Za-z0-9-]{1,64}$/.test(raw)) throw new ConfigError('IAM_PLACE_HEADER', `must be a header name such as CF-IPCountry, got "${raw}"`);
+  return raw.toLowerCase();
+}
+
 export function authCacheMs(env: Env = process.env): number {
   return int(env, 'IAM_AUTH_CACHE_MS', 1000, 0, 5000);
 }
@@ -368,6 +382,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     metrics: { token: metricsToken, port: metricsPort, host: env.METRICS_HOST || '127.0.0.1' },
     rateLimitPerMinute: int(env, 'IAM_RATE_LIMIT_PER_MINUTE', 600, 1, 100_000_000),
     trustProxy: trustProxyOf(env),
+    placeHeader: placeHeaderOf(env),
     mailFrom: env.MAIL_FROM || 'IAM <no-reply@localhost>',
     totpIssuer: env.IAM_TOTP_ISSUER || 'IAM',
     encryptionPepper: env.IAM_ENCRYPTION_KEY ?? '',

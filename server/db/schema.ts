@@ -168,6 +168,31 @@ export interface RevokedAccessTokensTable {
   revoked_at: string;
 }
 
+/** What the product knows of one provider session, by its uid (migration 0019, server/services/sessions.ts). */
+export interface AccountSessionsTable {
+  uid: string;
+  account_id: string;
+  user_agent: string | null;
+  ip_address: string | null;
+  /** ISO 3166-1 alpha-2 country code from IAM_PLACE_HEADER, else null */
+  place: string | null;
+  signed_in_at: string;
+  last_used_at: string;
+  /** epoch seconds: the session's absolute end (the row is deleted after it) */
+  expires_at: number;
+}
+
+/** A browser an account signed in from (migration 0019): the new-device mail's memory (server/services/sessions.ts). */
+export interface AccountDevicesTable {
+  account_id: string;
+  /** SHA-256 (hex) of the id in the browser's signed device cookie */
+  device_hash: string;
+  /** the User-Agent family: browser and system, e.g. "Firefox/Windows" */
+  family: string;
+  first_seen_at: string;
+  last_seen_at: string;
+}
+
 /** DPoP proofs already used at a resource endpoint, without Redis (RFC 9449; migration 0017, server/oidc/dpop.ts). */
 export interface DpopProofsTable {
   /** sha256 of the proof key's thumbprint and the proof's jti */
@@ -327,6 +352,8 @@ export interface Database {
   oidc_models: OidcModelsTable;
   revoked_access_tokens: RevokedAccessTokensTable;
   dpop_proofs: DpopProofsTable;
+  account_sessions: AccountSessionsTable;
+  account_devices: AccountDevicesTable;
   signing_keys: SigningKeysTable;
   one_time_tokens: OneTimeTokensTable;
   recovery_codes: RecoveryCodesTable;

@@ -15,6 +15,8 @@ export interface PendingActivity {
   ip: string;
   origin: string | null;
   userAgent: string | null;
+  /** The client's country from IAM_PLACE_HEADER (server/lib/client-info.ts placeOf), else null. */
+  place?: string | null;
   /** An SSO sign-in: the upstream provider and its ID token, remembered with the session for the upstream sign-out. */
   upstream?: UpstreamSignIn | undefined;
 }
@@ -30,6 +32,7 @@ export function pendingActivityOf(result: unknown): PendingActivity | null {
     ip: a.ip,
     origin: typeof a.origin === 'string' ? a.origin : null,
     userAgent: typeof a.userAgent === 'string' ? a.userAgent : null,
+    place: typeof a.place === 'string' ? a.place : null,
     upstream: upstreamSignInOf(a.upstream),
   };
 }

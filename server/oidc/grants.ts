@@ -88,16 +88,37 @@ export async function revokeAccountGrantsDb(db: Kysely<Database>, accountId: str
 export async function endSessionsOfGrant(db: Kysely<Database>, grantId: string, reason: LogoutReason = 'sign_out'): Promise<string[]> {
   const candidates = await db.selectFrom('oidc_models').select(['id', 'payload', 'account_id']).where('model', '=', 'Session').where('payload', 'like', `%${grantId}%`).execute();
   const sessions = candidates.filter((s) => s.payload.includes(`"${grantId}"`));
-  const grants = new Set([grantId]);
+  return endStoredSessions(db, sessions, reason, [grantId]);
+}
+
+/** A provider session as stored (`oidc_models`, model `Session`). */
+export interface StoredSession {
+  id: string;
+  payload: string;
+  account_id: string | null;
+}
+
+/**
+ * Ends stored provider sessions (a sign-out, or the sessions list's "End", server/services/sessions.ts): every grant of
+ * each session (and `alsoGrants`) with all its artefacts, the sessions themselves, the sign-in activities of those
+ * grants, and a queued logout token for each service app of the sessions that registered a back-channel logout URI;
+ * in one transaction (or in the caller's). Refresh tokens die with their grant, access tokens on `/api` with it (the
+ * bearer check reads the grant; the auth caches empty on the delete: server/oidc/auth-cache.ts). Answers the ended
+ * sessions' uids.
+ */
+export async function endStoredSessions(db: Kysely<Database>, sessions: readonly StoredSession[], reason: LogoutReason, alsoGrants: readonly string[] = []): Promise<string[]> {
+  const grants = new Set(alsoGrants);
   for (const s of sessions) for (const a of sessionAuthorizations(s.payload)) if (a.grantId) grants.add(a.grantId);
   const ids = [...grants];
   const queued = await inTransaction(db, async (trx) => {
-    await trx
-      .deleteFrom('oidc_models')
-      .where((eb) => eb.or([eb('grant_id', 'in', ids), eb.and([eb('model', '=', 'Grant'), eb('id', 'in', ids)])]))
-      .execute();
+    if (ids.length) {
+      await trx
+        .deleteFrom('oidc_models')
+        .where((eb) => eb.or([eb('grant_id', 'in', ids), eb.and([eb('model', '=', 'Grant'), eb('id', 'in', ids)])]))
+        .execute();
+    }
     if (sessions.length) await trx.deleteFrom('oidc_models').where('model', '=', 'Session').where('id', 'in', sessions.map((s) => s.id)).execute();
-    await trx.updateTable('auth_activities').set({ logged_out_at: nowIso() }).where('session_ref', 'in', ids).where('logged_out_at', 'is', null).execute();
+    if (ids.length) await trx.updateTable('auth_activities').set({ logged_out_at: nowIso() }).where('session_ref', 'in', ids).where('logged_out_at', 'is', null).execute();
     let n = 0;
     for (const s of sessions) {
       const accountId = s.account_id;

@@ -6,6 +6,8 @@ import { AppError } from '../errors';
 import { createProvider } from './provider';
 import { cleanupExpired, grantAlive, serviceAppClient } from './adapter';
 import { accessTokenRevoked, cleanupRevokedAccessTokens } from './revocation';
+import { cleanupSessionRecords } from '../services/sessions';
+import type { ProviderHost } from './provider';
 import { boundThumbprint, cleanupDpopProofs, createDpopVerifier, databaseReplayStore, dpopChallenge, redisReplayStore, SenderConstraintError, type DpopVerifier } from './dpop';
 import { createAuthCache, type AuthCache, type AuthEntry } from './auth-cache';
 import { KeyRing, keyPolicy, SIGNING_ALG } from './keys';
@@ -61,7 +63,7 @@ declare module 'fastify' {
 /** Clock difference allowed on a token's exp and nbf. */
 const CLOCK_TOLERANCE_SECONDS = 5;
 
-export function createOidcRuntime(deps: ServiceHost): OidcRuntime {
+export function createOidcRuntime(deps: ProviderHost): OidcRuntime {
   let loading: Promise<KeyRing> | undefined;
   let current: { version: string; provider: Promise<Provider> } | undefined;
   let cleanup: NodeJS.Timeout | undefined;
@@ -89,7 +91,7 @@ export function createOidcRuntime(deps: ServiceHost): OidcRuntime {
           started = r;
           cleanup = setInterval(() => {
             const db = deps.db.kysely;
-            Promise.all([cleanupExpired(db), cleanupRevokedAccessTokens(db), cleanupDpopProofs(db)]).catch((err: unknown) => deps.log.warn({ err }, 'oidc cleanup failed'));
+            Promise.all([cleanupExpired(db), cleanupRevokedAccessTokens(db), cleanupDpopProofs(db), cleanupSessionRecords(db)]).catch((err: unknown) => deps.log.warn({ err }, 'oidc cleanup failed'));
           }, 10 * 60 * 1000);
           cleanup.unref();
         }

@@ -23,6 +23,12 @@ import type { AppConfig } from '../config';
 import type { Account, Database } from '../db/schema';
 import type { Kysely } from 'kysely';
 import { enqueueLogouts, wakeLogoutDeliveries } from './backchannel-logout';
+import type { Mailer } from '../services/mail';
+import { DEVICE_COOKIE, DEVICE_COOKIE_MAX_AGE_MS, recordSignIn, touchSession } from '../services/sessions';
+import { systemClock } from '../services/deps';
+
+/** What the provider needs: the shared host, and the mailer for the new-device mail (server/services/sessions.ts). */
+export type ProviderHost = ServiceHost & { mailer?: Mailer | undefined };
 
 const epoch = (): number => Math.floor(Date.now() / 1000);
 
@@ -113,12 +119,14 @@ function promptPolicy(): ReturnType<typeof interactionPolicy.base> {
  * key set changes (all state lives in the database, so nothing is lost). `readAccessToken` checks one of our JWT
  * access tokens (the runtime's key ring), for their revocation (server/oidc/revocation.ts).
  */
-export async function createProvider(deps: ServiceHost, jwks: JWKS, jwksMaxAgeSeconds: number, readAccessToken: AccessTokenReader): Promise<Provider> {
+export async function createProvider(deps: ProviderHost, jwks: JWKS, jwksMaxAgeSeconds: number, readAccessToken: AccessTokenReader): Promise<Provider> {
   const { config, log } = deps;
   const db = deps.db.kysely;
   const { refreshIdleSeconds, refreshAbsoluteSeconds, accessTokenTtlSeconds } = config.auth;
   const resource = apiResource(config.appUrl);
   const secure = config.appUrl.startsWith('https:');
+  // the device cookie is read only where sign-ins complete (the provider's paths)
+  const oidcPath = URL.parse(config.issuer)?.pathname || '/';
 
   const configuration: Configuration = {
     adapter: createAdapterClass(db, (stored) => getClientSecret(deps, { client_secret: stored })),
@@ -263,6 +271,20 @@ export async function createProvider(deps: ServiceHost, jwks: JWKS, jwksMaxAgeSe
         await recordCompletedSignIn(db, activity, client.clientId, grantJti).catch((err: unknown) => log.warn({ err }, 'recording the sign-in failed'));
         // an SSO sign-in: the session remembers its upstream, so signing out can end the upstream session too
         if (activity.upstream) await rememberUpstreamSignIn(db, session.uid, activity.upstream, refreshAbsoluteSeconds);
+        // the sessions list's record and the new-device check (server/services/sessions.ts)
+        const mailer = deps.mailer;
+        if (mailer) {
+          const device = {
+            get: () => ctx.cookies.get(DEVICE_COOKIE, { signed: true }),
+            set: (id: string) => ctx.cookies.set(DEVICE_COOKIE, id, { signed: true, httpOnly: true, sameSite: 'lax', secure, path: oidcPath, maxAge: DEVICE_COOKIE_MAX_AGE_MS, overwrite: true }),
+          };
+          await recordSignIn({ db: deps.db, config, mailer, log, clock: systemClock }, { sessionUid: session.uid, sessionExpiresAt: epoch() + refreshAbsoluteSeconds, activity, device }).catch((err: unknown) =>
+            log.warn({ err }, 'recording the session failed'),
+          );
+        }
+      } else {
+        // another app reached through the session: it was used
+        await touchSession(db, session.uid).catch((err: unknown) => log.warn({ err }, 'session last-used update failed'));
       }
       return grant;
     },
@@ -312,6 +334,12 @@ export async function createProvider(deps: ServiceHost, jwks: JWKS, jwksMaxAgeSe
   // RP-initiated logout: the service apps of the session the confirmation ends are told (back-channel logout)
   provider.use(logoutTokensOnEndSession(provider, db, log));
 
+  // a token refresh (or code exchange) through a session uses it: the sessions list's "last used"
+  provider.on('grant.success', (ctx: KoaContextWithOIDC) => {
+    const e = ctx.oidc.entities as { RefreshToken?: { sessionUid?: unknown }; AuthorizationCode?: { sessionUid?: unknown } };
+    const uid = e.RefreshToken?.sessionUid ?? e.AuthorizationCode?.sessionUid;
+    if (typeof uid === 'string') touchSession(db, uid).catch((err: unknown) => log.warn({ err }, 'session last-used update failed'));
+  });
   provider.on('grant.revoked', (_ctx: KoaContextWithOIDC, grantId: string) => {
     db.updateTable('auth_activities').set({ logged_out_at: nowIso() }).where('session_ref', '=', grantId).where('logged_out_at', 'is', null).execute().catch((err: unknown) => log.warn({ err }, 'sign-out record failed'));
   });

@@ -1,13 +1,17 @@
 import type { Language } from '../i18n/index';
 
-export type MailTemplate = 'invitation' | 'admin_invitation' | 'password_reset' | 'password_changed' | 'account_inactive_sign_in' | 'setup' | 'api_key_generated' | 'api_key_revoked';
+export type MailTemplate = 'invitation' | 'admin_invitation' | 'password_reset' | 'password_changed' | 'account_inactive_sign_in' | 'setup' | 'api_key_generated' | 'api_key_revoked' | 'new_device_sign_in';
 
-/** What a template is filled with (`{name}`, `{link}`, `{expires_hours}` (default 72), `{key_prefix}`). */
+/** What a template is filled with (`{name}`, `{link}`, `{expires_hours}` (default 72), `{key_prefix}`, `{device}`, `{time}`, `{ip}`). */
 export interface MailParams {
   name?: string;
   link?: string;
   expires_hours?: number;
   key_prefix?: string;
+  /** new_device_sign_in: "Firefox on Windows", the time (with its zone) and the address */
+  device?: string;
+  time?: string;
+  ip?: string;
 }
 type Params = MailParams & { product?: string };
 
@@ -73,6 +77,12 @@ const T: Record<MailTemplate, Record<Language, TemplateText>> = {
     de: { subject: 'Der API-Schlüssel Ihres {product}-Kontos wurde widerrufen', intro: 'Hallo {name}, ein Administrator hat den API-Schlüssel (iam_{key_prefix}_…) Ihres Kontos widerrufen. Er funktioniert nicht mehr.', outro: 'Falls Sie das nicht erwartet haben, wenden Sie sich an Ihren Administrator.' },
     fr: { subject: 'La clé API de votre compte {product} a été révoquée', intro: 'Bonjour {name}, un administrateur a révoqué la clé API (iam_{key_prefix}_…) de votre compte. Elle ne fonctionne plus.', outro: "Si vous ne vous y attendiez pas, contactez votre administrateur." },
     it: { subject: 'La chiave API del tuo account {product} è stata revocata', intro: 'Ciao {name}, un amministratore ha revocato la chiave API (iam_{key_prefix}_…) del tuo account. Non funziona più.', outro: "Se non te lo aspettavi, contatta l'amministratore." },
+  },
+  new_device_sign_in: {
+    en: { subject: 'New sign-in to {product} from {device}', intro: 'Hello {name}, your account was just signed in to from a device it was not used on before: {device}, {time}, address {ip}.', action: 'See your sessions', outro: 'If it was you, there is nothing to do. If it was not, end that session in the list and change your password.' },
+    de: { subject: 'Neue Anmeldung bei {product} mit {device}', intro: 'Hallo {name}, soeben hat sich jemand mit einem Gerät bei Ihrem Konto angemeldet, das dafür noch nie benutzt wurde: {device}, {time}, Adresse {ip}.', action: 'Ihre Sitzungen ansehen', outro: 'Wenn Sie das waren, ist nichts zu tun. Wenn nicht, beenden Sie diese Sitzung in der Liste und ändern Sie Ihr Passwort.' },
+    fr: { subject: 'Nouvelle connexion à {product} depuis {device}', intro: "Bonjour {name}, une connexion à votre compte vient d'avoir lieu depuis un appareil jamais utilisé auparavant : {device}, {time}, adresse {ip}.", action: 'Voir vos sessions', outro: "Si c'était vous, il n'y a rien à faire. Sinon, terminez cette session dans la liste et changez votre mot de passe." },
+    it: { subject: 'Nuovo accesso a {product} da {device}', intro: "Ciao {name}, è appena stato effettuato l'accesso al tuo account da un dispositivo mai usato prima: {device}, {time}, indirizzo {ip}.", action: 'Vedi le tue sessioni', outro: 'Se eri tu, non devi fare nulla. Altrimenti termina quella sessione nell’elenco e cambia la password.' },
   },
 };
 

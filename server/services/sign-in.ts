@@ -50,6 +50,8 @@ export interface ClientInfo {
   ip: string;
   origin: string | null;
   userAgent: string | null;
+  /** the country the trusted proxy named (IAM_PLACE_HEADER), else null */
+  place?: string | null;
 }
 
 interface Complete {
@@ -172,7 +174,7 @@ export function createSignInService(deps: Deps, oidc: Pick<OidcHandle, 'provider
       await saveInteraction(interaction);
       return { status: 'complete', redirect_to: `${deps.config.appUrl}${DENIED_PATH}/${interaction.uid}` };
     }
-    const activity: PendingActivity = { id: randomUUID(), accountId: account.id, ip: client.ip, origin: client.origin, userAgent: client.userAgent, ...(upstream ? { upstream } : {}) };
+    const activity: PendingActivity = { id: randomUUID(), accountId: account.id, ip: client.ip, origin: client.origin, userAgent: client.userAgent, place: client.place ?? null, ...(upstream ? { upstream } : {}) };
     interaction.result = {
       login: { accountId: account.id, ...methods, remember: true, ts: epoch() },
       activity: { ...activity },

@@ -8,6 +8,7 @@ import { createSsoService, type SsoService } from '../../services/sso';
 import { createMeService, type MeService } from '../../services/me';
 import { createAccountPasswordsService, type AccountPasswordsService } from '../../services/account-passwords';
 import { createApiKeysService, type ApiKeysService } from '../../services/api-keys';
+import { createSessionsService, type SessionsService } from '../../services/sessions';
 import { createInvitationsService, type InvitationsService } from '../../services/invitations';
 import { createLocksService, type LocksService } from '../../services/locks';
 import { createPasswordResetService, type PasswordResetService } from '../../services/password-reset';
@@ -30,6 +31,7 @@ export interface Services {
   me: MeService;
   accountPasswords: AccountPasswordsService;
   apiKeys: ApiKeysService;
+  sessions: SessionsService;
   invitations: InvitationsService;
   locks: LocksService;
   passwordReset: PasswordResetService;
@@ -62,6 +64,7 @@ export function createServices(deps: Deps, oidc: OidcHandle): Services {
     me: createMeService(deps),
     accountPasswords: createAccountPasswordsService(deps),
     apiKeys: createApiKeysService(deps),
+    sessions: createSessionsService(deps),
     invitations: createInvitationsService(deps),
     locks: createLocksService(deps),
     passwordReset: createPasswordResetService(deps),

@@ -43,6 +43,7 @@ const codeMessages: Record<ErrorCode, MessageDescriptor> = {
   last_super_admin: msg`The last super admin cannot be removed or demoted`,
   lock_forbidden: msg`Managers may clear only the locks of the users they manage`,
   lock_not_found: msg`This lock no longer exists`,
+  session_not_found: msg`This session has ended already`,
   name_taken: msg`This name is already taken`,
   not_found: msg`This no longer exists; reload the page`,
   not_technical: msg`API keys can only be generated for technical users`,

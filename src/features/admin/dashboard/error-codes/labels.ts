@@ -42,6 +42,7 @@ const CODE_LABELS: Record<LoggedErrorCode, MessageDescriptor> = {
   last_super_admin: msg`Last super admin`,
   lock_forbidden: msg`Clearing a lock not allowed`,
   lock_not_found: msg`Lock not found`,
+  session_not_found: msg`Session not found`,
   name_taken: msg`Name already taken`,
   not_found: msg`Not found`,
   not_technical: msg`Not a technical user`,
