@@ -14,6 +14,7 @@ import * as adminImport from './admin/import';
 import * as adminAdmins from './admin/admins';
 import * as adminLogs from './admin/logs';
 import * as sessions from './sessions';
+import * as adminSessions from './admin/sessions';
 
 export * from './endpoint';
 export * from './errors';
@@ -28,8 +29,9 @@ export * as adminImport from './admin/import';
 export * as adminAdmins from './admin/admins';
 export * as adminLogs from './admin/logs';
 export * as sessions from './sessions';
+export * as adminSessions from './admin/sessions';
 
-const modules: Record<string, Record<string, unknown>> = { adminCatalog, adminServiceApps, auth, system, account, profile, adminUsers, adminImport, adminAdmins, adminLogs, sessions };
+const modules: Record<string, Record<string, unknown>> = { adminCatalog, adminServiceApps, auth, system, account, profile, adminUsers, adminImport, adminAdmins, adminLogs, sessions, adminSessions };
 
 /** Every endpoint of the contract, named `<module>.<export>`. */
 export function allEndpoints(): Array<{ name: string; endpoint: EndpointShape }> {

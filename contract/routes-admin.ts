@@ -12,6 +12,7 @@ import type * as adminUsersEndpoints from './admin/users';
 import type * as adminImportEndpoints from './admin/import';
 import type * as adminAdminsEndpoints from './admin/admins';
 import type * as adminLogsEndpoints from './admin/logs';
+import type * as adminSessionsEndpoints from './admin/sessions';
 
 export const adminCatalog = {
   createRole: route<typeof adminCatalogEndpoints.createRole>('POST', '/api/admin/roles'),
@@ -66,4 +67,9 @@ export const adminLogs = {
   listActivities: route<typeof adminLogsEndpoints.listActivities>('GET', '/api/admin/logs/activities'),
   listAudit: route<typeof adminLogsEndpoints.listAudit>('GET', '/api/admin/audit'),
   listErrors: route<typeof adminLogsEndpoints.listErrors>('GET', '/api/admin/logs/errors'),
+} as const;
+
+export const adminSessions = {
+  endSessionOfUser: route<typeof adminSessionsEndpoints.endSessionOfUser>('DELETE', '/api/admin/users/:id/sessions/:session'),
+  listUserSessionsOfUser: route<typeof adminSessionsEndpoints.listUserSessionsOfUser>('GET', '/api/admin/users/:id/sessions'),
 } as const;

@@ -15,6 +15,7 @@ import type * as authEndpoints from './auth';
 import type * as accountEndpoints from './account';
 import type * as profileEndpoints from './profile';
 import type * as systemEndpoints from './system';
+import type * as sessionsEndpoints from './sessions';
 
 export const auth = {
   adminLogin: route<typeof authEndpoints.adminLogin>('POST', '/api/admin/login'),
@@ -100,4 +101,13 @@ export const accountByKind = {
     checkResetToken: account.checkAdminResetToken,
     resetPassword: account.resetAdminPassword,
   },
+} as const;
+
+export const sessions = {
+  endAdminSession: route<typeof sessionsEndpoints.endAdminSession>('DELETE', '/api/admin/sessions/:session'),
+  endOtherAdminSessions: route<typeof sessionsEndpoints.endOtherAdminSessions>('POST', '/api/admin/sessions/end-others'),
+  endOtherUserSessions: route<typeof sessionsEndpoints.endOtherUserSessions>('POST', '/api/user/sessions/end-others'),
+  endUserSession: route<typeof sessionsEndpoints.endUserSession>('DELETE', '/api/user/sessions/:session'),
+  listAdminSessions: route<typeof sessionsEndpoints.listAdminSessions>('GET', '/api/admin/sessions'),
+  listUserSessions: route<typeof sessionsEndpoints.listUserSessions>('GET', '/api/user/sessions'),
 } as const;

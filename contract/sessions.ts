@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { defineEndpoint } from './endpoint';
-import { dataOf, idParams } from './common';
+import { dataOf } from './common';
 import type { AccountKind } from './account';
 
 export const DEVICE_TYPES = ['desktop', 'mobile', 'tablet'] as const;
@@ -28,7 +28,7 @@ export const sessionSchema = z
 export type SessionView = z.infer<typeof sessionSchema>;
 
 export const sessionParams = z.object({ session: z.string().min(1).max(64) });
-const endedAnswer = dataOf(z.object({ ended: z.number().int().describe('the number of sessions ended') }));
+export const endedAnswer = dataOf(z.object({ ended: z.number().int().describe('the number of sessions ended') }));
 
 const tagOf = <K extends AccountKind>(kind: K) => `profile: ${kind}` as const;
 
@@ -72,20 +72,3 @@ export const byKind = {
   user: { list: listUserSessions, end: endUserSession, endOthers: endOtherUserSessions },
   admin: { list: listAdminSessions, end: endAdminSession, endOthers: endOtherAdminSessions },
 } as const;
-
-/** An admin's view of a user's sessions (user information page); "end all" is adminUsers.endUserSessions. */
-export const listUserSessionsOfUser = defineEndpoint({
-  method: 'GET', path: '/api/admin/users/:id/sessions', tag: 'admin: users', access: 'admin',
-  summary: "A user's live sessions (newest use first)",
-  params: idParams,
-  response: dataOf(z.array(sessionSchema)),
-  errors: { 401: ['unauthorized'], 403: ['forbidden'], 404: ['user_not_found'] },
-});
-
-export const endSessionOfUser = defineEndpoint({
-  method: 'DELETE', path: '/api/admin/users/:id/sessions/:session', tag: 'admin: users', access: 'admin',
-  summary: "End one of a user's sessions (its apps get a back-channel logout). Audited as user.session_ended",
-  params: idParams.extend(sessionParams.shape),
-  response: endedAnswer,
-  errors: { 401: ['unauthorized'], 403: ['forbidden'], 404: ['user_not_found', 'session_not_found'] },
-});

@@ -14,7 +14,6 @@ import { KeyRing, keyPolicy, SIGNING_ALG } from './keys';
 import { FIRST_PARTY_CLIENTS } from './access';
 import { setKeysInUse } from '../lib/metrics';
 import { createLogoutDeliveryWorker, LOGOUT_TOKEN_TYP, type LogoutDeliveryWorker } from './backchannel-logout';
-import type { ServiceHost } from '../services/deps';
 
 /**
  * The app's OIDC runtime, built from explicit dependencies: its signing keys (loaded on first use, then polled every

@@ -91,7 +91,7 @@ export function spaOriginFor(config: Pick<AppConfig, 'appUrl' | 'devOrigins'>, r
  * The account row findAccount read, per provider request (koa context): loadExistingGrant, later in the same request,
  * checks the same row instead of reading it again. Never kept beyond the request (the context is the key).
  */
-const accountsOfRequest = new WeakMap<object, Pick<Account, 'id' | 'type' | 'status'>>();
+const accountsOfRequest = new WeakMap<object, Account>();
 
 const remaining = (absolute: number, start: number | undefined): number => Math.max(1, absolute - (epoch() - (start ?? epoch())));
 
@@ -278,7 +278,7 @@ export async function createProvider(deps: ProviderHost, jwks: JWKS, jwksMaxAgeS
             get: () => ctx.cookies.get(DEVICE_COOKIE, { signed: true }),
             set: (id: string) => ctx.cookies.set(DEVICE_COOKIE, id, { signed: true, httpOnly: true, sameSite: 'lax', secure, path: oidcPath, maxAge: DEVICE_COOKIE_MAX_AGE_MS, overwrite: true }),
           };
-          await recordSignIn({ db: deps.db, config, mailer, log, clock: systemClock }, { sessionUid: session.uid, sessionExpiresAt: epoch() + refreshAbsoluteSeconds, activity, device }).catch((err: unknown) =>
+          await recordSignIn({ db: deps.db, config, mailer, log, clock: systemClock }, { sessionUid: session.uid, sessionExpiresAt: epoch() + refreshAbsoluteSeconds, activity, device, account: seen?.id === accountId ? seen : undefined }).catch((err: unknown) =>
             log.warn({ err }, 'recording the session failed'),
           );
         }
@@ -334,10 +334,11 @@ export async function createProvider(deps: ProviderHost, jwks: JWKS, jwksMaxAgeS
   // RP-initiated logout: the service apps of the session the confirmation ends are told (back-channel logout)
   provider.use(logoutTokensOnEndSession(provider, db, log));
 
-  // a token refresh (or code exchange) through a session uses it: the sessions list's "last used"
+  // a token refresh through a session uses it: the sessions list's "last used"
   provider.on('grant.success', (ctx: KoaContextWithOIDC) => {
-    const e = ctx.oidc.entities as { RefreshToken?: { sessionUid?: unknown }; AuthorizationCode?: { sessionUid?: unknown } };
-    const uid = e.RefreshToken?.sessionUid ?? e.AuthorizationCode?.sessionUid;
+    // (a code exchange follows the sign-in or the authorization that touched the session already)
+    if (ctx.oidc.params?.grant_type !== 'refresh_token') return;
+    const uid = (ctx.oidc.entities as { RefreshToken?: { sessionUid?: unknown } }).RefreshToken?.sessionUid;
     if (typeof uid === 'string') touchSession(db, uid).catch((err: unknown) => log.warn({ err }, 'session last-used update failed'));
   });
   provider.on('grant.revoked', (_ctx: KoaContextWithOIDC, grantId: string) => {

@@ -70,7 +70,7 @@ export function deviceLabel(userAgent: string | null, lang: Language): string {
  */
 export async function recordSignIn(
   deps: Pick<Deps, 'db' | 'config' | 'mailer' | 'log' | 'clock'>,
-  input: { sessionUid: string; sessionExpiresAt: number; activity: PendingActivity; device: DeviceCookie },
+  input: { sessionUid: string; sessionExpiresAt: number; activity: PendingActivity; device: DeviceCookie; account?: Account | undefined },
 ): Promise<void> {
   const db = deps.db.kysely;
   const { activity } = input;
@@ -98,24 +98,24 @@ export async function recordSignIn(
     input.device.set(id);
   }
   const key = { account_id: activity.accountId, device_hash: sha256(id), family: userAgentFamily(activity.userAgent) };
+  // one statement for a known device (its last_seen_at moves); a new one comes back with first_seen_at = now
   const seen = await db
-    .updateTable('account_devices')
-    .set({ last_seen_at: at })
-    .where('account_id', '=', key.account_id)
-    .where('device_hash', '=', key.device_hash)
-    .where('family', '=', key.family)
-    .executeTakeFirst();
-  if (Number(seen.numUpdatedRows) > 0) return;
-  const first = !(await db.selectFrom('account_devices').select('account_id').where('account_id', '=', key.account_id).limit(1).executeTakeFirst());
-  const added = await db
     .insertInto('account_devices')
     .values({ ...key, first_seen_at: at, last_seen_at: at })
-    .onConflict((oc) => oc.columns(['account_id', 'device_hash', 'family']).doNothing())
-    .returning('account_id')
+    .onConflict((oc) => oc.columns(['account_id', 'device_hash', 'family']).doUpdateSet({ last_seen_at: at }))
+    .returning('first_seen_at')
     .executeTakeFirst();
-  // the account's first device, or a parallel sign-in of the same device recorded it first: no mail
-  if (first || !added) return;
-  const account = await db.selectFrom('accounts').selectAll().where('id', '=', key.account_id).executeTakeFirst();
+  if (seen?.first_seen_at !== at) return;
+  // the account's first device (its first sign-in after the invitation or registration) is recorded without a mail
+  const other = await db
+    .selectFrom('account_devices')
+    .select('account_id')
+    .where('account_id', '=', key.account_id)
+    .where((eb) => eb.or([eb('device_hash', '!=', key.device_hash), eb('family', '!=', key.family)]))
+    .limit(1)
+    .executeTakeFirst();
+  if (!other) return;
+  const account = input.account ?? (await db.selectFrom('accounts').selectAll().where('id', '=', key.account_id).executeTakeFirst());
   // sent in the background: the sign-in does not wait for the mail server
   if (account) void mailNewDevice(deps, account, row.user_agent, row.ip_address, now);
 }

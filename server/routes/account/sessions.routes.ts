@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { FastifyRequest } from 'fastify';
 import * as sessions from '../../../contract/sessions';
+import * as adminSessions from '../../../contract/admin/sessions';
 import { AppError } from '../../errors';
 import { routeOf } from '../../lib/route';
 import type { AuthContext } from '../../plugins/app/auth';
@@ -23,7 +24,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   }
 
   // an admin's view of a user
-  app.route({ ...routeOf(sessions.listUserSessionsOfUser), handler: async (req) => ({ data: await service.listOfUser(req.params.id) }) });
-  app.route({ ...routeOf(sessions.endSessionOfUser), handler: async (req) => ({ data: { ended: await service.endOfUser(actorOf(req), req.params.id, req.params.session) } }) });
+  app.route({ ...routeOf(adminSessions.listUserSessionsOfUser), handler: async (req) => ({ data: await service.listOfUser(req.params.id) }) });
+  app.route({ ...routeOf(adminSessions.endSessionOfUser), handler: async (req) => ({ data: { ended: await service.endOfUser(actorOf(req), req.params.id, req.params.session) } }) });
 };
 export default routes;

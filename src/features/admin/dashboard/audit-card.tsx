@@ -36,6 +36,10 @@ const ACTION_LABELS: Record<string, MessageDescriptor> = {
   'user.import_cancel': msg`User import cancelled`,
   'user.password_set': msg`Password set by an admin`,
   'user.sessions_ended': msg`Sessions ended by an admin`,
+  'user.session_ended': msg`Session ended`,
+  'user.other_sessions_ended': msg`Other sessions ended by the user`,
+  'admin.session_ended': msg`Admin session ended`,
+  'admin.other_sessions_ended': msg`Other sessions ended by the admin`,
   'user.update': msg`User changed`,
   'user.verified_manually': msg`User verified manually`,
 };
