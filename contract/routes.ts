@@ -81,6 +81,15 @@ export const system = {
   ready: route<typeof systemEndpoints.ready>('GET', '/api/health/ready'),
 } as const;
 
+export const sessions = {
+  endAdminSession: route<typeof sessionsEndpoints.endAdminSession>('DELETE', '/api/admin/sessions/:session'),
+  endOtherAdminSessions: route<typeof sessionsEndpoints.endOtherAdminSessions>('POST', '/api/admin/sessions/end-others'),
+  endOtherUserSessions: route<typeof sessionsEndpoints.endOtherUserSessions>('POST', '/api/user/sessions/end-others'),
+  endUserSession: route<typeof sessionsEndpoints.endUserSession>('DELETE', '/api/user/sessions/:session'),
+  listAdminSessions: route<typeof sessionsEndpoints.listAdminSessions>('GET', '/api/admin/sessions'),
+  listUserSessions: route<typeof sessionsEndpoints.listUserSessions>('GET', '/api/user/sessions'),
+} as const;
+
 /** The endpoints of contract/account.ts that exist for both account kinds, by kind (as `byKind` there). */
 export const accountByKind = {
   user: {
@@ -101,13 +110,4 @@ export const accountByKind = {
     checkResetToken: account.checkAdminResetToken,
     resetPassword: account.resetAdminPassword,
   },
-} as const;
-
-export const sessions = {
-  endAdminSession: route<typeof sessionsEndpoints.endAdminSession>('DELETE', '/api/admin/sessions/:session'),
-  endOtherAdminSessions: route<typeof sessionsEndpoints.endOtherAdminSessions>('POST', '/api/admin/sessions/end-others'),
-  endOtherUserSessions: route<typeof sessionsEndpoints.endOtherUserSessions>('POST', '/api/user/sessions/end-others'),
-  endUserSession: route<typeof sessionsEndpoints.endUserSession>('DELETE', '/api/user/sessions/:session'),
-  listAdminSessions: route<typeof sessionsEndpoints.listAdminSessions>('GET', '/api/admin/sessions'),
-  listUserSessions: route<typeof sessionsEndpoints.listUserSessions>('GET', '/api/user/sessions'),
 } as const;
