@@ -75,7 +75,23 @@ async function visibleScreens(ctx: DriverContext): Promise<string[]> {
   );
 }
 
-for (const { model, qa } of modelsWithQa()) {
+/**
+ * Which machines this run walks: E2E_WALKS = `only:a,b` or `except:a,b` (set by playwright.config.ts for the
+ * walks-1 / walks-2 shards), unset: all. A name that is not a machine with QA words fails, so a renamed machine
+ * cannot silently drop out of both shards.
+ */
+function walkedHere(): (name: string) => boolean {
+  const spec = process.env.E2E_WALKS;
+  if (!spec) return () => true;
+  const [mode, list = ''] = spec.split(':');
+  const names = list.split(',').filter(Boolean);
+  const known = new Set(modelsWithQa().map((m) => m.model.name));
+  for (const n of names) if (!known.has(n)) throw new Error(`E2E_WALKS names "${n}", which is not a machine with QA words (${[...known].join(', ')})`);
+  return mode === 'only' ? (name) => names.includes(name) : (name) => !names.includes(name);
+}
+const walked = walkedHere();
+
+for (const { model, qa } of modelsWithQa().filter(({ model }) => walked(model.name))) {
   const coverage = browserCoverage(model.name);
   const driver = drivers.get(model.name);
 
