@@ -10,6 +10,8 @@
  *   mod_auth_openidc   http://127.0.0.5:<free port>  Debian Apache 2.4, confidential, PKCE
  *   go-oidc 2.1        http://127.0.0.6:<free port>  Debian golang-go + go-oidc + x/oauth2, confidential, PKCE by hand
  *   express-openid-connect 3.4  http://127.0.0.7:<free port>  Node, Express 5, confidential, PKCE, back-channel logout
+ *   passport-openidconnect 0.1  http://127.0.0.8:<free port>  Node, Express 5, confidential, client_secret_post, no PKCE
+ *   Auth.js (@auth/express 0.12) http://127.0.0.9:<free port>  Node, Express 5, confidential, PKCE + state + nonce
  *
  * Different hosts, not only ports: cookies ignore the port, and every party must keep its own.
  * Apache, authlib and Go come from Debian (.ci/run installs them); without them those tests fail, not skip.
@@ -21,11 +23,13 @@ import { adminSignIn, fillCredentials, type NewUser } from './helpers';
 import { createFixture, registerApp, type InteropFixture } from './interop/fixture';
 import { freePort } from './interop/net';
 import { startApacheRp } from './interop/rp-apache';
+import { startAuthJsRp } from './interop/rp-authjs';
 import { startAuthlibRp } from './interop/rp-authlib';
 import { startBrowserRp } from './interop/rp-browser';
 import { startExpressRp } from './interop/rp-express';
 import { startGoRp } from './interop/rp-go';
 import { startOpenIdClientRp } from './interop/rp-openid-client';
+import { startPassportRp } from './interop/rp-passport';
 
 const SCOPE = process.env.RP_DEV_SCOPE ?? 'openid profile email roles offline_access';
 let f: InteropFixture;
@@ -320,6 +324,75 @@ test('express-openid-connect 3.4 (Node, Express 5, confidential, PKCE; back-chan
       }
     });
   } finally {
+    await rp.close();
+  }
+});
+
+test('passport-openidconnect 0.1.2 (Express 5, confidential, client_secret_post, no PKCE; roles from UserInfo)', async ({ browser, playwright }) => {
+  const host = '127.0.0.8';
+  const port = await freePort(host);
+  // the library cannot send PKCE and authenticates only in the form body: this one app is registered for that
+  const app = await withRequest(playwright, (r) =>
+    registerApp(r, f, { name: 'rp-passport', origin: `http://${host}:${port}`, path: '/callback', clientType: 'confidential', pkceRequired: false, tokenEndpointAuthMethod: 'client_secret_post' }),
+  );
+  const rp = await startPassportRp({ issuer, host, port, clientId: app.clientId, clientSecret: app.clientSecret!, scope: SCOPE });
+  try {
+    await webAppFlow(browser, rp.url);
+  } finally {
+    await rp.close();
+  }
+});
+
+test('Auth.js (@auth/express 0.12, Express 5, confidential, PKCE + state + nonce)', async ({ browser, playwright }) => {
+  const host = '127.0.0.9';
+  const port = await freePort(host);
+  const origin = `http://${host}:${port}`;
+  const app = await withRequest(playwright, (r) => registerApp(r, f, { name: 'rp-authjs', origin, path: '/auth/callback/iam', clientType: 'confidential' }));
+  const rp = await startAuthJsRp({ issuer, host, port, clientId: app.clientId, clientSecret: app.clientSecret! });
+  /** The app's /login is Auth.js's own sign-in page: one button per provider. */
+  const startSignIn = async (page: Page) => {
+    await page.goto(`${origin}/login`);
+    await page.getByRole('button', { name: 'Sign in with IAM' }).click();
+  };
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    await test.step('sign-in: roles from the ID token into the session', async () => {
+      await startSignIn(page);
+      await signInThroughProduct(page, f.allowed, origin);
+      await expectState(page, 'signed-in');
+      const session = await claimsOf(page, 'userinfo');
+      expect(session).toMatchObject({ user: { email: f.allowed.email, name: `${f.allowed.first} ${f.allowed.last}` }, roles: [f.role.name] });
+      expect((await claimsOf(page, 'id-claims')).roles).toEqual([f.role.name]);
+    });
+
+    await test.step("RP-initiated sign-out: Auth.js's sign-out, then the provider's", async () => {
+      await page.goto(`${origin}/logout`);
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await page.waitForURL((u) => u.origin === origin && u.pathname === '/', { timeout: 15_000 });
+      await expectState(page, 'signed-out');
+      // the product session is gone too: signing in again asks for the password
+      await startSignIn(page);
+      await expect(page).toHaveURL((u) => u.origin === productOrigin && u.searchParams.has('interaction'));
+      await expect(page.getByLabel(/^password/i)).toBeVisible();
+    });
+
+    await test.step('denied user: no-access page, Auth.js reports OAuthCallbackError (cause access_denied)', async () => {
+      const other = await browser.newContext();
+      try {
+        const p = await other.newPage();
+        await startSignIn(p);
+        await deniedThroughProduct(p, f.denied, origin);
+        await expect(p).toHaveURL((u) => u.pathname === '/auth/signin' && u.searchParams.get('error') === 'OAuthCallbackError');
+        expect(rp.errors()).toContain('provider: access_denied');
+      } finally {
+        await other.close();
+      }
+    });
+  } catch (err) {
+    throw new Error(`${(err as Error).message}\n--- Auth.js errors ---\n${rp.errors().join('\n')}`);
+  } finally {
+    await context.close();
     await rp.close();
   }
 });

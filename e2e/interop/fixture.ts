@@ -59,7 +59,17 @@ export async function createFixture(browser: Browser, request: APIRequestContext
 export async function registerApp(
   request: APIRequestContext,
   f: InteropFixture,
-  o: { name: string; origin: string; path: string; clientType: 'public' | 'confidential'; clientCredentials?: boolean; backchannelLogoutUri?: string },
+  o: {
+    name: string;
+    origin: string;
+    path: string;
+    clientType: 'public' | 'confidential';
+    clientCredentials?: boolean;
+    backchannelLogoutUri?: string;
+    /** confidential apps only: false for software that cannot send PKCE (the app's "Require PKCE" off) */
+    pkceRequired?: boolean;
+    tokenEndpointAuthMethod?: 'client_secret_basic' | 'client_secret_post';
+  },
 ): Promise<RegisteredApp> {
   const created = await post<{ id: string; name: string; client_secret: string | null }>(request, f.admin, '/api/admin/service-apps', {
     name: `${o.name}-${f.tag}`,
@@ -70,6 +80,8 @@ export async function registerApp(
     client_type: o.clientType,
     ...(o.clientCredentials ? { client_credentials: true } : {}),
     ...(o.backchannelLogoutUri ? { backchannel_logout_uri: o.backchannelLogoutUri } : {}),
+    ...(o.pkceRequired === undefined ? {} : { pkce_required: o.pkceRequired }),
+    ...(o.tokenEndpointAuthMethod ? { token_endpoint_auth_method: o.tokenEndpointAuthMethod } : {}),
   });
   return { id: created.id, clientId: created.name, clientSecret: created.client_secret };
 }
