@@ -60,8 +60,9 @@ export async function startAuthJsRp(o: Omit<RpOptions, 'scope'>): Promise<Runnin
       },
       // lets Auth.js's sign-out continue at the provider (the /logout below); anything else stays on the app
       redirect({ url, baseUrl }) {
-        if (url.startsWith(`${endSession}?`) || url.startsWith(baseUrl)) return url;
-        return url.startsWith('/') ? `${baseUrl}${url}` : baseUrl;
+        if (url.startsWith(`${endSession}?`)) return url;
+        if (url.startsWith('/')) return `${baseUrl}${url}`;
+        return new URL(url).origin === baseUrl ? url : baseUrl;
       },
     },
     logger: {

@@ -88,13 +88,46 @@ describe('service app integration', () => {
     expect(bare.snippets.find((s) => s.id === 'mod_auth_openidc')!.code).toContain('OIDCRedirectURI https://a.example.com/cb');
   });
 
-  it('the express-openid-connect and Go set-ups carry the settings the interop suite’s running apps use', () => {
+  it('the express-openid-connect, passport-openidconnect, Auth.js and Go set-ups carry the settings the interop suite’s running apps use', () => {
     const info = integrationFor(billing);
     const code = (id: string) => info.snippets.find((s) => s.id === id)?.code ?? '';
     const source = (f: string) => readFileSync(path.resolve(import.meta.dirname, '../../e2e/interop', f), 'utf8').replace(/\s+/g, ' ');
     // each fragment is in the tab and in the app that e2e/interop.spec.ts signs in to, refreshes and signs out of
     const shared: Array<[string, string, string[]]> = [
       ['express-openid-connect', 'rp-express.ts', ["response_type: 'code'", 'idpLogout: true', 'authRequired: false', "import { auth } from 'express-openid-connect'"]],
+      [
+        'passport-openidconnect',
+        'rp-passport.ts',
+        [
+          "import { Strategy as OpenIDConnectStrategy } from 'passport-openidconnect';",
+          'const passport = new Passport();',
+          'new OpenIDConnectStrategy(',
+          'authorizationURL: meta.authorization_endpoint, tokenURL: meta.token_endpoint, userInfoURL: meta.userinfo_endpoint,',
+          "nonce: 'true',",
+          '// nine arguments: the library calls UserInfo and hands its JSON over as uiProfile._json',
+          "app.get('/login', passport.authenticate('iam'));",
+          "grant_type: 'refresh_token', refresh_token",
+          'req.logout((err) =>',
+          'id_token_hint',
+        ],
+      ],
+      [
+        'authjs',
+        'rp-authjs.ts',
+        [
+          "from '@auth/express';",
+          "type: 'oidc',",
+          "checks: ['pkce', 'state', 'nonce'],",
+          "authorization: { params: { scope: 'openid profile email roles' } },",
+          "style: { logo: '' },",
+          'if (account) Object.assign(token, { idToken: account.id_token, roles: profile?.roles ?? [] }); return token;',
+          'return Object.assign(session, { roles: token.roles, idToken: token.idToken });',
+          'if (url.startsWith(`${endSession}?`)) return url;',
+          'return new URL(url).origin === baseUrl ? url : baseUrl;',
+          "app.use('/auth', ExpressAuth(authConfig));",
+          'res.redirect(`/auth/signout?${new URLSearchParams({ callbackUrl: end',
+        ],
+      ],
       [
         'go-oidc',
         'go/main.go',
@@ -120,9 +153,21 @@ describe('service app integration', () => {
     expect(code('express-openid-connect')).toContain("baseURL: 'https://billing.example.com'");
     expect(code('express-openid-connect')).toContain("routes: { callback: '/auth/callback', postLogoutRedirect: '/' }");
     expect(code('go-oidc')).toContain('RedirectURL: "https://billing.example.com/auth/callback"');
+    expect(code('passport-openidconnect')).toContain("callbackURL: 'https://billing.example.com/auth/callback'");
+    // billing is registered for client_secret_basic with PKCE required: the passport tab says what to change
+    expect(code('passport-openidconnect')).toContain("edit this app: Client authentication 'client_secret_post', 'Require PKCE' off");
+    const passportReady = integrationFor({ ...billing, oidc: { ...billing.oidc, token_endpoint_auth_method: 'client_secret_post', pkce_required: false } });
+    expect(passportReady.snippets.find((s) => s.id === 'passport-openidconnect')?.code).not.toContain('edit this app');
+    // Auth.js calls back to <origin>/auth/callback/<provider id>: the tab names it when another URI is registered
+    expect(code('authjs')).toContain('Auth.js calls back to https://billing.example.com/auth/callback/iam: register it');
+    expect(code('authjs')).toContain("post_logout_redirect_uri: 'https://billing.example.com/', id_token_hint: idToken");
+    const authJsReady = integrationFor({ ...billing, oidc: { ...billing.oidc, redirect_uris: ['https://billing.example.com/auth/callback/iam'] } });
+    expect(authJsReady.snippets.find((s) => s.id === 'authjs')?.code).not.toContain('register it');
     // a browser-only (public) app gets no server-side express set-up; its Go set-up sends no secret
     const pub = integrationFor({ name: 'spa', client_type: 'public', oidc: oidc({ redirect: 'https://spa.example.com/cb', base: 'https://spa.example.com', confidential: false }) });
     expect(pub.snippets.map((s) => s.id)).not.toContain('express-openid-connect');
+    expect(pub.snippets.map((s) => s.id)).not.toContain('passport-openidconnect');
+    expect(pub.snippets.map((s) => s.id)).not.toContain('authjs');
     expect(pub.snippets.find((s) => s.id === 'go-oidc')?.code).not.toContain('ClientSecret');
   });
 
@@ -171,7 +216,7 @@ describe('service app integration', () => {
       expect(el.className).toMatch(/overflow-wrap_anywhere|ov-wrap_anywhere|wrap_anywhere/);
     }
     const tabs = within(dialog).getByRole('tablist', { name: 'Ready set-ups' });
-    expect(within(tabs).getAllByRole('tab').map((tab) => tab.textContent)).toEqual(['Environment', 'openid-client (Node)', 'express-openid-connect', 'oidc-client-ts (browser)', 'Apache mod_auth_openidc', 'authlib (Python)', 'go-oidc (Go)', 'client_credentials']);
+    expect(within(tabs).getAllByRole('tab').map((tab) => tab.textContent)).toEqual(['Environment', 'openid-client (Node)', 'express-openid-connect', 'passport-openidconnect', 'Auth.js (Express)', 'oidc-client-ts (browser)', 'Apache mod_auth_openidc', 'authlib (Python)', 'go-oidc (Go)', 'client_credentials']);
     // the kit's tab list wraps instead of scrolling (its recipe: at 1440 px the strip hid its last tabs)
     expect(tabsRecipe.base?.list).toMatchObject({ flexWrap: 'wrap' });
     expect(tabsRecipe.base?.list).not.toHaveProperty('overflowX');

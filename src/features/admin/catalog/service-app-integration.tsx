@@ -14,7 +14,17 @@ export const INTEGRATION_SCOPE = 'openid profile email roles offline_access';
 
 export type IntegrationApp = Pick<ServiceApp, 'name' | 'client_type' | 'oidc'>;
 
-export type SnippetId = 'env' | 'openid-client' | 'express-openid-connect' | 'oidc-client-ts' | 'mod_auth_openidc' | 'authlib' | 'go-oidc' | 'client-credentials';
+export type SnippetId =
+  | 'env'
+  | 'openid-client'
+  | 'express-openid-connect'
+  | 'passport-openidconnect'
+  | 'authjs'
+  | 'oidc-client-ts'
+  | 'mod_auth_openidc'
+  | 'authlib'
+  | 'go-oidc'
+  | 'client-credentials';
 
 /** The origin and path of a URI (the express and Go set-ups take the app's base URL and its callback path apart). */
 function originAndPath(uri: string): { origin: string; path: string } {
@@ -172,6 +182,97 @@ app.get('/', async (req, res) => {
   if (!req.oidc.isAuthenticated()) return res.send('signed out');
   res.json({ claims: req.oidc.idTokenClaims, userinfo: await req.oidc.fetchUserInfo() }); // roles
 });`;
+  const logoutParams = `{ ${[...withLogout((uri) => `post_logout_redirect_uri: '${uri}'`), 'id_token_hint: idToken'].join(', ')} }`;
+  // passport-openidconnect 0.1.2 sends neither PKCE nor HTTP Basic: the app must be registered for that
+  const passportNeeds = [
+    ...(o.token_endpoint_auth_method === 'client_secret_post' ? [] : ["Client authentication 'client_secret_post'"]),
+    ...(o.pkce_required ? ["'Require PKCE' off"] : []),
+  ];
+  const passport = `import express from 'express';
+import session from 'express-session';
+import { Passport } from 'passport'; // passport 0.7
+import { Strategy as OpenIDConnectStrategy } from 'passport-openidconnect'; // 0.1.2
+${passportNeeds.length ? `// the library sends no PKCE and puts the secret in the form body: edit this app: ${passportNeeds.join(', ')}\n` : ''}
+const meta = await (await fetch('${discoveryUrl}')).json(); // the library does no discovery
+const passport = new Passport();
+passport.use('iam', new OpenIDConnectStrategy({
+  issuer: meta.issuer,
+  authorizationURL: meta.authorization_endpoint,
+  tokenURL: meta.token_endpoint,
+  userInfoURL: meta.userinfo_endpoint,
+  clientID: '${i.clientId}',
+  clientSecret: process.env.OIDC_CLIENT_SECRET, // sent as client_secret_post
+  callbackURL: '${redirectUri}',
+  scope: ['profile', 'email', 'roles', 'offline_access'], // the library adds openid
+  prompt: 'consent', // needed with offline_access (refresh token)
+  nonce: 'true', // any truthy value: the library sends a random nonce and checks it
+},
+// nine arguments: the library calls UserInfo and hands its JSON over as uiProfile._json (roles are there)
+(issuer, uiProfile, idProfile, context, idToken, accessToken, refreshToken, params, done) =>
+  done(null, { roles: uiProfile._json.roles, idToken, accessToken, refreshToken })));
+passport.serializeUser((user, done) => done(null, user));
+passport.deserializeUser((user, done) => done(null, user));
+
+const app = express();
+app.use(session({ secret: process.env.SESSION_SECRET, resave: false, saveUninitialized: false }));
+app.use(passport.initialize());
+app.use(passport.session());
+app.get('/login', passport.authenticate('iam'));
+app.get('${callback.path}', passport.authenticate('iam', { successRedirect: '/', failureRedirect: '/' }));
+// refresh: not in the library; POST grant_type: 'refresh_token', refresh_token, client_id, client_secret to meta.token_endpoint
+// sign-out: not in the library; the ID token kept above is the hint
+app.get('/logout', (req, res, next) => {
+  const idToken = req.user?.idToken;
+  req.logout((err) => err ? next(err)
+    : res.redirect(\`\${meta.end_session_endpoint}?\${new URLSearchParams(${logoutParams})}\`));
+});`;
+  // Auth.js's callback path is fixed: <base>/auth/callback/<provider id>
+  const authJsCallback = `${callback.origin}/auth/callback/iam`;
+  const authJs = `import express from 'express';
+import { ExpressAuth, getSession } from '@auth/express'; // @auth/express 0.12, Express 5
+${authJsCallback === redirectUri ? '' : `// Auth.js calls back to ${authJsCallback}: register it as a redirect URI of this app\n`}
+const { end_session_endpoint: endSession } = await (await fetch('${discoveryUrl}')).json();
+const authConfig = {
+  secret: process.env.AUTH_SECRET,
+  providers: [{
+    id: 'iam',
+    name: 'IAM',
+    type: 'oidc',
+    issuer: '${i.issuer}',
+    clientId: '${i.clientId}',
+    clientSecret: process.env.OIDC_CLIENT_SECRET,${post ? `\n    client: { token_endpoint_auth_method: 'client_secret_post' },` : ''}
+    // Auth.js's default for type 'oidc' is ['pkce']; state and nonce are checked too when listed
+    checks: ['pkce', 'state', 'nonce'],
+    authorization: { params: { scope: 'openid profile email roles' } },
+    // Auth.js's own sign-in page shows https://authjs.dev/img/providers/<id>.svg unless a logo is set ('' for none)
+    style: { logo: '' },
+  }],
+  callbacks: {
+    // on sign-in (account and profile present): keep the provider's roles and ID token in Auth.js's JWT
+    jwt({ token, account, profile }) {
+      if (account) Object.assign(token, { idToken: account.id_token, roles: profile?.roles ?? [] });
+      return token;
+    },
+    session({ session, token }) {
+      return Object.assign(session, { roles: token.roles, idToken: token.idToken });
+    },
+    // lets Auth.js's sign-out continue at the provider (/logout below); anything else stays on the app
+    redirect({ url, baseUrl }) {
+      if (url.startsWith(\`\${endSession}?\`)) return url;
+      if (url.startsWith('/')) return \`\${baseUrl}\${url}\`;
+      return new URL(url).origin === baseUrl ? url : baseUrl;
+    },
+  },
+};
+const app = express();
+app.use('/auth', ExpressAuth(authConfig)); // Express 5: mounted at /auth, not '/auth/*'
+app.get('/', async (req, res) => res.json(await getSession(req, authConfig))); // session.roles
+// RP-initiated logout: Auth.js's own sign-out first, then the provider's end_session_endpoint
+app.get('/logout', async (req, res) => {
+  const idToken = (await getSession(req, authConfig))?.idToken;
+  const end = \`\${endSession}?\${new URLSearchParams(${logoutParams})}\`;
+  res.redirect(\`/auth/signout?\${new URLSearchParams({ callbackUrl: end })}\`);
+});`;
   const goOidc = `// go-oidc 2.1 + golang.org/x/oauth2 0.3 (Debian: golang-github-coreos-go-oidc-dev)
 provider, _ := oidc.NewProvider(ctx, "${i.issuer}")
 var meta struct{ EndSession string \`json:"end_session_endpoint"\` }
@@ -214,7 +315,13 @@ ${post ? `curl -d client_id=${i.clientId} -d 'client_secret=<client secret>' -d 
     snippets: [
       { id: 'env', label: 'Environment', code: env },
       { id: 'openid-client', label: 'openid-client (Node)', code: openidClient },
-      ...(i.confidential ? [{ id: 'express-openid-connect' as const, label: 'express-openid-connect', code: express }] : []),
+      ...(i.confidential
+        ? [
+            { id: 'express-openid-connect' as const, label: 'express-openid-connect', code: express },
+            { id: 'passport-openidconnect' as const, label: 'passport-openidconnect', code: passport },
+            { id: 'authjs' as const, label: 'Auth.js (Express)', code: authJs },
+          ]
+        : []),
       { id: 'oidc-client-ts', label: 'oidc-client-ts (browser)', code: oidcClientTs },
       { id: 'mod_auth_openidc', label: 'Apache mod_auth_openidc', code: apache },
       { id: 'authlib', label: 'authlib (Python)', code: authlib },
