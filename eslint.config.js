@@ -4,7 +4,7 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 
 export default tseslint.config(
-  { ignores: ['dist', 'node_modules', 'styled-system', 'data', 'src/routeTree.gen.ts', 'locales/**/*.ts', 'test-results', 'playwright-report', 'e2e/artifacts', 'coverage'] },
+  { ignores: ['dist', 'build', 'node_modules', 'styled-system', 'data', 'src/routeTree.gen.ts', 'locales/**/*.ts', 'test-results', 'playwright-report*', 'e2e/artifacts', 'coverage'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
