@@ -44,7 +44,9 @@ export default defineConfig({
   fullyParallel: false,
   workers: 1,
   retries: process.env.CI ? 1 : 0,
-  timeout: 60_000,
+  // four shards share CI's two cores: a test that takes 30 s alone can take 60+ there (an action still waits at most
+  // 20 s, below, so a hang is not what this allows)
+  timeout: process.env.CI ? 120_000 : 60_000,
   expect: { timeout: 10_000 },
   reporter: [['list'], ['html', { open: 'never', outputFolder: SHARD ? `playwright-report-${SHARD}` : 'playwright-report' }]],
   use: {
