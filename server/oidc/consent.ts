@@ -3,6 +3,7 @@ import { AppError } from '../errors';
 import type { Deps } from '../services/deps';
 import type { OidcHandle } from './index';
 import { DENIED_PATH, mayUseClient } from './access';
+import type { InteractionResult } from './interaction-result';
 
 /**
  * First-party consent for service apps. An administrator registered the app and chose who may use it,
@@ -24,12 +25,12 @@ export async function finishConsent(deps: Pick<Deps, 'db' | 'config'>, oidc: Pic
   const clientId = String(interaction.params.client_id ?? '');
   const account = accountId ? await deps.db.kysely.selectFrom('accounts').select(['id', 'type', 'status']).where('id', '=', accountId).executeTakeFirst() : undefined;
   if (!account || !(await mayUseClient(deps.db.kysely, clientId, account))) {
-    await provider.interactionResult(req, res, { error: 'access_denied', error_description: 'account not allowed for this client' }, { mergeWithLastSubmission: false });
+    await provider.interactionResult(req, res, { error: 'access_denied', error_description: 'account not allowed for this client' } satisfies InteractionResult, { mergeWithLastSubmission: false });
     return `${deps.config.appUrl}${DENIED_PATH}/${interaction.uid}`;
   }
   const existing = interaction.grantId ? await provider.Grant.find(interaction.grantId) : undefined;
   const grant = existing && existing.accountId === account.id && existing.clientId === clientId ? existing : new provider.Grant({ accountId: account.id, clientId });
   // the scopes themselves are added by loadExistingGrant (provider.ts), the one place that decides them
   const grantId = await grant.save();
-  return provider.interactionResult(req, res, { consent: { grantId } }, { mergeWithLastSubmission: true });
+  return provider.interactionResult(req, res, { consent: { grantId } } satisfies InteractionResult, { mergeWithLastSubmission: true });
 }

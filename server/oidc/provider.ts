@@ -13,7 +13,8 @@ import { unavailableDependency } from '../plugins/app/errors';
 import { dependencyUnavailable, oidcEndpointOf } from '../lib/metrics';
 import { outageLogFor, rawRequestIds } from '../lib/outage-log';
 import { accountClaims } from './claims';
-import { pendingActivityOf, recordCompletedSignIn } from './activity';
+import { recordCompletedSignIn } from './activity';
+import { readInteractionResult } from './interaction-result';
 import { rememberUpstreamSignIn } from './upstream-sessions';
 import { BINDING_COOKIE_PATH, bindingCookieName, bindingValue } from './interaction-binding';
 import { answerStructuredRevocations, revocationAllowed, type AccessTokenReader } from './revocation';
@@ -106,7 +107,7 @@ function promptPolicy(): ReturnType<typeof interactionPolicy.base> {
   policy.get('login')?.checks.add(
     new interactionPolicy.Check('acr_mfa', 'a sign-in with two factors is required', (ctx) => {
       const { oidc } = ctx;
-      if (!requestsMfa(oidc.params ?? {}) || oidc.result?.login || !oidc.session?.accountId) return interactionPolicy.Check.NO_NEED_TO_PROMPT;
+      if (!requestsMfa(oidc.params ?? {}) || readInteractionResult(oidc.result).login || !oidc.session?.accountId) return interactionPolicy.Check.NO_NEED_TO_PROMPT;
       return oidc.session.acr === ACR.mfa ? interactionPolicy.Check.NO_NEED_TO_PROMPT : interactionPolicy.Check.REQUEST_PROMPT;
     }),
   );
@@ -253,8 +254,8 @@ export async function createProvider(deps: ProviderHost, jwks: JWKS, jwksMaxAgeS
         throw new errors.AccessDenied(account && account.type !== accountTypeForClient(client.clientId) ? 'account type not allowed for this client' : 'account not allowed for this client');
       }
       // a consent recorded in this interaction (server/oidc/consent.ts), else the session's grant for the client
-      const consented = (ctx.oidc.result as { consent?: { grantId?: unknown } } | undefined)?.consent?.grantId;
-      const grantId = typeof consented === 'string' ? consented : session.grantIdFor(client.clientId);
+      const result = readInteractionResult(ctx.oidc.result);
+      const grantId = result.consent?.grantId ?? session.grantIdFor(client.clientId);
       let grant = grantId ? await ctx.oidc.provider.Grant.find(grantId) : undefined;
       if (!grant || grant.accountId !== accountId || grant.clientId !== client.clientId) {
         grant = new ctx.oidc.provider.Grant({ accountId, clientId: client.clientId });
@@ -266,7 +267,7 @@ export async function createProvider(deps: ProviderHost, jwks: JWKS, jwksMaxAgeS
       }
       const grantJti = await grant.save();
       // the sign-in completes here, in the browser that holds the interaction: only now is it recorded
-      const activity = pendingActivityOf(ctx.oidc.result);
+      const activity = result.activity;
       if (activity && activity.accountId === accountId) {
         await recordCompletedSignIn(db, activity, client.clientId, grantJti).catch((err: unknown) => log.warn({ err }, 'recording the sign-in failed'));
         // an SSO sign-in: the session remembers its upstream, so signing out can end the upstream session too

@@ -5,6 +5,7 @@ import { deniedPage, LOGOUT_SCRIPT, PAGES_CSS, pageLanguage } from '../oidc/page
 import { getProvider, oidcOf } from '../oidc/index';
 import { clientDisplayName, CONSENT_PATH, DENIED_PATH } from '../oidc/access';
 import { finishConsent } from '../oidc/consent';
+import { readInteractionResult } from '../oidc/interaction-result';
 
 /** Server-side pieces of the provider's pages: the logout page's script and the service apps' consent step. */
 const routes: FastifyPluginAsyncZod = async (app) => {
@@ -29,8 +30,8 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   }, async (req, reply) => {
     const provider = await getProvider(app);
     const interaction = await provider.Interaction.find(req.params.uid);
-    const result = interaction?.result as { error?: unknown; unmet?: unknown } | undefined;
-    const reason = result?.error === 'access_denied' ? 'no_role' : result?.error === 'unmet_authentication_requirements' ? (result.unmet === 'sso' ? 'mfa_sso' : 'mfa_missing') : undefined;
+    const result = readInteractionResult(interaction?.result);
+    const reason = result.error === 'access_denied' ? 'no_role' : result?.error === 'unmet_authentication_requirements' ? (result.unmet === 'sso' ? 'mfa_sso' : 'mfa_missing') : undefined;
     if (!interaction || !reason) throw new AppError(404, 'not_found');
     const clientId = String(interaction.params.client_id ?? '');
     const html = deniedPage(pageLanguage(req.headers['accept-language']), await clientDisplayName(app.db.kysely, clientId), interaction.returnTo, `${app.config.appUrl}/`, reason);

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type Provider from 'oidc-provider';
 import type { Account, AccountType } from '../db/schema';
-import type { PendingActivity } from '../oidc/activity';
+import { readInteractionResult, type InteractionResult, type PendingActivity, type PendingSignIn } from '../oidc/interaction-result';
 import { AppError } from '../errors';
 import { signInOutcome } from '../lib/metrics';
 import type { UpstreamSignIn } from '../oidc/upstream-sessions';
@@ -27,15 +27,6 @@ import { consumeRecoveryCode, isTwoFactorEnabled, sendEnrollmentSms, sendSmsCode
 const epoch = (): number => Math.floor(Date.now() / 1000);
 /** How long a passed password step waits for its second factor. */
 const PENDING_TTL_SECONDS = 10 * 60;
-
-/** Server-side state of a sign-in between the password step and the second factor (kept in the Interaction). */
-interface PendingSignIn {
-  accountId: string;
-  type: AccountType;
-  method: 'GOOGLE' | 'SMS';
-  passwordAt: number;
-  amr: string[];
-}
 
 export type LoadedInteraction = InstanceType<Provider['Interaction']>;
 
@@ -78,20 +69,21 @@ async function saveInteraction(interaction: LoadedInteraction): Promise<void> {
   await interaction.save(Math.max(1, interaction.exp - epoch()));
 }
 
+/** Server-side state of a sign-in between the password step and the second factor (kept in the interaction's result). */
 function pendingOf(interaction: LoadedInteraction): PendingSignIn | null {
-  const raw: unknown = (interaction.result as Record<string, unknown> | undefined)?.pending;
-  if (!raw || typeof raw !== 'object') return null;
-  const p = raw as Record<string, unknown>;
-  if (typeof p.accountId !== 'string' || (p.type !== 'user' && p.type !== 'admin') || (p.method !== 'GOOGLE' && p.method !== 'SMS') || typeof p.passwordAt !== 'number') return null;
-  if (p.passwordAt + PENDING_TTL_SECONDS <= epoch()) return null;
-  const amr = Array.isArray(p.amr) ? p.amr.filter((x): x is string => typeof x === 'string') : ['pwd'];
-  return { accountId: p.accountId, type: p.type, method: p.method, passwordAt: p.passwordAt, amr };
+  const p = readInteractionResult(interaction.result).pending;
+  return p && p.passwordAt + PENDING_TTL_SECONDS > epoch() ? p : null;
+}
+
+/** Stores the interaction's result (server/oidc/interaction-result.ts) and saves the interaction. */
+async function saveResult(interaction: LoadedInteraction, result: InteractionResult): Promise<void> {
+  interaction.result = result;
+  await saveInteraction(interaction);
 }
 
 /** Remembers that the first factor passed; the second factor endpoints read it back (never the client). */
 async function setPending(interaction: LoadedInteraction, pending: PendingSignIn): Promise<void> {
-  interaction.result = { pending: { ...pending } };
-  await saveInteraction(interaction);
+  await saveResult(interaction, { pending: { ...pending } });
 }
 
 const invalidCredentials = () => new AppError(401, 'invalid_credentials');
@@ -161,8 +153,7 @@ export function createSignInService(deps: Deps, oidc: Pick<OidcHandle, 'provider
   async function finishSignIn(interaction: LoadedInteraction, account: Account, amr: string[], client: ClientInfo, upstream?: UpstreamSignIn): Promise<Complete> {
     const clientId = clientOf(interaction);
     if (!(await mayUseClient(db(), clientId, account))) {
-      interaction.result = { error: 'access_denied', error_description: 'account not allowed for this client' };
-      await saveInteraction(interaction);
+      await saveResult(interaction, { error: 'access_denied', error_description: 'account not allowed for this client' });
       // the person sees the product's own "no access to <app>" page first; it continues to the app's error
       return { status: 'complete', redirect_to: `${deps.config.appUrl}${DENIED_PATH}/${interaction.uid}` };
     }
@@ -170,16 +161,14 @@ export function createSignInService(deps: Deps, oidc: Pick<OidcHandle, 'provider
     if (requestsMfa(interaction.params) && methods.acr !== ACR.mfa) {
       // step-up the sign-in cannot reach (no second factor on the account, or an upstream sign-in): the person is told
       // why on the same page as a refusal, and the app gets the OIDC error for an unmet acr request
-      interaction.result = { error: 'unmet_authentication_requirements', error_description: 'a sign-in with two factors is required', unmet: amr.includes('ext') ? 'sso' : 'no_second_factor' };
-      await saveInteraction(interaction);
+      await saveResult(interaction, { error: 'unmet_authentication_requirements', error_description: 'a sign-in with two factors is required', unmet: amr.includes('ext') ? 'sso' : 'no_second_factor' });
       return { status: 'complete', redirect_to: `${deps.config.appUrl}${DENIED_PATH}/${interaction.uid}` };
     }
     const activity: PendingActivity = { id: randomUUID(), accountId: account.id, ip: client.ip, origin: client.origin, userAgent: client.userAgent, place: client.place ?? null, ...(upstream ? { upstream } : {}) };
-    interaction.result = {
+    await saveResult(interaction, {
       login: { accountId: account.id, ...methods, remember: true, ts: epoch() },
       activity: { ...activity },
-    };
-    await saveInteraction(interaction);
+    });
     return { status: 'complete', redirect_to: interaction.returnTo };
   }
 
