@@ -290,7 +290,7 @@ export interface ImportJobsTable {
   created_at: string;
   updated_at: string;
   finished_at: string | null;
-  /** instance running the job (server/services/admin/import.ts INSTANCE_ID); null when not running */
+  /** instance running the job (INSTANCE_ID, server/services/jobs.ts); null when not running */
   owner: string | null;
   heartbeat_at: string | null;
   /** epoch ms; past = the owner is gone */

@@ -7,9 +7,10 @@
  * every app), only on end_session, and forgets a token an app did not take. Here a session's end only writes rows to
  * `logout_deliveries` (in the transaction that ends the session where the code owns it), and a worker per instance
  * sends them:
- * - rows are taken under a lease (`lease_owner`, `lease_until`), as the import jobs do (migration 0006): instances on
- *   one database never send a row at the same time, and the row of an instance that died is taken again when its
- *   lease runs out (a row is sent at least once; logging out twice is harmless to the app);
+ * - rows are taken under a lease (`lease_owner`: this instance's INSTANCE_ID, server/services/jobs.ts, and a claim;
+ *   `lease_until`), as the import jobs do (migration 0006) though not on their job runner (server/services/jobs.ts
+ *   says why): instances on one database never send a row at the same time, and the row of an instance that died
+ *   is taken again when its lease runs out (a row is sent at least once; logging out twice is harmless to the app);
  * - one POST per attempt, IAM_BACKCHANNEL_LOGOUT_TIMEOUT_MS at most, redirects never followed, the answer's body never
  *   read; 200 or 204 delivers (the row is deleted), anything else is retried after RETRY_DELAYS_MS (6 attempts over
  *   about an hour), then the row stays as `failed` for FAILED_RETENTION_MS;
@@ -21,13 +22,13 @@
  * ID token carried, when the session is known), `events` with the back-channel logout event, no `nonce`; signed with
  * the active signing key (header `alg`, `kid`, `typ: logout+jwt`).
  */
-import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { JWTPayload } from 'jose';
 import type { Database } from '../db/schema';
 import { nowIso } from '../db/index';
 import type { ServiceHost } from '../services/deps';
+import { INSTANCE_ID } from '../services/jobs';
 import { backchannelLogouts } from '../lib/metrics';
 
 export const BACKCHANNEL_LOGOUT_EVENT = 'http://schemas.openid.net/event/backchannel-logout';
@@ -52,9 +53,6 @@ export interface LogoutTarget {
   clientId: string;
   sid: string | null;
 }
-
-/** This process, as the owner of the rows it sends (a restarted process is a new owner). */
-const INSTANCE_ID = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
 
 // ---------------------------------------------------------------- who to tell
 

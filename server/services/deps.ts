@@ -12,6 +12,7 @@ import type { AppConfig } from '../config';
 import type { Database } from '../db/schema';
 import type { Db } from '../db/index';
 import type { Mailer } from './mail';
+import type { JobRunner } from './jobs';
 
 export interface Clock {
   now(): Date;
@@ -31,6 +32,8 @@ export interface Deps {
   mailer: Mailer;
   clock: Clock;
   log: FastifyBaseLogger;
+  /** The app's background job runner (server/services/jobs.ts). */
+  jobs: JobRunner;
 }
 
 /** What the shared low-level helpers (throttle, second factors, server secrets) need; a FastifyInstance has it too. */

@@ -1,5 +1,6 @@
 import fp from 'fastify-plugin';
 import { systemClock, type Deps } from '../../services/deps';
+import { createJobRunner } from '../../services/jobs';
 import { createCatalogService, type CatalogService } from '../../services/admin/catalog';
 import { createServiceAppsService, type ServiceAppsService } from '../../services/admin/service-apps';
 import { createSetupService, type SetupService } from '../../services/setup';
@@ -46,7 +47,7 @@ export interface Services {
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** What services depend on: database, configuration, mailer, clock, logger. */
+    /** What services depend on: database, configuration, mailer, clock, logger, job runner. */
     deps: Deps;
     services: Services;
   }
@@ -78,12 +79,22 @@ export function createServices(deps: Deps, oidc: OidcHandle): Services {
   };
 }
 
-/** App tier: decorates `app.deps` and `app.services` (after the database and the mailer exist). */
+/**
+ * App tier: decorates `app.deps` and `app.services` (after the database and the mailer exist). The background jobs
+ * (server/services/jobs.ts) start when the app is ready and, on shutdown, stop and release their leases before the
+ * database closes.
+ */
 export default fp(
   async (app) => {
-    const deps: Deps = { db: app.db, config: app.config, mailer: app.mailer, clock: systemClock, log: app.log };
+    const jobs = createJobRunner(app.log);
+    const deps: Deps = { db: app.db, config: app.config, mailer: app.mailer, clock: systemClock, log: app.log, jobs };
     app.decorate('deps', deps);
     app.decorate('services', createServices(deps, oidcOf(app)));
+    app.addHook('onReady', async () => jobs.start());
+    app.addHook('preClose', async () => {
+      app.lifecycle.draining = true;
+      await jobs.drain();
+    });
   },
   { name: 'services' },
 );

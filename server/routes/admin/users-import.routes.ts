@@ -18,18 +18,6 @@ Options \`dry_run\` and \`send_invitations\` (true|false) as query parameters or
 const routes: FastifyPluginAsyncZod = async (app) => {
   const service = app.services.usersImport;
 
-  // jobs of dead instances are closed at start and then every lease period; running jobs stop and release
-  // their leases on shutdown (before the database closes)
-  const reap = () => service.reapStale().catch((err: unknown) => app.log.warn({ err: err instanceof Error ? err.message : String(err) }, 'import job check failed'));
-  const reaper = setInterval(reap, app.config.timeouts.jobLeaseMs);
-  reaper.unref();
-  app.addHook('onReady', async () => void (await reap()));
-  app.addHook('preClose', async () => {
-    clearInterval(reaper);
-    app.lifecycle.draining = true;
-    await service.drain();
-  });
-
   const importRoute = routeOf(csv.importUsers);
   app.route({
     ...importRoute,

@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { hostname } from 'node:os';
 import { setImmediate as yieldToLoop, setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import type { Account, NewAccount } from '../../db/schema';
-import { nowIso, type Db } from '../../db/index';
+import { nowIso } from '../../db/index';
 import { refreshAfterBulkInsert } from '../../db/statistics';
 import { AppError } from '../../errors';
 import { importJobs as importJobMetrics } from '../../lib/metrics';
@@ -13,6 +12,7 @@ import type { ImportJob, ImportReport } from '../../../contract/admin/import';
 import { normalizeEmail, searchTextOf } from '../accounts';
 import { actorOpts, sendInvitation } from '../invitations';
 import type { Actor, Deps, Queries } from '../deps';
+import type { LeasedJob } from '../jobs';
 import { recordAudit } from './audit';
 import { CsvRefused, excerpt, exportUsersCsv, parseCsv, type ParsedCsv } from './csv';
 import type { UserFilters } from '../../../contract/admin/users';
@@ -262,25 +262,9 @@ function sendInvitationsThrottled(deps: Deps, accounts: Account[], actorId: stri
 
 export type ImportJobView = ImportJob;
 
-/** This process, as the owner of the jobs it runs (host, pid, random: a restarted process is a new owner). */
-export const INSTANCE_ID = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
-
 const INTERRUPTED = 'import_interrupted';
 /** The job error code of a job an admin cancelled (contract/admin/import.ts cancelImportJob). */
 export const CANCELLED = 'import_cancelled';
-
-/** The jobs this process runs for one database, and whether it is shutting down (they stop after their batch). */
-interface JobsState {
-  running: Set<Promise<void>>;
-  draining: boolean;
-}
-// keyed by the app's database: one state per app, whichever service or plugin context asks
-const jobStates = new WeakMap<Db, JobsState>();
-function jobsOf(db: Db): JobsState {
-  let state = jobStates.get(db);
-  if (!state) jobStates.set(db, (state = { running: new Set(), draining: false }));
-  return state;
-}
 
 /**
  * Closes jobs whose owner is gone (lease expired: the process died or lost the database for longer than the
@@ -302,14 +286,15 @@ export async function reapStaleImportJobs(deps: Pick<Deps, 'db' | 'log'>): Promi
 }
 
 /**
- * Starts a background import; its state lives in import_jobs so any instance can report progress. The job has
- * an owner (this process) and a lease renewed by a heartbeat; each batch commits its rows and the job's counts
- * in one transaction, and only while this process still holds the lease (otherwise the batch rolls back and the
- * job stops). On shutdown the job stops after the batch in flight and is closed as `import_interrupted`.
+ * Starts a background import; its state lives in import_jobs so any instance can report progress. The job runs on
+ * the app's job runner (server/services/jobs.ts): its owner is this process and its lease is renewed by the runner's
+ * heartbeat; each batch commits its rows and the job's counts in one transaction, and only while this process still
+ * holds the lease (otherwise the batch rolls back and the job stops). On shutdown the job stops after the batch in
+ * flight and is closed as `import_interrupted`.
  */
 async function startImportJob(deps: Deps, actor: Actor, parsed: ParsedCsv, opts: { dryRun: boolean; sendInvitations: boolean }): Promise<string> {
   const db = deps.db.kysely;
-  const jobs = jobsOf(deps.db);
+  const { instanceId } = deps.jobs;
   const leaseMs = deps.config.timeouts.jobLeaseMs;
   const id = randomUUID();
   const now = nowIso();
@@ -331,43 +316,31 @@ async function startImportJob(deps: Deps, actor: Actor, parsed: ParsedCsv, opts:
       created_at: now,
       updated_at: now,
       finished_at: null,
-      owner: INSTANCE_ID,
+      owner: instanceId,
       heartbeat_at: now,
       lease_until: Date.now() + leaseMs,
     })
     .execute();
   importJobMetrics.started();
-  const mine = () => db.updateTable('import_jobs').where('id', '=', id).where('owner', '=', INSTANCE_ID).where('status', '=', 'running');
-  let leaseLost = false;
-  const heartbeat = setInterval(() => {
-    const at = nowIso();
-    mine()
-      .set({ heartbeat_at: at, lease_until: Date.now() + leaseMs })
-      .executeTakeFirst()
-      .then((r) => {
-        if (Number(r.numUpdatedRows) === 0) leaseLost = true;
-      })
-      .catch((err: unknown) => deps.log.warn({ err: err instanceof Error ? err.message : String(err), jobId: id }, 'import job heartbeat failed'));
-  }, Math.max(200, Math.floor(leaseMs / 4)));
-  heartbeat.unref();
+  const mine = () => db.updateTable('import_jobs').where('id', '=', id).where('owner', '=', instanceId).where('status', '=', 'running');
   let lastCounts = { created: 0, skipped: 0, failed: 0 };
 
-  const run = (async () => {
+  const work = async (lease: LeasedJob) => {
     try {
       const { report, invite } = await runImport(deps, actor, parsed, {
         ...opts,
-        shouldStop: () => (leaseLost ? 'lease_lost' : jobs.draining ? 'shutdown' : null),
+        shouldStop: lease.stopReason,
         inBatch: async (trx, p) => {
           const r = await trx
             .updateTable('import_jobs')
-            .set({ processed: p.processed, created: p.created, skipped_count: p.skipped, failed_count: p.failed, updated_at: nowIso(), heartbeat_at: nowIso(), lease_until: Date.now() + leaseMs })
+            .set({ processed: p.processed, created: p.created, skipped_count: p.skipped, failed_count: p.failed, updated_at: nowIso(), heartbeat_at: nowIso(), lease_until: lease.leaseUntil() })
             .where('id', '=', id)
-            .where('owner', '=', INSTANCE_ID)
+            .where('owner', '=', instanceId)
             .where('status', '=', 'running')
             .executeTakeFirst();
           // fenced: a job closed or taken over by someone else gets no more rows from us
           if (Number(r.numUpdatedRows) === 0) {
-            leaseLost = true;
+            lease.lost();
             throw new ImportStopped('lease_lost');
           }
         },
@@ -410,27 +383,23 @@ async function startImportJob(deps: Deps, actor: Actor, parsed: ParsedCsv, opts:
         .execute()
         .catch((e: unknown) => deps.log.error({ err: e }, 'could not record import failure'));
     } finally {
-      clearInterval(heartbeat);
       // many new rows: the planner's statistics of accounts are refreshed now rather than whenever autovacuum
       // gets to it (db/statistics.ts); the job ends after it, its rows and report already committed
       if (!opts.dryRun) await refreshAfterBulkInsert(deps.db, 'accounts', lastCounts.created, deps.log).catch(() => {});
     }
-  })();
-  jobs.running.add(run);
-  void run.finally(() => jobs.running.delete(run));
+  };
+  deps.jobs.run({
+    leaseMs,
+    renew: async (leaseUntil) => Number((await mine().set({ heartbeat_at: nowIso(), lease_until: leaseUntil }).executeTakeFirst()).numUpdatedRows) > 0,
+    onRenewError: (err) => deps.log.warn({ err: err instanceof Error ? err.message : String(err), jobId: id }, 'import job heartbeat failed'),
+    work,
+  });
   return id;
 }
 
-/** Resolves when the jobs this app runs (on the app's database `owner.db`) have ended (stopped, failed or done). */
-export async function importJobsSettled(owner: { db: Db }): Promise<void> {
-  await Promise.allSettled([...jobsOf(owner.db).running]);
-}
-
-/** Shutdown: lets running jobs stop after their batch in flight (they see `draining`) and release their leases. */
-async function drainImportJobs(owner: { db: Db }): Promise<void> {
-  const jobs = jobsOf(owner.db);
-  jobs.draining = true;
-  await Promise.allSettled([...jobs.running]);
+/** Resolves when the jobs the app runs (`owner.jobs`: its job runner) have ended (stopped, failed or done). */
+export async function importJobsSettled(owner: Pick<Deps, 'jobs'>): Promise<void> {
+  await owner.jobs.settled();
 }
 
 /** A job's progress and report; `translate` gives the message of its error code in the reader's language. */
@@ -477,6 +446,8 @@ export async function cancelImportJob(deps: Pick<Deps, 'db' | 'log'>, actor: Act
 export type ImportAnswer = { kind: 'report'; report: ImportReport } | { kind: 'job'; jobId: string; total: number };
 
 export function createImportService(deps: Deps) {
+  // jobs of dead instances are closed when the app is ready and then every lease period (the app's job runner)
+  deps.jobs.reaper('import job', deps.config.timeouts.jobLeaseMs, () => reapStaleImportJobs(deps));
   return {
     /** Decodes and parses an upload (422 users_import_failed for a malformed file or missing columns). */
     read: readImportFile,
@@ -496,10 +467,6 @@ export function createImportService(deps: Deps) {
     job: (id: string, translate: (code: string) => string) => getImportJob(deps, id, translate),
     /** Cancels a running job (it stops after its batch in flight); answers the job. */
     cancel: (actor: Actor, id: string, translate: (code: string) => string) => cancelImportJob(deps, actor, id, translate),
-    /** Closes the jobs of stopped instances; returns how many. */
-    reapStale: () => reapStaleImportJobs(deps),
-    /** Shutdown: running jobs stop after their batch in flight and release their leases. */
-    drain: () => drainImportJobs(deps),
     /** The filtered users as a CSV stream (csv.ts). */
     exportCsv: (filters: UserFilters) => exportUsersCsv(deps.db, filters),
   };

@@ -7,7 +7,8 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { INSTANCE_ID, importJobsSettled, reapStaleImportJobs } from '../../../server/services/admin/import';
+import { importJobsSettled, reapStaleImportJobs } from '../../../server/services/admin/import';
+import { INSTANCE_ID } from '../../../server/services/jobs';
 import { createDb, nowIso } from '../../../server/db/index';
 import { buildApp } from '../../../server/app';
 import { loadConfig } from '../../../server/config';
@@ -92,7 +93,7 @@ describeEachDb('import jobs: counts, owner and lease', (get) => {
     const id = res.json().data.job_id as string;
     // another instance takes the job over (as after an expired lease)
     await get().db.kysely.updateTable('import_jobs').set({ owner: 'thief:1:x', lease_until: Date.now() + 60_000 }).where('id', '=', id).execute();
-    await importJobsSettled(get().app);
+    await importJobsSettled(get().app.deps);
     const stored = await get().db.kysely.selectFrom('import_jobs').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
     expect(stored.owner).toBe('thief:1:x');
     expect(stored.status).toBe('running');
@@ -115,7 +116,7 @@ describeEachDb('import jobs: cancel', (get) => {
     const answer = await cancel(id, 'de');
     expect(answer.statusCode).toBe(200);
     expect(answer.json().data).toMatchObject({ id, status: 'failed', error: { code: 'import_cancelled', message: expect.stringContaining('abgebrochen') } });
-    await importJobsSettled(get().app);
+    await importJobsSettled(get().app.deps);
     const stored = await get().db.kysely.selectFrom('import_jobs').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
     expect(stored).toMatchObject({ status: 'failed', error_code: 'import_cancelled', owner: null });
     expect(await accountsIn(get(), 'cancel.test')).toBe(Number(stored.created));
@@ -127,7 +128,7 @@ describeEachDb('import jobs: cancel', (get) => {
   it('cancelling a job that has ended answers it unchanged; an unknown job is 404 import_job_not_found', async () => {
     const res = await upload(get(), admin, fileOf('ended.test', 3));
     const id = res.json().data.job_id as string;
-    await importJobsSettled(get().app);
+    await importJobsSettled(get().app.deps);
     const answer = await cancel(id);
     expect(answer.json().data).toMatchObject({ id, status: 'done', created: 3, error: null });
     const missing = await cancel(randomUUID());
@@ -139,7 +140,7 @@ describeEachDb('import jobs: cancel', (get) => {
     const m = multipart('file', 'users.csv', fileOf('asyncfield.test', 2), 'text/csv', { async: 'true' });
     const res = await get().app.inject({ method: 'POST', url: '/api/admin/users/import', headers: { ...admin.headers, ...m.headers }, payload: m.payload });
     expect(res.statusCode).toBe(202);
-    await importJobsSettled(get().app);
+    await importJobsSettled(get().app.deps);
   });
 });
 
