@@ -27,13 +27,25 @@ export type TwoFactorMethod = z.infer<typeof twoFactorMethod>;
 
 const complete = z.object({ status: z.literal('complete'), redirect_to: z.string() });
 const passwordExpired = z.object({ status: z.literal('password_expired'), reset_token: z.string() });
-const twoFactorRequired = z.object({ status: z.literal('two_factor_required'), method: twoFactorMethod });
+/** The second factor a sign-in asks for: the account's authenticator app or SMS, or (no other) a passkey. */
+export const signInSecondFactor = z.enum(['GOOGLE', 'SMS', 'PASSKEY']);
+const twoFactorRequired = z.object({
+  status: z.literal('two_factor_required'),
+  method: signInSecondFactor,
+  passkey: z.boolean().optional().describe('true: the account has a passkey, offered next to the code (POST /api/2fa/passkey/verify)'),
+});
+/**
+ * An admin setting requires this account to have a passkey (`passkey`) or any second factor (`second_factor`) and it
+ * has none yet: it enrols a passkey now (POST /api/passkeys/enrolment-options, then /api/passkeys/enrol), which
+ * finishes the sign-in.
+ */
+const enrolmentRequired = z.object({ status: z.literal('enrolment_required'), requirement: z.enum(['second_factor', 'passkey']) });
 
 /** The answer to the password step: signed in (follow `redirect_to`), the second factor next, or the password must be changed first. */
-export const loginResultSchema = z.union([complete, twoFactorRequired, passwordExpired]);
+export const loginResultSchema = z.union([complete, twoFactorRequired, passwordExpired, enrolmentRequired]);
 export type LoginResult = z.infer<typeof loginResultSchema>;
-/** After the second factor: signed in, or (password too old) the token to set a new one first. */
-export const secondFactorResultSchema = z.union([complete, passwordExpired]);
+/** After the second factor: signed in, or (password too old) the token to set a new one first, or a passkey to enrol. */
+export const secondFactorResultSchema = z.union([complete, passwordExpired, enrolmentRequired]);
 export type SecondFactorResult = z.infer<typeof secondFactorResultSchema>;
 
 const loginBody = z.object({ email: z.string().trim().min(1).max(254), password: z.string().min(1).max(200), interaction: interactionUid });

@@ -15,6 +15,7 @@ import * as adminAdmins from './admin/admins';
 import * as adminLogs from './admin/logs';
 import * as sessions from './sessions';
 import * as adminSessions from './admin/sessions';
+import * as passkeys from './passkeys';
 
 export * from './endpoint';
 export * from './errors';
@@ -30,8 +31,9 @@ export * as adminAdmins from './admin/admins';
 export * as adminLogs from './admin/logs';
 export * as sessions from './sessions';
 export * as adminSessions from './admin/sessions';
+export * as passkeys from './passkeys';
 
-const modules: Record<string, Record<string, unknown>> = { adminCatalog, adminServiceApps, auth, system, account, profile, adminUsers, adminImport, adminAdmins, adminLogs, sessions, adminSessions };
+const modules: Record<string, Record<string, unknown>> = { adminCatalog, adminServiceApps, auth, system, account, profile, adminUsers, adminImport, adminAdmins, adminLogs, sessions, adminSessions, passkeys };
 
 /** Every endpoint of the contract, named `<module>.<export>`. */
 export function allEndpoints(): Array<{ name: string; endpoint: EndpointShape }> {

@@ -16,6 +16,7 @@ import type * as accountEndpoints from './account';
 import type * as profileEndpoints from './profile';
 import type * as systemEndpoints from './system';
 import type * as sessionsEndpoints from './sessions';
+import type * as passkeysEndpoints from './passkeys';
 
 export const auth = {
   adminLogin: route<typeof authEndpoints.adminLogin>('POST', '/api/admin/login'),
@@ -88,6 +89,23 @@ export const sessions = {
   endUserSession: route<typeof sessionsEndpoints.endUserSession>('DELETE', '/api/user/sessions/:session'),
   listAdminSessions: route<typeof sessionsEndpoints.listAdminSessions>('GET', '/api/admin/sessions'),
   listUserSessions: route<typeof sessionsEndpoints.listUserSessions>('GET', '/api/user/sessions'),
+} as const;
+
+export const passkeys = {
+  adminDeletePasskey: route<typeof passkeysEndpoints.adminDeletePasskey>('DELETE', '/api/admin/users/:id/passkeys/:passkey'),
+  adminListPasskeys: route<typeof passkeysEndpoints.adminListPasskeys>('GET', '/api/admin/users/:id/passkeys'),
+  deletePasskey: route<typeof passkeysEndpoints.deletePasskey>('DELETE', '/api/passkeys/:id'),
+  getSecondFactorPolicy: route<typeof passkeysEndpoints.getSecondFactorPolicy>('GET', '/api/admin/settings/second-factor'),
+  listPasskeys: route<typeof passkeysEndpoints.listPasskeys>('GET', '/api/passkeys'),
+  passkeyAuthenticationOptions: route<typeof passkeysEndpoints.passkeyAuthenticationOptions>('POST', '/api/passkeys/authentication-options'),
+  passkeyEnrol: route<typeof passkeysEndpoints.passkeyEnrol>('POST', '/api/passkeys/enrol'),
+  passkeyEnrolmentOptions: route<typeof passkeysEndpoints.passkeyEnrolmentOptions>('POST', '/api/passkeys/enrolment-options'),
+  passkeyRegistrationOptions: route<typeof passkeysEndpoints.passkeyRegistrationOptions>('POST', '/api/passkeys/registration-options'),
+  passkeySecondFactor: route<typeof passkeysEndpoints.passkeySecondFactor>('POST', '/api/2fa/passkey/verify'),
+  passkeySignIn: route<typeof passkeysEndpoints.passkeySignIn>('POST', '/api/passkeys/sign-in'),
+  registerPasskey: route<typeof passkeysEndpoints.registerPasskey>('POST', '/api/passkeys'),
+  renamePasskey: route<typeof passkeysEndpoints.renamePasskey>('PATCH', '/api/passkeys/:id'),
+  updateSecondFactorPolicy: route<typeof passkeysEndpoints.updateSecondFactorPolicy>('PUT', '/api/admin/settings/second-factor'),
 } as const;
 
 /** The endpoints of contract/account.ts that exist for both account kinds, by kind (as `byKind` there). */

@@ -27,6 +27,8 @@
 import { assign, fromPromise, setup } from 'xstate';
 import { accountByKind as byKind, auth } from '../contract/routes';
 import type { LoginResult, SecondFactorResult, TwoFactorMethod } from '../contract/auth';
+/** The second factor a sign-in asks for (contract/auth.ts signInSecondFactor): the account's code, or its passkey. */
+export type SignInSecondFactor = TwoFactorMethod | 'PASSKEY';
 import type { Call } from '../contract/endpoint';
 import { isCallFailure, notProvided, type ErrorCode, type ErrorInfo } from './shared';
 
@@ -61,7 +63,7 @@ export interface LoginContext {
   /** True on `/expired-password` (the machine starts at the new-password step). */
   expiredPasswordPage: boolean;
   email: string;
-  method: TwoFactorMethod | null;
+  method: SignInSecondFactor | null;
   resetToken: string | null;
   redirectTo: string | null;
   error: ErrorInfo | null;
@@ -242,7 +244,7 @@ export const loginMachine = setup({
     setEmail: assign((_, params: { email: string }) => ({ email: params.email, error: null })),
     setError: assign((_, params: { error: unknown; step: LoginStep }) => ({ error: loginError(params.error, params.step) })),
     clearError: assign({ error: null }),
-    setTwoFactor: assign((_, params: { method: TwoFactorMethod }) => ({ method: params.method, error: null })),
+    setTwoFactor: assign((_, params: { method: SignInSecondFactor }) => ({ method: params.method, error: null })),
     setResetToken: assign((_, params: { resetToken: string }) => ({ resetToken: params.resetToken, error: null })),
     setRedirect: assign((_, params: { url: string }) => ({ redirectTo: params.url, error: null })),
     /** The link's sign-in is another browser's: the next authorization is this browser's own (and says so). */

@@ -329,6 +329,41 @@ export interface LogoutDeliveriesTable {
   updated_at: string;
 }
 
+/** A registered passkey (WebAuthn credential) of an account (migration 0018, server/services/passkeys.ts). */
+export interface PasskeysTable {
+  id: string;
+  account_id: string;
+  /** the credential id, base64url */
+  credential_id: string;
+  /** the COSE public key, base64url */
+  public_key: string;
+  /** the last signature counter seen; a response that does not raise it (when either is non-zero) is refused */
+  counter: number;
+  /** JSON array of the transports the browser reported at registration, or null */
+  transports: string | null;
+  /** 'platform' | 'cross-platform' as the browser reported it at registration, or null */
+  attachment: string | null;
+  /** BE: the credential may be synced (a multi-device passkey) */
+  backup_eligible: number;
+  /** BS: the credential is backed up now (updated at every use) */
+  backed_up: number;
+  aaguid: string | null;
+  name: string;
+  created_at: string;
+  last_used_at: string | null;
+}
+
+/** A WebAuthn challenge handed out and not yet answered (migration 0018): single use, bound, short-lived. */
+export interface WebauthnChallengesTable {
+  challenge: string;
+  purpose: 'register' | 'sign_in' | 'second_factor' | 'enrol';
+  account_id: string | null;
+  interaction_uid: string | null;
+  grant_id: string | null;
+  /** epoch ms */
+  expires_at: number;
+}
+
 /** An avatar image (migration 0014): the re-encoded PNG, by the name `accounts.avatar` holds. */
 export interface AvatarImagesTable {
   name: string;
@@ -354,6 +389,8 @@ export interface Database {
   dpop_proofs: DpopProofsTable;
   account_sessions: AccountSessionsTable;
   account_devices: AccountDevicesTable;
+  passkeys: PasskeysTable;
+  webauthn_challenges: WebauthnChallengesTable;
   signing_keys: SigningKeysTable;
   one_time_tokens: OneTimeTokensTable;
   recovery_codes: RecoveryCodesTable;
@@ -367,6 +404,7 @@ export interface Database {
 export type Account = Selectable<AccountsTable>;
 export type NewAccount = Insertable<AccountsTable>;
 export type Role = Selectable<RolesTable>;
+export type Passkey = Selectable<PasskeysTable>;
 export type ServiceApp = Selectable<ServiceAppsTable>;
 // Generated is re-exported for migrations that add auto columns later
 export type { Generated };

@@ -21,13 +21,18 @@ export const ACR = { password: 'urn:iam:acr:pwd', mfa: 'urn:iam:acr:mfa', sso: '
 
 /**
  * The amr of a finished sign-in (RFC 8176): the methods used, plus `mfa` when two factors were used
- * (pwd + otp/sms/kba); `ext` (product-specific) marks a sign-in through an upstream identity provider.
+ * (pwd + otp/sms/kba/hwk/swk, or a passkey alone: `hwk`/`swk` with user verification); `ext` (product-specific)
+ * marks a sign-in through an upstream identity provider. Passkeys: `hwk` for a device-bound security key
+ * (cross-platform attachment, not backup-eligible), `swk` otherwise (server/services/passkeys.ts passkeyKind).
  */
 export function signInMethods(amr: readonly string[]): { amr: string[]; acr: string } {
   const methods = [...new Set(amr)];
   if (methods.includes('ext')) return { amr: methods, acr: ACR.sso };
-  const second = methods.some((m) => m === 'otp' || m === 'sms' || m === 'kba');
+  const second = methods.some((m) => m === 'otp' || m === 'sms' || m === 'kba' || m === 'hwk' || m === 'swk');
   if (methods.includes('pwd') && second) return { amr: [...methods.filter((m) => m !== 'mfa'), 'mfa'], acr: ACR.mfa };
+  // a passkey alone: user verification is required in every ceremony, so the authenticator proved possession and a
+  // PIN or biometric (a multi-factor cryptographic authenticator): the two-factor class
+  if (methods.some((m) => m === 'hwk' || m === 'swk')) return { amr: [...methods.filter((m) => m !== 'mfa'), 'mfa'], acr: ACR.mfa };
   return { amr: methods, acr: ACR.password };
 }
 

@@ -9,6 +9,7 @@ import { accessTokenRevoked, cleanupRevokedAccessTokens } from './revocation';
 import { cleanupSessionRecords } from '../services/sessions';
 import type { ProviderHost } from './provider';
 import { boundThumbprint, cleanupDpopProofs, createDpopVerifier, databaseReplayStore, dpopChallenge, redisReplayStore, SenderConstraintError, type DpopVerifier } from './dpop';
+import { cleanupChallenges } from '../services/passkeys';
 import { createAuthCache, type AuthCache, type AuthEntry } from './auth-cache';
 import { KeyRing, keyPolicy, SIGNING_ALG } from './keys';
 import { FIRST_PARTY_CLIENTS } from './access';
@@ -90,7 +91,7 @@ export function createOidcRuntime(deps: ProviderHost): OidcRuntime {
           started = r;
           cleanup = setInterval(() => {
             const db = deps.db.kysely;
-            Promise.all([cleanupExpired(db), cleanupRevokedAccessTokens(db), cleanupDpopProofs(db), cleanupSessionRecords(db)]).catch((err: unknown) => deps.log.warn({ err }, 'oidc cleanup failed'));
+            Promise.all([cleanupExpired(db), cleanupRevokedAccessTokens(db), cleanupDpopProofs(db), cleanupSessionRecords(db), cleanupChallenges(db)]).catch((err: unknown) => deps.log.warn({ err }, 'oidc cleanup failed'));
           }, 10 * 60 * 1000);
           cleanup.unref();
         }

@@ -17,11 +17,16 @@ import { upstreamSignInOf } from './upstream-sessions';
 const pendingSignInSchema = z.object({
   accountId: z.string(),
   type: z.enum(['user', 'admin']),
-  method: z.enum(['GOOGLE', 'SMS']),
+  /** the second factor asked for; PASSKEY: the account's only second factor is a passkey (issue 33) */
+  method: z.enum(['GOOGLE', 'SMS', 'PASSKEY']),
   /** epoch seconds */
   passwordAt: z.number(),
   /** the methods passed so far; a value from before the field existed reads as `['pwd']` */
   amr: z.unknown().transform((v): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : ['pwd'])),
+  /** `second_factor`: waiting for the second factor; `enrol`: every factor passed, a passkey must be registered first (a value from before reads as `second_factor`) */
+  stage: z.unknown().transform((v): 'second_factor' | 'enrol' => (v === 'enrol' ? 'enrol' : 'second_factor')),
+  /** the stage `enrol` requirement (an admin setting, server/services/passkeys.ts) */
+  requirement: z.enum(['second_factor', 'passkey']).optional(),
 });
 
 const stringOrNull = z.unknown().transform((v): string | null => (typeof v === 'string' ? v : null));

@@ -10,8 +10,24 @@ import { endSessionsOfGrant } from '../oidc/grants';
 import type { OidcHandle } from '../oidc/index';
 import { assertHoldsInteraction } from '../oidc/interaction-binding';
 import type { LoginResult, SecondFactorResult } from '../../contract/auth';
+import type { PasskeyCredentialJSON, SecondFactorPolicy, SecondFactorRequirement } from '../../contract/passkeys';
+import {
+  authenticationOptions,
+  parsePolicy,
+  POLICY_SETTING,
+  finishRegistration,
+  meetsRequirement,
+  passkeyByCredentialId,
+  passkeyKind,
+  passkeysOf,
+  passkeyUnknown,
+  registrationOptions,
+  requirementFor,
+  takeChallenge,
+  verifyAssertion,
+} from './passkeys';
 import { displayName } from './account-passwords';
-import { findAccountByEmail, normalizeEmail } from './accounts';
+import { normalizeEmail } from './accounts';
 import type { Deps } from './deps';
 import { verifyAgainstDummy, verifyPassword } from './passwords';
 import { issueToken } from './signed-links';
@@ -172,6 +188,26 @@ export function createSignInService(deps: Deps, oidc: Pick<OidcHandle, 'provider
     return { status: 'complete', redirect_to: interaction.returnTo };
   }
 
+  /**
+   * The account of the password step, with what its end needs, in the one statement that reads the account: whether
+   * it has a passkey (then a second factor is asked) and the second-factor requirement setting.
+   */
+  async function accountForSignIn(type: AccountType, email: string): Promise<{ account: Account; hasPasskey: boolean; policy: SecondFactorPolicy } | undefined> {
+    const row = await db()
+      .selectFrom('accounts')
+      .selectAll('accounts')
+      .select((eb) => [
+        eb.exists(eb.selectFrom('passkeys').select('passkeys.id').whereRef('passkeys.account_id', '=', 'accounts.id')).as('has_passkey'),
+        eb.selectFrom('app_settings').select('app_settings.value').where('app_settings.key', '=', POLICY_SETTING).as('second_factor_policy'),
+      ])
+      .where('type', '=', type)
+      .where('email_normalized', '=', normalizeEmail(email))
+      .executeTakeFirst();
+    if (!row) return undefined;
+    const { has_passkey, second_factor_policy, ...account } = row;
+    return { account, hasPasskey: Boolean(Number(has_passkey)), policy: parsePolicy(second_factor_policy ?? null) };
+  }
+
   /** Password older than IAM_PASSWORD_MAX_AGE_DAYS, or flagged by an admin (password_changed_at cleared). */
   function passwordExpired(account: Account): boolean {
     if (!account.password_hash) return false;
@@ -217,7 +253,8 @@ export function createSignInService(deps: Deps, oidc: Pick<OidcHandle, 'provider
   async function signIn(type: AccountType, body: { email: string; password: string; interaction: string }, client: ClientInfo, browser: BrowserCookies): Promise<LoginResult> {
     const interaction = await loadInteraction(body.interaction, browser);
     assertInteractionType(interaction, type);
-    const account = await findAccountByEmail(db(), type, body.email);
+    const found = await accountForSignIn(type, body.email);
+    const account = found?.account;
     const email = normalizeEmail(body.email);
     // as many keys (and statements) for unknown e-mails as for accounts: no enumeration by time
     const keys = [throttleKeys.email(type, email), throttleKeys.account(account?.id ?? `unknown:${type}:${email}`), throttleKeys.ip(client.ip)];
@@ -229,7 +266,10 @@ export function createSignInService(deps: Deps, oidc: Pick<OidcHandle, 'provider
       signInOutcome('invalid_credentials');
       throw ssoRequiredFor(email) ?? invalidCredentials();
     }
-    const method = isTwoFactorEnabled(account) ? account.two_factor_method : null;
+    const otpMethod = isTwoFactorEnabled(account) ? account.two_factor_method : null;
+    // a passkey is a second factor too: an account with one is asked for it after the password (or for its code)
+    const withPasskey = found.hasPasskey;
+    const method = otpMethod ?? (withPasskey ? ('PASSKEY' as const) : null);
     if (account.status !== 'ACTIVE' && !method) {
       // no oracle: the right password of an inactive account is answered and counted like a wrong one
       await slot.fail();
@@ -238,20 +278,22 @@ export function createSignInService(deps: Deps, oidc: Pick<OidcHandle, 'provider
       throw invalidCredentials();
     }
     await slot.succeed();
-    if (method === 'GOOGLE' || method === 'SMS') {
-      await setPending(interaction, { accountId: account.id, type, method, passwordAt: epoch(), amr: ['pwd'] });
+    if (method) {
+      await setPending(interaction, { accountId: account.id, type, method, passwordAt: epoch(), amr: ['pwd'], stage: 'second_factor' });
       if (method === 'SMS') await sendSmsCode(deps, account, 'sms_login', interaction.uid);
-      return outcome({ status: 'two_factor_required' as const, method });
+      return outcome({ status: 'two_factor_required' as const, method, ...(withPasskey ? { passkey: true } : {}) });
     }
     if (passwordExpired(account)) return outcome(await passwordExpiredAnswer(account));
-    return outcome(await finishSignIn(interaction, account, ['pwd'], client));
+    return outcome(await completeOrEnrol(interaction, account, ['pwd'], client, { policy: found.policy, hasPasskey: withPasskey }));
   }
 
   /** Loads the pending second-factor sign-in of an interaction (never from the client's word). */
-  async function pendingStep(uid: string, opts: { type?: AccountType; method?: 'GOOGLE' | 'SMS' }): Promise<{ interaction: LoadedInteraction; pending: PendingSignIn; account: Account }> {
+  async function pendingStep(uid: string, opts: { type?: AccountType; method?: 'GOOGLE' | 'SMS'; stage?: PendingSignIn['stage'] }): Promise<{ interaction: LoadedInteraction; pending: PendingSignIn; account: Account }> {
     const interaction = await findInteraction(uid);
     const pending = pendingOf(interaction);
     if (!pending) throw new AppError(400, 'interaction_expired');
+    // a sign-in waiting for its passkey enrolment cannot be finished by a second factor (nor the other way round)
+    if (pending.stage !== (opts.stage ?? 'second_factor')) throw new AppError(400, 'two_factor_method_mismatch');
     if (opts.type && pending.type !== opts.type) throw new AppError(400, 'interaction_invalid');
     if (opts.method && pending.method !== opts.method) throw new AppError(400, 'two_factor_method_mismatch');
     const account = await db().selectFrom('accounts').selectAll().where('id', '=', pending.accountId).executeTakeFirst();
@@ -273,6 +315,8 @@ export function createSignInService(deps: Deps, oidc: Pick<OidcHandle, 'provider
     await assertHoldsInteraction(deps, browser, uid);
     if (!code || !code.trim()) throw new AppError(422, 'otp_required', { fields: { [field]: ['otp_required'] } });
     const { interaction, pending, account } = await pendingStep(uid, opts);
+    // an account whose only second factor is a passkey has no code to type
+    if (field === 'one_time_password' && pending.method === 'PASSKEY') throw new AppError(400, 'two_factor_method_mismatch');
     // the slot is reserved before the code is checked: parallel codes evaluate at most the limit
     const slot = await reserveSignIn([throttleKeys.otp(account.id), throttleKeys.ip(client.ip)]);
     if (!(await verify(account, code.trim(), interaction.uid))) {
@@ -288,7 +332,57 @@ export function createSignInService(deps: Deps, oidc: Pick<OidcHandle, 'provider
       throw new AppError(403, 'account_inactive');
     }
     if (passwordExpired(account)) return outcome(await passwordExpiredAnswer(account));
-    return outcome(await finishSignIn(interaction, account, [...pending.amr, field === 'recovery_code' ? 'kba' : pending.method === 'SMS' ? 'sms' : 'otp'], client));
+    return outcome(await completeOrEnrol(interaction, account, [...pending.amr, field === 'recovery_code' ? 'kba' : pending.method === 'SMS' ? 'sms' : 'otp'], client));
+  }
+
+  /**
+   * Every factor passed: finishes the sign-in, unless an admin setting (server/services/passkeys.ts requirementFor)
+   * asks this account for a passkey or a second factor it does not have. Then the sign-in waits (stage `enrol` in the
+   * interaction) until a passkey is registered (enrolmentOptions, enrol).
+   */
+  async function completeOrEnrol(
+    interaction: LoadedInteraction,
+    account: Account,
+    amr: string[],
+    client: ClientInfo,
+    known?: { policy: SecondFactorPolicy; hasPasskey: boolean },
+  ): Promise<Complete | { status: 'enrolment_required'; requirement: Exclude<SecondFactorRequirement, 'none'> }> {
+    const requirement = await requirementFor(db(), account, known?.policy);
+    if (requirement !== 'none' && !(await meetsRequirement(db(), account, requirement, known?.hasPasskey))) {
+      await setPending(interaction, { accountId: account.id, type: account.type, method: 'PASSKEY', passwordAt: epoch(), amr, stage: 'enrol', requirement });
+      return { status: 'enrolment_required', requirement };
+    }
+    return finishSignIn(interaction, account, amr, client);
+  }
+
+  const accountById = (id: string) => db().selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirst();
+
+  /**
+   * A passkey assertion within a sign-in, after its challenge was taken: the credential must be known (and, for a
+   * second factor, the pending account's), the assertion must verify (server/services/passkeys.ts verifyAssertion).
+   * Failures count on `keys` like a wrong code.
+   */
+  async function assertPasskey(credential: PasskeyCredentialJSON, challenge: string, keys: string[], accept: (account: Account) => boolean) {
+    const slot = await reserveSignIn(keys);
+    const passkey = await passkeyByCredentialId(db(), credential.id);
+    const account = passkey ? await accountById(passkey.account_id) : undefined;
+    if (!passkey || !account || !accept(account)) {
+      await slot.fail();
+      signInOutcome('passkey_unknown');
+      throw passkeyUnknown();
+    }
+    try {
+      // the user handle the authenticator returned, when it did, names the same account
+      const handle = credential.response.userHandle ? Buffer.from(credential.response.userHandle, 'base64url').toString('utf8') : account.id;
+      if (handle !== account.id) throw passkeyUnknown();
+      const used = await verifyAssertion(deps, passkey, credential, challenge);
+      await slot.succeed();
+      return { account, passkey: used };
+    } catch (err) {
+      await slot.fail();
+      signInOutcome(err instanceof AppError ? err.code : 'passkey_invalid');
+      throw err;
+    }
   }
 
   return {
@@ -317,6 +411,70 @@ export function createSignInService(deps: Deps, oidc: Pick<OidcHandle, 'provider
     /** A recovery code instead of the one-time password (single use). */
     verifyRecoveryCode: (uid: string, code: string | undefined, client: ClientInfo, browser: BrowserCookies) =>
       secondFactor(uid, code, 'recovery_code', {}, (account, c) => consumeRecoveryCode(deps, account, c), client, browser),
+
+    /**
+     * Request options for a passkey in a sign-in: `sign_in` (no password: nothing listed, the browser offers the
+     * discoverable passkeys it holds) or `second_factor` (the pending account's passkeys). The challenge is bound to
+     * the interaction (whose browser is checked first) and, for a second factor, to the pending account.
+     */
+    async passkeyOptions(uid: string, purpose: 'sign_in' | 'second_factor', browser: BrowserCookies) {
+      const interaction = await loadInteraction(uid, browser);
+      // each call stores a challenge: bounded per interaction (the global per-IP limit applies too)
+      await hitRateLimit(deps, `passkey-options:${interaction.uid}`, 30, PENDING_TTL_SECONDS * 1000);
+      if (purpose === 'sign_in') return authenticationOptions(deps, [], { purpose: 'sign_in', interactionUid: interaction.uid });
+      const { pending } = await pendingStep(uid, {});
+      const passkeys = await passkeysOf(db(), pending.accountId);
+      if (passkeys.length === 0) throw new AppError(400, 'two_factor_method_mismatch');
+      return authenticationOptions(deps, passkeys, { purpose: 'second_factor', interactionUid: interaction.uid, accountId: pending.accountId });
+    },
+
+    /**
+     * Signs in with a passkey instead of a password (amr `hwk`/`swk`, acr mfa: user verification makes it
+     * multi-factor). The challenge is taken first (single use, this interaction's); an unknown or removed credential,
+     * or one of an account of the other type, is 401 passkey_unknown; failures count on the caller's address.
+     */
+    async passkeySignIn(uid: string, credential: PasskeyCredentialJSON, client: ClientInfo, browser: BrowserCookies): Promise<LoginResult> {
+      const interaction = await loadInteraction(uid, browser);
+      const type = accountTypeForClient(clientOf(interaction));
+      const challenge = await takeChallenge(db(), credential, { purpose: 'sign_in', interactionUid: interaction.uid });
+      const { account, passkey } = await assertPasskey(credential, challenge, [throttleKeys.ip(client.ip)], (a) => a.type === type);
+      if (account.status !== 'ACTIVE') {
+        signInOutcome('inactive');
+        throw new AppError(403, 'account_inactive');
+      }
+      return outcome(await completeOrEnrol(interaction, account, [passkeyKind(passkey)], client));
+    },
+
+    /** A passkey of the pending account as the second factor after its password. */
+    async passkeySecondFactor(uid: string, credential: PasskeyCredentialJSON, client: ClientInfo, browser: BrowserCookies): Promise<SecondFactorResult> {
+      await assertHoldsInteraction(deps, browser, uid);
+      const { interaction, pending, account } = await pendingStep(uid, {});
+      const challenge = await takeChallenge(db(), credential, { purpose: 'second_factor', interactionUid: interaction.uid, accountId: pending.accountId });
+      const { passkey } = await assertPasskey(credential, challenge, [throttleKeys.otp(account.id), throttleKeys.ip(client.ip)], (a) => a.id === account.id);
+      if (account.status !== 'ACTIVE') {
+        signInOutcome('inactive');
+        throw new AppError(403, 'account_inactive');
+      }
+      if (passwordExpired(account)) return outcome(await passwordExpiredAnswer(account));
+      return outcome(await completeOrEnrol(interaction, account, [...pending.amr, passkeyKind(passkey)], client));
+    },
+
+    /** Creation options for the passkey a waiting sign-in (`enrolment_required`) must register. */
+    async enrolmentOptions(uid: string, browser: BrowserCookies) {
+      await assertHoldsInteraction(deps, browser, uid);
+      const { interaction, account } = await pendingStep(uid, { stage: 'enrol' });
+      await hitRateLimit(deps, `passkey-options:${interaction.uid}`, 30, PENDING_TTL_SECONDS * 1000);
+      return registrationOptions(deps, account, { purpose: 'enrol', interactionUid: interaction.uid });
+    },
+
+    /** Registers the required passkey, then finishes the waiting sign-in. */
+    async enrol(uid: string, name: string, credential: PasskeyCredentialJSON, client: ClientInfo, browser: BrowserCookies): Promise<SecondFactorResult> {
+      await assertHoldsInteraction(deps, browser, uid);
+      const { interaction, pending, account } = await pendingStep(uid, { stage: 'enrol' });
+      const challenge = await takeChallenge(db(), credential, { purpose: 'enrol', interactionUid: interaction.uid, accountId: account.id });
+      await finishRegistration(deps, account, credential, challenge, name, { id: account.id, email: account.email, ip: client.ip });
+      return outcome(await finishSignIn(interaction, account, pending.amr, client));
+    },
 
     /** Sends the sign-in SMS code of a pending sign-in again. */
     async resendSignInSms(uid: string, browser: BrowserCookies): Promise<void> {

@@ -3,6 +3,12 @@ import type { DomainMessages } from '../index';
 /** Sign-in, tokens and sessions (OIDC provider, interactions, second factor, upstream SSO). */
 const messages: DomainMessages = {
   en: {
+    passkey_already_registered: 'This passkey is already registered',
+    passkey_challenge_invalid: 'This passkey request has expired or was already used, please try again',
+    passkey_invalid: 'The passkey could not be verified',
+    passkey_limit_reached: 'You have registered the maximum number of passkeys; remove one first',
+    passkey_not_found: 'Passkey not found',
+    passkey_unknown: 'This passkey is not registered (any more). Sign in another way, or remove it from your device',
     invalid_credentials: 'Given password is invalid',
     account_inactive: 'Your account is inactive',
     invalid_token: 'Your session has expired, please sign in again',
@@ -26,6 +32,12 @@ const messages: DomainMessages = {
     'validation.recovery_code_invalid': 'Recovery code is invalid',
   },
   de: {
+    passkey_already_registered: 'Dieser Passkey ist bereits registriert',
+    passkey_challenge_invalid: 'Diese Passkey-Anfrage ist abgelaufen oder wurde bereits verwendet, bitte versuchen Sie es erneut',
+    passkey_invalid: 'Der Passkey konnte nicht überprüft werden',
+    passkey_limit_reached: 'Sie haben die Höchstzahl an Passkeys registriert; entfernen Sie zuerst einen',
+    passkey_not_found: 'Passkey nicht gefunden',
+    passkey_unknown: 'Dieser Passkey ist nicht (mehr) registriert. Melden Sie sich anders an oder entfernen Sie ihn von Ihrem Gerät',
     invalid_credentials: 'Das angegebene Passwort ist ungültig',
     account_inactive: 'Ihr Konto ist inaktiv',
     invalid_token: 'Ihre Sitzung ist abgelaufen, bitte melden Sie sich erneut an',
@@ -49,6 +61,12 @@ const messages: DomainMessages = {
     'validation.recovery_code_invalid': 'Der Wiederherstellungscode ist ungültig',
   },
   fr: {
+    passkey_already_registered: 'Cette clé d’accès est déjà enregistrée',
+    passkey_challenge_invalid: 'Cette demande de clé d’accès a expiré ou a déjà été utilisée, veuillez réessayer',
+    passkey_invalid: 'La clé d’accès n’a pas pu être vérifiée',
+    passkey_limit_reached: 'Vous avez enregistré le nombre maximal de clés d’accès ; supprimez-en une d’abord',
+    passkey_not_found: 'Clé d’accès introuvable',
+    passkey_unknown: 'Cette clé d’accès n’est pas (ou plus) enregistrée. Connectez-vous autrement ou supprimez-la de votre appareil',
     invalid_credentials: 'Le mot de passe indiqué est invalide',
     account_inactive: 'Votre compte est inactif',
     invalid_token: 'Votre session a expiré, veuillez vous reconnecter',
@@ -72,6 +90,12 @@ const messages: DomainMessages = {
     'validation.recovery_code_invalid': 'Le code de récupération est invalide',
   },
   it: {
+    passkey_already_registered: 'Questa passkey è già registrata',
+    passkey_challenge_invalid: 'Questa richiesta di passkey è scaduta o è già stata usata, riprova',
+    passkey_invalid: 'Non è stato possibile verificare la passkey',
+    passkey_limit_reached: 'Hai registrato il numero massimo di passkey; rimuovine prima una',
+    passkey_not_found: 'Passkey non trovata',
+    passkey_unknown: 'Questa passkey non è (più) registrata. Accedi in un altro modo o rimuovila dal tuo dispositivo',
     invalid_credentials: 'La password indicata non è valida',
     account_inactive: 'Il tuo account non è attivo',
     invalid_token: 'La sessione è scaduta, accedi di nuovo',

@@ -21,6 +21,7 @@ import { createImportService, type ImportService } from '../../services/admin/im
 import { createAdminsService, type AdminsService } from '../../services/admin/admins';
 import { createLogsService, type LogsService } from '../../services/admin/logs';
 import { createErrorLogService, type ErrorLogService } from '../../services/error-log';
+import { createPasskeysService, type PasskeysService } from '../../services/passkeys';
 
 /** The services of the app, built once from explicit dependencies (server/services/deps.ts). */
 export interface Services {
@@ -43,6 +44,7 @@ export interface Services {
   admins: AdminsService;
   logs: LogsService;
   errorLog: ErrorLogService;
+  passkeys: PasskeysService;
 }
 
 declare module 'fastify' {
@@ -76,6 +78,7 @@ export function createServices(deps: Deps, oidc: OidcHandle): Services {
     admins: createAdminsService(deps),
     logs: createLogsService(deps),
     errorLog: createErrorLogService(deps),
+    passkeys: createPasskeysService(deps),
   };
 }
 
