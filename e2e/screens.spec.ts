@@ -585,7 +585,10 @@ test.describe('issue 14 findings', () => {
         for (const el of Array.from(main.querySelectorAll('a[href], button, input, select, textarea, [role=button], [role=combobox]'))) {
           const r = el.getBoundingClientRect();
           if (r.width === 0 || r.height === 0 || r.bottom <= top || r.top >= window.innerHeight) continue;
-          if (r.left < t.x + t.width && r.right > t.x && r.top < t.y + t.height && r.bottom > t.y) hits.push((el.textContent ?? el.getAttribute('aria-label') ?? el.tagName).trim());
+          // only the part shown below the sticky header counts (a row scrolled half under the header is covered by the
+          // header there, not by a toast in the header's band)
+          const shownTop = Math.max(r.top, top);
+          if (r.left < t.x + t.width && r.right > t.x && shownTop < t.y + t.height && r.bottom > t.y) hits.push((el.textContent ?? el.getAttribute('aria-label') ?? el.tagName).trim());
         }
         return hits;
       }, toastBox);
