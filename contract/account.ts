@@ -47,6 +47,8 @@ const linkQuery = z.object({
 });
 const validLink = dataOf(z.object({ valid: z.literal(true), email: z.string() }));
 const locked = ['account_locked', 'too_many_requests'] as const;
+/** The code left empty or wrong answers as at sign-in (contract/auth.ts): `otp_required`, `otp_invalid`, with the field. */
+const secondFactorInvalid = ['validation_failed', 'otp_required', 'otp_invalid'] as const;
 
 // ---------------------------------------------------------------- change password
 
@@ -174,7 +176,7 @@ export const enableTotp = defineEndpoint({
   summary: 'Confirms authenticator-app enrollment with a current code; returns 10 recovery codes (shown once)',
   body: otpBody,
   response: recoveryCodes,
-  errors: { 401: ['unauthorized'], 403: ['api_key_not_allowed'], 409: ['two_factor_already_enabled', 'two_factor_not_started'], 422: ['validation_failed'], 429: locked },
+  errors: { 401: ['unauthorized'], 403: ['api_key_not_allowed'], 409: ['two_factor_already_enabled', 'two_factor_not_started'], 422: secondFactorInvalid, 429: locked },
 });
 
 export const sendEnrollmentSms = defineEndpoint({
@@ -189,7 +191,7 @@ export const enableSms = defineEndpoint({
   summary: 'Confirms SMS enrollment with the code sent; returns 10 recovery codes (shown once)',
   body: otpBody,
   response: recoveryCodes,
-  errors: { 401: ['unauthorized'], 403: ['api_key_not_allowed'], 409: ['two_factor_already_enabled'], 422: ['validation_failed'], 429: locked },
+  errors: { 401: ['unauthorized'], 403: ['api_key_not_allowed'], 409: ['two_factor_already_enabled'], 422: secondFactorInvalid, 429: locked },
 });
 
 export const disableTwoFactor = defineEndpoint({
@@ -197,7 +199,7 @@ export const disableTwoFactor = defineEndpoint({
   summary: 'Turns 2FA off; needs a fresh code (authenticator, or the SMS from /2fa/sms/send) or the current password',
   body: z.object({ one_time_password: z.string().max(64).optional(), password: z.string().max(200).optional() }).nullish(),
   response: dataOf(z.object({ enabled: z.literal(false) })),
-  errors: { 401: ['unauthorized'], 403: ['api_key_not_allowed'], 422: ['validation_failed'], 429: locked },
+  errors: { 401: ['unauthorized'], 403: ['api_key_not_allowed'], 422: secondFactorInvalid, 429: locked },
 });
 
 // ---------------------------------------------------------------- API keys of technical users (super_admin, manager)

@@ -9,7 +9,7 @@
 import { assign, fromPromise, setup } from 'xstate';
 import * as account from '../contract/account';
 import type { Call } from '../contract/endpoint';
-import { toAdminError, type AdminError } from './adminError';
+import { toMachineError, type MachineError } from './errors';
 import { notProvided } from './shared';
 
 export interface ApiKeyInput {
@@ -21,7 +21,7 @@ export interface ApiKeyContext extends ApiKeyInput {
   key: string | null;
   /** The last thing that happened, for the card's status line. */
   notice: 'revoked' | 'no_key' | null;
-  error: AdminError | null;
+  error: MachineError | null;
 }
 export type ApiKeyEvent =
   | { type: 'GENERATE' }
@@ -63,7 +63,7 @@ export const apiKeyMachine = setup({
     forgetKey: assign({ key: null }),
     setRevoked: assign((_, params: { revoked: boolean }) => ({ hasKey: false, notice: params.revoked ? ('revoked' as const) : ('no_key' as const), error: null })),
     setHasKey: assign((_, params: { hasKey: boolean }) => ({ hasKey: params.hasKey })),
-    setError: assign((_, params: { error: unknown }) => ({ error: toAdminError(params.error), notice: null })),
+    setError: assign((_, params: { error: unknown }) => ({ error: toMachineError(params.error), notice: null })),
     clearFeedback: assign({ error: null, notice: null }),
   },
   guards: {

@@ -13,13 +13,11 @@ import type * as csv from '../contract/admin/import';
 // method and path only: contract/admin/import.ts builds its zod schemas on import (contract/routes-admin.ts)
 import { adminImport } from '../contract/routes-admin';
 import type { Call, CallOptions, EndpointShape, ResultOf, Route } from '../contract/endpoint';
-import { isRetryableCode, toAdminError, type AdminError } from './adminError';
+import { isRetryableCode, toMachineError, type MachineError } from './errors';
 import { notProvided } from './shared';
 
 /** How often a running job's progress is asked for. */
 export const IMPORT_POLL_MS = 750;
-/** The job error code of an import the admin cancelled (server/services/admin/import.ts). */
-export const IMPORT_CANCELLED = 'import_cancelled';
 
 /** A multipart upload through the app's HTTP client (src/api/call.ts `upload`). */
 export type Upload = <E extends EndpointShape>(endpoint: E | Route<E>, form: FormData, options?: CallOptions & { params?: Record<string, string | number> }) => Promise<ResultOf<E>>;
@@ -43,7 +41,7 @@ export interface CsvImportContext extends CsvImportInput {
   /** The job being followed (a big file's check, or the import). */
   jobId: string | null;
   progress: ImportProgress | null;
-  error: AdminError | null;
+  error: MachineError | null;
 }
 export type CsvImportEvent =
   | { type: 'FILE_CHOSEN'; file: ImportFile | null }
@@ -76,14 +74,14 @@ export interface JobOutput {
   status: 'running' | 'done' | 'failed' | 'cancelled';
   progress: ImportProgress;
   report: csv.ImportReport | null;
-  errorCode: string | null;
+  errorCode: csv.ImportJobErrorCode | null;
 }
 
 export function jobOutput(job: csv.ImportJob): JobOutput {
   const progress = { processed: job.processed, total: job.total, created: job.created };
   const errorCode = job.error?.code ?? null;
   if (job.status === 'done') return { status: 'done', progress, report: job.report, errorCode: null };
-  if (job.status === 'failed') return { status: errorCode === IMPORT_CANCELLED ? 'cancelled' : 'failed', progress, report: job.report, errorCode };
+  if (job.status === 'failed') return { status: errorCode === 'import_cancelled' ? 'cancelled' : 'failed', progress, report: job.report, errorCode };
   return { status: 'running', progress, report: null, errorCode: null };
 }
 
@@ -116,7 +114,7 @@ export function importableRows(report: csv.ImportReport): number {
   return report.total - (report.failed_count ?? report.failed.length) - (report.skipped_count ?? report.skipped.length);
 }
 
-const jobError = (code: string | null): AdminError => ({ code: code ?? 'users_import_failed', retryable: isRetryableCode(code ?? '') });
+const jobError = (code: csv.ImportJobErrorCode | null): MachineError => ({ code: code ?? 'users_import_failed', retryable: isRetryableCode(code ?? '') });
 
 export const csvImportMachine = setup({
   types: {
@@ -139,8 +137,8 @@ export const csvImportMachine = setup({
     followJob: assign((_, params: { jobId: string; total: number }) => ({ jobId: params.jobId, progress: { processed: 0, total: params.total, created: 0 }, error: null })),
     setProgress: assign((_, params: { progress: ImportProgress }) => ({ progress: params.progress })),
     endJob: assign((_, params: { job: JobOutput }) => ({ jobId: null, progress: params.job.progress, report: params.job.report })),
-    setError: assign((_, params: { error: unknown }) => ({ error: toAdminError(params.error) })),
-    setJobError: assign((_, params: { code: string | null }) => ({ error: jobError(params.code), jobId: null })),
+    setError: assign((_, params: { error: unknown }) => ({ error: toMachineError(params.error) })),
+    setJobError: assign((_, params: { code: csv.ImportJobErrorCode | null }) => ({ error: jobError(params.code), jobId: null })),
     clearError: assign({ error: null }),
   },
   guards: {

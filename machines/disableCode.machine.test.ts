@@ -29,7 +29,7 @@ describe(`disableCode machine (model-based: ${simple.length} simple paths + ever
 
   it('a refusal is shown on the ready screen and cleared by the next request; the code may be asked for again after it was sent', () => {
     const states = paths.flatMap((p) => p.steps.map((s) => s.state));
-    expect(states.some((s) => stateKey(s.value) === 'ready' && ctx(s).error?.code === 'too_many_attempts' && ctx(s).error?.retryAfter === 30)).toBe(true);
+    expect(states.some((s) => stateKey(s.value) === 'ready' && ctx(s).error?.code === 'too_many_requests' && ctx(s).error?.retryAfter === 30)).toBe(true);
     expect(states.some((s) => stateKey(s.value) === 'ready' && ctx(s).error?.code === 'network')).toBe(true);
     expect(states.filter((s) => stateKey(s.value) === 'sent').every((s) => s.can({ type: 'SEND' }) && ctx(s).error === null)).toBe(true);
   });

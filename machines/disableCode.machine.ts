@@ -13,13 +13,14 @@
 import { assign, fromPromise, setup } from 'xstate';
 import * as account from '../contract/account';
 import type { Call } from '../contract/endpoint';
-import { notProvided, toErrorInfo, type ErrorInfo } from './shared';
+import { toMachineError, type MachineError } from './errors';
+import { notProvided } from './shared';
 
 export interface DisableCodeInput {
   phone: string;
 }
 export interface DisableCodeContext extends DisableCodeInput {
-  error: ErrorInfo | null;
+  error: MachineError | null;
 }
 export type DisableCodeEvent = { type: 'SEND' };
 /** `screen:2fa-code.*` on the element with the button (data-screen); `busy` while the request runs. */
@@ -47,7 +48,7 @@ export const disableCodeMachine = setup({
     sendCode: fromPromise<void, void>(async () => notProvided('sendCode')),
   },
   actions: {
-    setError: assign((_, params: { error: unknown }) => ({ error: toErrorInfo(params.error) })),
+    setError: assign((_, params: { error: unknown }) => ({ error: toMachineError(params.error) })),
     clearError: assign({ error: null }),
   },
 }).createMachine({

@@ -11,14 +11,14 @@ import { assign, fromPromise, setup } from 'xstate';
 // method and path only: contract/admin/users.ts builds its zod schemas on import (contract/routes-admin.ts)
 import { adminUsers as users } from '../contract/routes-admin';
 import type { Call } from '../contract/endpoint';
-import { toAdminError, type AdminError } from './adminError';
+import { toMachineError, type MachineError } from './errors';
 import { notProvided } from './shared';
 
 export interface InvitationResendInput {
   userId: string;
 }
 export interface InvitationResendContext extends InvitationResendInput {
-  error: AdminError | null;
+  error: MachineError | null;
 }
 export type InvitationResendEvent = { type: 'SEND' } | { type: 'RETRY' };
 export type InvitationResendScreen = 'screen:invite.ready' | 'screen:invite.sent' | 'screen:invite.failed';
@@ -50,12 +50,12 @@ export const invitationResendMachine = setup({
     userChanged: () => {},
     announceSent: () => {},
     announceFailed: (_, _params: { error: unknown }) => {},
-    setError: assign((_, params: { error: unknown }) => ({ error: toAdminError(params.error) })),
+    setError: assign((_, params: { error: unknown }) => ({ error: toMachineError(params.error) })),
     clearError: assign({ error: null }),
   },
   guards: {
     canRetry: ({ context }) => context.error?.retryable === true,
-    isStale: (_, params: { error: unknown }) => STALE_CODES.includes(toAdminError(params.error).code),
+    isStale: (_, params: { error: unknown }) => STALE_CODES.includes(toMachineError(params.error).code),
   },
 }).createMachine({
   id: 'invitationResend',

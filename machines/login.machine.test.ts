@@ -1,11 +1,12 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createActor, fromPromise, getNextSnapshot, type AnyMachineSnapshot, type EventObject } from 'xstate';
 import { CallFailureError } from './testing/failure';
-import { createLoginActors, LOGIN_SCREENS, loginError, loginMachine, type CodeInput, type CredentialsInput, type LoginContext, type LoginInput, type LoginResult, type NewPasswordInput, type RecoveryInput, type SecondFactorResult } from './login.machine';
+import { createLoginActors, LOGIN_SCREENS, loginMachine, type CodeInput, type CredentialsInput, type LoginContext, type LoginInput, type LoginResult, type NewPasswordInput, type RecoveryInput, type SecondFactorResult } from './login.machine';
 import { NEW_PASSWORD, REDIRECT_TO, RESET_TOKEN, loginModel } from './login.model';
 import { isOutcome, screenTags, stepKey } from './testing/qa';
 import { loginQa } from './login.qa';
-import type { CallFailure } from './shared';
+import { toMachineError } from './errors';
+import * as signIn from '../contract/auth';
 import { pathTitle, modelPaths, reachableStates, stateKey, walkPath, type AnyPath } from './testing/graph';
 import type { Call, Route } from '../contract/endpoint';
 // the machine calls through the schema-free table (contract/routes.ts: method and path only)
@@ -39,22 +40,12 @@ function closingEdges(): AnyPath[] {
 const paths = [...simplePaths, ...closingEdges()];
 const ctx = (s: AnyMachineSnapshot) => s.context as LoginContext;
 
+/** A failed call is kept with the contract's code as sent (machines/errors.ts), `network` when no answer came. */
 function expectedError(event: EventObject): { code: string; retryAfter?: number } | null {
   if (!event.type.startsWith('xstate.error.actor.')) return null;
   const error = (event as EventObject & { error: CallFailureError }).error;
   if (error.kind !== 'http') return { code: 'network' };
-  if (error.status === 429) return { code: 'too_many_attempts', retryAfter: error.retryAfter };
-  const byServerCode: Record<string, string> = {
-    invalid_credentials: 'invalid_credentials',
-    otp_invalid: 'invalid_otp',
-    recovery_code_invalid: 'invalid_recovery_code',
-    account_inactive: 'account_inactive',
-    interaction_expired: 'sign_in_expired',
-    interaction_foreign_browser: 'foreign_browser',
-    invalid_link: 'sign_in_expired',
-    validation_failed: 'validation_failed',
-  };
-  return { code: byServerCode[error.code ?? ''] ?? 'unexpected' };
+  return { code: error.code ?? 'unexpected', ...(error.retryAfter !== undefined ? { retryAfter: error.retryAfter } : {}) };
 }
 
 /** The one screen tag of each state (docs: machines/testing/qa.ts). */
@@ -87,9 +78,9 @@ describe(`login machine (model-based: ${simplePaths.length} simple paths + ${pat
     for (const final of loginModel.finalStates) expect(paths.some((p) => stateKey(p.state.value) === final)).toBe(true);
   });
 
-  it('every error kind is reachable as a stable code', () => {
+  it('every error kind is reachable, kept as the contract code the server sent', () => {
     const codes = new Set(paths.flatMap((p) => p.steps.map((s) => ctx(s.state).error?.code).filter(Boolean)));
-    expect([...codes].sort()).toEqual(['account_inactive', 'foreign_browser', 'invalid_credentials', 'invalid_otp', 'invalid_recovery_code', 'network', 'sign_in_expired', 'too_many_attempts', 'validation_failed']);
+    expect([...codes].sort()).toEqual(['account_inactive', 'account_locked', 'interaction_expired', 'interaction_foreign_browser', 'invalid_credentials', 'invalid_link', 'network', 'otp_invalid', 'recovery_code_invalid', 'validation_failed']);
   });
 
   it('every state shows exactly one screen, and every screen tag is used', () => {
@@ -113,7 +104,7 @@ describe(`login machine (model-based: ${simplePaths.length} simple paths + ${pat
         // an authorization started after another browser's link says so (the stored authorization keeps it)
         const foreignSoFar = path.steps.slice(0, i + 1).some((s) => (s.event as EventObject & { error?: CallFailureError }).error?.code === 'interaction_foreign_browser');
         // (a restart for this browser clears the error: the person just sees the new sign-in)
-        if (expected && !(expected.code === 'foreign_browser' && stateKey(step.state.value) === 'authorizing')) expect(ctx(step.state).error).toMatchObject(expected);
+        if (expected && !(expected.code === 'interaction_foreign_browser' && stateKey(step.state.value) === 'authorizing')) expect(ctx(step.state).error).toMatchObject(expected);
         // requests of this step: endpoints' inputs
         for (const rec of result.stepLogs[i]!) {
           if (rec.kind !== 'actor') continue;
@@ -152,7 +143,7 @@ describe(`login machine (model-based: ${simplePaths.length} simple paths + ${pat
         if ((step.event as EventObject & { error?: CallFailureError }).error?.code !== 'interaction_foreign_browser') return;
         const own = !input.serviceApp && !input.rebound;
         expect(stateKey(step.state.value), `step ${i}`).toBe(own ? 'authorizing' : 'foreignBrowser');
-        if (!own) expect(ctx(step.state).error?.code).toBe('foreign_browser');
+        if (!own) expect(ctx(step.state).error?.code).toBe('interaction_foreign_browser');
       });
       if (input.resetToken === null) expect(path.steps[0]!.state.value).toBe('signInExpired');
     });
@@ -234,7 +225,7 @@ describe('login: the second-factor method switches only when no request is in fl
     actor.send({ type: 'USE_ONE_TIME_PASSWORD' });
     fail(new CallFailureError({ kind: 'http', status: 422, code: 'recovery_code_invalid', message: 'invalid' }));
     await vi.waitFor(() => expect(actor.getSnapshot().value).toEqual({ twoFactor: { recovery: 'entering' } }));
-    expect(ctx(actor.getSnapshot()).error?.code).toBe('invalid_recovery_code');
+    expect(ctx(actor.getSnapshot()).error?.code).toBe('recovery_code_invalid');
     actor.send({ type: 'USE_ONE_TIME_PASSWORD' });
     expect(actor.getSnapshot().value).toEqual({ twoFactor: { sms: 'cooldown' } });
     actor.stop();
@@ -256,31 +247,16 @@ describe('login machine on /expired-password (started with the router state)', (
   });
 });
 
-describe('loginError: every code the sign-in endpoints answer with', () => {
-  const http = (status: number, code: string, extra: Partial<CallFailure> = {}) => new CallFailureError({ kind: 'http', status, code, message: code, ...extra });
-  it.each([
-    ['credentials', http(401, 'invalid_credentials'), 'invalid_credentials'],
-    ['credentials', http(401, 'sso_account_use_provider'), 'sso_account_use_provider'],
-    ['credentials', http(400, 'interaction_expired'), 'sign_in_expired'],
-    ['credentials', http(400, 'interaction_invalid'), 'sign_in_expired'],
-    ['check', http(403, 'interaction_foreign_browser'), 'foreign_browser'],
-    ['otp', http(403, 'interaction_foreign_browser'), 'foreign_browser'],
-    ['check', http(400, 'interaction_expired'), 'sign_in_expired'],
-    ['credentials', http(422, 'validation_failed', { fields: { email: ['email'] } }), 'validation_failed'],
-    ['credentials', http(422, 'phone_required'), 'phone_required'],
-    ['credentials', http(429, 'too_many_requests', { retryAfter: 3 }), 'too_many_attempts'],
-    ['credentials', http(429, 'account_locked', { retryAfter: 3 }), 'too_many_attempts'],
-    ['credentials', http(502, 'sms_send_failed'), 'sms_send_failed'],
-    ['credentials', http(500, 'internal_error'), 'unexpected'],
-    ['otp', http(400, 'two_factor_method_mismatch'), 'sign_in_expired'],
-    ['otp', http(403, 'account_inactive'), 'account_inactive'],
-    ['otp', http(422, 'otp_required'), 'otp_required'],
-    ['otp', http(422, 'otp_invalid'), 'invalid_otp'],
-    ['recovery', http(422, 'recovery_code_invalid'), 'invalid_recovery_code'],
-    ['newPassword', http(403, 'invalid_link'), 'sign_in_expired'],
-    ['otp', new CallFailureError({ kind: 'timeout', message: 't' }), 'network'],
-  ] as const)('%s: %o → %s', (step, error, code) => {
-    expect(loginError(error, step).code).toBe(code);
+describe('login machine keeps every code the sign-in endpoints answer with as sent', () => {
+  const endpoints = [signIn.login, signIn.adminLogin, signIn.validateOtp, signIn.adminValidateOtp, signIn.verifySms, signIn.validateRecoveryCode, signIn.resendSms, signIn.interactionStatus];
+  const answers = endpoints.flatMap((endpoint) => Object.entries(endpoint.errors as Partial<Record<number, readonly string[]>>).flatMap(([status, codes]) => (codes ?? []).map((code) => [Number(status), code] as const)));
+  it.each(answers)('%i %s', (status, code) => {
+    const kept = toMachineError(new CallFailureError({ kind: 'http', status, code, message: code }));
+    expect(kept.code).toBe(code);
+  });
+  it('no answer is `network`, an unknown code `unexpected`', () => {
+    expect(toMachineError(new CallFailureError({ kind: 'timeout', message: 't' })).code).toBe('network');
+    expect(toMachineError(new CallFailureError({ kind: 'http', status: 502, code: 'bad_gateway', message: 'proxy' })).code).toBe('unexpected');
   });
 });
 

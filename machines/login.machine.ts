@@ -30,7 +30,9 @@ import type { LoginResult, SecondFactorResult, TwoFactorMethod } from '../contra
 /** The second factor a sign-in asks for (contract/auth.ts signInSecondFactor): the account's code, or its passkey. */
 export type SignInSecondFactor = TwoFactorMethod | 'PASSKEY';
 import type { Call } from '../contract/endpoint';
-import { isCallFailure, notProvided, type ErrorCode, type ErrorInfo } from './shared';
+import type { ErrorCode } from '../contract/error-codes';
+import { toMachineError, type MachineError } from './errors';
+import { notProvided } from './shared';
 
 export const SMS_RESEND_COOLDOWN_MS = 60_000;
 
@@ -66,7 +68,7 @@ export interface LoginContext {
   method: SignInSecondFactor | null;
   resetToken: string | null;
   redirectTo: string | null;
-  error: ErrorInfo | null;
+  error: MachineError | null;
 }
 
 export type LoginEvent =
@@ -142,41 +144,9 @@ export function createLoginActors(deps: { call: Call; startAuthorization: (input
   };
 }
 
-/** The step a failure happened in: decides what "invalid" means there. */
-export type LoginStep = 'authorization' | 'check' | 'credentials' | 'otp' | 'recovery' | 'resend' | 'newPassword';
-
-/** Server codes after which this sign-in cannot go on: the interaction (or the reset token) is gone. */
-const SIGN_IN_GONE = new Set(['interaction_expired', 'interaction_invalid', 'two_factor_method_mismatch', 'invalid_link']);
-
-/**
- * A failed call → the stable code the screens localize (machines/shared.ts ErrorCode). Keeps the server's
- * code (`serverCode`), the 429's `retryAfter` and the field errors so each lands where it belongs.
- */
-export function loginError(error: unknown, step: LoginStep): ErrorInfo {
-  if (!isCallFailure(error)) return { code: 'unexpected' };
-  if (error.kind === 'network' || error.kind === 'timeout') return { code: 'network' };
-  const base: ErrorInfo = { code: 'unexpected', status: error.status, ...(error.code ? { serverCode: error.code } : {}), ...(error.fields ? { fields: error.fields } : {}) };
-  const server = error.code ?? '';
-  if (error.status === 429) return { ...base, code: 'too_many_attempts', retryAfter: error.retryAfter };
-  if (SIGN_IN_GONE.has(server)) return { ...base, code: 'sign_in_expired' };
-  if (server === 'interaction_foreign_browser') return { ...base, code: 'foreign_browser' };
-  const known: Partial<Record<string, ErrorCode>> = {
-    account_inactive: 'account_inactive',
-    phone_required: 'phone_required',
-    sms_send_failed: 'sms_send_failed',
-    sso_account_use_provider: 'sso_account_use_provider',
-    otp_required: 'otp_required',
-    otp_invalid: 'invalid_otp',
-    recovery_code_invalid: 'invalid_recovery_code',
-    invalid_credentials: 'invalid_credentials',
-    validation_failed: 'validation_failed',
-  };
-  const code = known[server];
-  if (code) return { ...base, code };
-  if (error.status === 401 && step === 'credentials') return { ...base, code: 'invalid_credentials' };
-  if (error.status === 422) return { ...base, code: step === 'otp' ? 'invalid_otp' : step === 'recovery' ? 'invalid_recovery_code' : 'validation_failed' };
-  return base;
-}
+/** Codes after which this sign-in cannot go on: the interaction (or the reset token) is gone. */
+export const SIGN_IN_GONE: readonly ErrorCode[] = ['interaction_expired', 'interaction_invalid', 'two_factor_method_mismatch', 'invalid_link'];
+const codeOf = (error: unknown) => toMachineError(error).code;
 
 type DoneOutput = { output: LoginResult | SecondFactorResult };
 type ErrorEvent = { event: { error: unknown } };
@@ -184,7 +154,7 @@ type ErrorEvent = { event: { error: unknown } };
  * `interaction_foreign_browser` (the link's sign-in belongs to another browser): a fresh authorization of this
  * browser's own where the SPA can start one, else the foreign-browser screen.
  */
-const foreignBrowser = (step: LoginStep) => [
+const foreignBrowser = [
   {
     guard: { type: 'canRestartForThisBrowser' as const, params: ({ event }: ErrorEvent) => ({ error: event.error }) },
     target: '#login.authorizing',
@@ -193,16 +163,16 @@ const foreignBrowser = (step: LoginStep) => [
   {
     guard: { type: 'isForeignBrowser' as const, params: ({ event }: ErrorEvent) => ({ error: event.error }) },
     target: '#login.foreignBrowser',
-    actions: { type: 'setError' as const, params: ({ event }: ErrorEvent) => ({ error: event.error, step }) },
+    actions: { type: 'setError' as const, params: ({ event }: ErrorEvent) => ({ error: event.error }) },
   },
 ];
 const redirectOf = ({ event }: { event: DoneOutput }) => ({ url: event.output.status === 'complete' ? event.output.redirect_to : '' });
 const resetTokenOf = ({ event }: { event: DoneOutput }) => ({ resetToken: event.output.status === 'password_expired' ? event.output.reset_token : '' });
 const toExpiredPassword = ({ context, event }: { context: LoginContext; event: DoneOutput }): LoginNavigation => ({ to: 'expired-password', admin: context.admin, ...resetTokenOf({ event }) });
-const goneOrInactive = (step: LoginStep) => [
-  ...foreignBrowser(step),
-  { guard: { type: 'isSignInGone' as const, params: ({ event }: { event: { error: unknown } }) => ({ error: event.error }) }, target: '#login.signInExpired', actions: { type: 'setError' as const, params: ({ event }: { event: { error: unknown } }) => ({ error: event.error, step }) } },
-  { guard: { type: 'isAccountInactive' as const, params: ({ event }: { event: { error: unknown } }) => ({ error: event.error }) }, target: '#login.accountInactive', actions: { type: 'setError' as const, params: ({ event }: { event: { error: unknown } }) => ({ error: event.error, step }) } },
+const goneOrInactive = [
+  ...foreignBrowser,
+  { guard: { type: 'isSignInGone' as const, params: ({ event }: { event: { error: unknown } }) => ({ error: event.error }) }, target: '#login.signInExpired', actions: { type: 'setError' as const, params: ({ event }: { event: { error: unknown } }) => ({ error: event.error }) } },
+  { guard: { type: 'isAccountInactive' as const, params: ({ event }: { event: { error: unknown } }) => ({ error: event.error }) }, target: '#login.accountInactive', actions: { type: 'setError' as const, params: ({ event }: { event: { error: unknown } }) => ({ error: event.error }) } },
 ];
 
 /** Where a second factor's answer leads: the redirect, or the expired-password step (old password, 2FA passed). */
@@ -242,7 +212,7 @@ export const loginMachine = setup({
     /** SPA route change to the screen's route, with what it carries in the history state. */
     navigate: (_, _params: LoginNavigation) => notProvided('navigate'),
     setEmail: assign((_, params: { email: string }) => ({ email: params.email, error: null })),
-    setError: assign((_, params: { error: unknown; step: LoginStep }) => ({ error: loginError(params.error, params.step) })),
+    setError: assign((_, params: { error: unknown }) => ({ error: toMachineError(params.error) })),
     clearError: assign({ error: null }),
     setTwoFactor: assign((_, params: { method: SignInSecondFactor }) => ({ method: params.method, error: null })),
     setResetToken: assign((_, params: { resetToken: string }) => ({ resetToken: params.resetToken, error: null })),
@@ -258,11 +228,11 @@ export const loginMachine = setup({
     isComplete: (_, params: { result: LoginResult | SecondFactorResult }) => params.result.status === 'complete',
     isTwoFactorRequired: (_, params: { result: LoginResult }) => params.result.status === 'two_factor_required',
     isPasswordExpired: (_, params: { result: LoginResult | SecondFactorResult }) => params.result.status === 'password_expired',
-    isSignInGone: (_, params: { error: unknown }) => loginError(params.error, 'credentials').code === 'sign_in_expired',
-    isAccountInactive: (_, params: { error: unknown }) => loginError(params.error, 'credentials').code === 'account_inactive',
-    isForeignBrowser: (_, params: { error: unknown }) => loginError(params.error, 'check').code === 'foreign_browser',
+    isSignInGone: (_, params: { error: unknown }) => (SIGN_IN_GONE as readonly string[]).includes(codeOf(params.error)),
+    isAccountInactive: (_, params: { error: unknown }) => codeOf(params.error) === 'account_inactive',
+    isForeignBrowser: (_, params: { error: unknown }) => codeOf(params.error) === 'interaction_foreign_browser',
     /** Another browser's sign-in, and this page can start one of its own: the portal or the admin console, not restarted for this yet. */
-    canRestartForThisBrowser: ({ context }, params: { error: unknown }) => loginError(params.error, 'check').code === 'foreign_browser' && !context.serviceApp && !context.rebound,
+    canRestartForThisBrowser: ({ context }, params: { error: unknown }) => codeOf(params.error) === 'interaction_foreign_browser' && !context.serviceApp && !context.rebound,
     /** The SPA starts authorizations of its own clients only (the portal, the admin console), never a service app's. */
     isOwnClient: ({ context }) => !context.serviceApp,
   },
@@ -304,10 +274,10 @@ export const loginMachine = setup({
         input: ({ context }) => ({ interaction: context.interaction ?? '' }),
         onDone: 'credentials',
         onError: [
-          ...foreignBrowser('check'),
-          { guard: { type: 'isSignInGone', params: ({ event }) => ({ error: event.error }) }, target: 'signInExpired', actions: { type: 'setError', params: ({ event }) => ({ error: event.error, step: 'check' as const }) } },
+          ...foreignBrowser,
+          { guard: { type: 'isSignInGone', params: ({ event }) => ({ error: event.error }) }, target: 'signInExpired', actions: { type: 'setError', params: ({ event }) => ({ error: event.error }) } },
           // no answer: the form stays usable, saying the server cannot be reached; its own step tries again
-          { target: 'credentials', actions: { type: 'setError', params: ({ event }) => ({ error: event.error, step: 'check' as const }) } },
+          { target: 'credentials', actions: { type: 'setError', params: ({ event }) => ({ error: event.error }) } },
         ],
       },
     },
@@ -319,7 +289,7 @@ export const loginMachine = setup({
         input: ({ context }) => ({ admin: context.admin, rebind: context.rebind }),
         // the browser is on its way to the authorization endpoint
         onDone: 'leaving',
-        onError: { target: 'authorizationFailed', actions: { type: 'setError', params: ({ event }) => ({ error: event.error, step: 'authorization' as const }) } },
+        onError: { target: 'authorizationFailed', actions: { type: 'setError', params: ({ event }) => ({ error: event.error }) } },
       },
     },
     authorizationFailed: {
@@ -360,7 +330,7 @@ export const loginMachine = setup({
             actions: [{ type: 'setResetToken', params: resetTokenOf }, { type: 'navigate', params: toExpiredPassword }],
           },
         ],
-        onError: [...goneOrInactive('credentials'), { target: 'credentials', actions: { type: 'setError', params: ({ event }) => ({ error: event.error, step: 'credentials' as const }) } }],
+        onError: [...goneOrInactive, { target: 'credentials', actions: { type: 'setError', params: ({ event }) => ({ error: event.error }) } }],
       },
     },
     twoFactor: {
@@ -380,7 +350,7 @@ export const loginMachine = setup({
                 src: 'verifyOtp',
                 input: ({ context, event }) => ({ admin: context.admin, code: event.type === 'SUBMIT_CODE' ? event.code : '', interaction: context.interaction ?? '' }),
                 onDone: secondFactorDone,
-                onError: [...goneOrInactive('otp'), { target: 'entering', actions: { type: 'setError', params: ({ event }) => ({ error: event.error, step: 'otp' as const }) } }],
+                onError: [...goneOrInactive, { target: 'entering', actions: { type: 'setError', params: ({ event }) => ({ error: event.error }) } }],
               },
             },
           },
@@ -405,7 +375,7 @@ export const loginMachine = setup({
                 src: 'resendSmsCode',
                 input: ({ context }) => ({ admin: context.admin, interaction: context.interaction ?? '' }),
                 onDone: 'cooldown',
-                onError: [...goneOrInactive('resend'), { target: 'ready', actions: { type: 'setError', params: ({ event }) => ({ error: event.error, step: 'resend' as const }) } }],
+                onError: [...goneOrInactive, { target: 'ready', actions: { type: 'setError', params: ({ event }) => ({ error: event.error }) } }],
               },
             },
             verifying: {
@@ -415,7 +385,7 @@ export const loginMachine = setup({
                 src: 'verifySmsCode',
                 input: ({ context, event }) => ({ admin: context.admin, code: event.type === 'SUBMIT_CODE' ? event.code : '', interaction: context.interaction ?? '' }),
                 onDone: secondFactorDone,
-                onError: [...goneOrInactive('otp'), { target: 'ready', actions: { type: 'setError', params: ({ event }) => ({ error: event.error, step: 'otp' as const }) } }],
+                onError: [...goneOrInactive, { target: 'ready', actions: { type: 'setError', params: ({ event }) => ({ error: event.error }) } }],
               },
             },
           },
@@ -438,7 +408,7 @@ export const loginMachine = setup({
                   interaction: context.interaction ?? '',
                 }),
                 onDone: secondFactorDone,
-                onError: [...goneOrInactive('recovery'), { target: 'entering', actions: { type: 'setError', params: ({ event }) => ({ error: event.error, step: 'recovery' as const }) } }],
+                onError: [...goneOrInactive, { target: 'entering', actions: { type: 'setError', params: ({ event }) => ({ error: event.error }) } }],
               },
             },
           },
@@ -466,8 +436,8 @@ export const loginMachine = setup({
             }),
             onDone: { target: 'saved', actions: 'clearError' },
             onError: [
-              { guard: { type: 'isSignInGone', params: ({ event }) => ({ error: event.error }) }, target: '#login.signInExpired', actions: { type: 'setError', params: ({ event }) => ({ error: event.error, step: 'newPassword' as const }) } },
-              { target: 'entering', actions: { type: 'setError', params: ({ event }) => ({ error: event.error, step: 'newPassword' as const }) } },
+              { guard: { type: 'isSignInGone', params: ({ event }) => ({ error: event.error }) }, target: '#login.signInExpired', actions: { type: 'setError', params: ({ event }) => ({ error: event.error }) } },
+              { target: 'entering', actions: { type: 'setError', params: ({ event }) => ({ error: event.error }) } },
             ],
           },
         },

@@ -72,46 +72,6 @@ export function parseTokens(raw: string | null): Tokens | null {
 }
 
 /**
- * Stable error codes the screens localize. The machines never keep server
- * message text, only these codes (plus retryAfter/fields where useful).
- */
-export type ErrorCode =
-  | 'invalid_credentials'
-  | 'invalid_otp'
-  | 'invalid_recovery_code'
-  | 'too_many_attempts'
-  | 'link_invalid'
-  | 'validation_failed'
-  | 'state_mismatch'
-  | 'missing_verifier'
-  | 'provider_error'
-  | 'exchange_failed'
-  | 'phone_required'
-  /** sign-in: the interaction (or the expired-password token) is gone; only a new sign-in helps */
-  | 'sign_in_expired'
-  /** sign-in: the link's sign-in was started in another browser (this one does not hold its interaction) */
-  | 'foreign_browser'
-  /** sign-in: every factor passed, the account is deactivated */
-  | 'account_inactive'
-  /** sign-in: the SMS with the code could not be sent */
-  | 'sms_send_failed'
-  /** sign-in: the one-time password was left empty */
-  | 'otp_required'
-  /** sign-in: the account signs in through its SSO provider, not with a password */
-  | 'sso_account_use_provider'
-  | 'network'
-  | 'unexpected';
-
-export interface ErrorInfo {
-  code: ErrorCode;
-  status?: number;
-  /** Server error code as sent, for logging/debugging. */
-  serverCode?: string;
-  retryAfter?: number;
-  fields?: Record<string, string[]>;
-}
-
-/**
  * What an injected call rejects with when it fails: the SPA's ApiError (src/api/errors.ts) has this shape.
  * `kind`: no answer (network, timeout) or an HTTP error answer with the contract's `code` and field errors.
  */
@@ -128,26 +88,6 @@ export function isCallFailure(error: unknown): error is Error & CallFailure {
   if (!(error instanceof Error)) return false;
   const kind = (error as Partial<CallFailure>).kind;
   return kind === 'network' || kind === 'timeout' || kind === 'http';
-}
-
-/**
- * Map a thrown error (normally an ApiError from src/api/client.ts) to an
- * ErrorInfo. `onInvalid` is the code used for 401/422 in the given step
- * (wrong password vs wrong one-time password).
- */
-export function toErrorInfo(error: unknown, onInvalid: ErrorCode = 'unexpected'): ErrorInfo {
-  if (!isCallFailure(error)) return { code: 'unexpected' };
-  if (error.kind === 'network' || error.kind === 'timeout') return { code: 'network' };
-  const base: ErrorInfo = { code: 'unexpected', status: error.status };
-  if (error.code) base.serverCode = error.code;
-  if (error.status === 429) return { ...base, code: 'too_many_attempts', retryAfter: error.retryAfter };
-  if (error.status === 401 || error.status === 422) {
-    return error.fields && Object.keys(error.fields).length > 0 && onInvalid === 'validation_failed'
-      ? { ...base, code: 'validation_failed', fields: error.fields }
-      : { ...base, code: onInvalid, ...(error.fields ? { fields: error.fields } : {}) };
-  }
-  if (error.status === 403 || error.status === 404) return { ...base, code: onInvalid === 'link_invalid' ? 'link_invalid' : 'unexpected' };
-  return base;
 }
 
 export function notProvided(name: string): never {

@@ -13,7 +13,8 @@ import { assign, fromPromise, setup } from 'xstate';
 import * as account from '../contract/account';
 import * as auth from '../contract/auth';
 import type { Call } from '../contract/endpoint';
-import { notProvided, toErrorInfo, type ErrorCode, type ErrorInfo } from './shared';
+import { toMachineError, type MachineError } from './errors';
+import { notProvided } from './shared';
 
 export const SMS_RESEND_COOLDOWN_MS = 60_000;
 /** docs/SPEC.md §5: phone starts with + followed only by digits. */
@@ -32,7 +33,7 @@ export interface TwoFactorSetupContext extends TwoFactorSetupInput {
   /** Shown once, cleared when acknowledged. */
   recoveryCodes: string[] | null;
   disableWith: 'one_time_password' | 'password' | null;
-  error: ErrorInfo | null;
+  error: MachineError | null;
 }
 export type TwoFactorSetupEvent =
   | { type: 'CHOOSE_AUTHENTICATOR' }
@@ -94,8 +95,8 @@ export const twoFactorSetupMachine = setup({
     disableTwoFactor: fromPromise<void, DisableInput>(async () => notProvided('disableTwoFactor')),
   },
   actions: {
-    setError: assign((_, params: { error: unknown; invalid: ErrorCode }) => ({ error: toErrorInfo(params.error, params.invalid) })),
-    setPhoneRequired: assign({ error: { code: 'phone_required' as const } }),
+    setError: assign((_, params: { error: unknown }) => ({ error: toMachineError(params.error) })),
+    setPhoneRequired: assign({ error: { code: 'phone_required' as const, retryable: false } }),
     clearError: assign({ error: null }),
     setPhone: assign((_, params: { phone: string | null }) => ({ phone: params.phone, error: null })),
     setSecret: assign((_, params: SecretOutput) => ({ secret: params.secret, otpauthUrl: params.otpauth_url, error: null })),
@@ -141,7 +142,7 @@ export const twoFactorSetupMachine = setup({
             id: 'createSecret',
             src: 'createSecret',
             onDone: { target: 'qr', actions: { type: 'setSecret', params: ({ event }) => event.output } },
-            onError: { target: '#disabled', actions: { type: 'setError', params: ({ event }) => ({ error: event.error, invalid: 'unexpected' as const }) } },
+            onError: { target: '#disabled', actions: { type: 'setError', params: ({ event }) => ({ error: event.error }) } },
           },
         },
         qr: {
@@ -158,7 +159,7 @@ export const twoFactorSetupMachine = setup({
               target: '#recoveryCodes',
               actions: { type: 'setEnabled', params: ({ event }) => ({ method: 'GOOGLE' as const, recoveryCodes: event.output.recovery_codes }) },
             },
-            onError: { target: 'qr', actions: { type: 'setError', params: ({ event }) => ({ error: event.error, invalid: 'invalid_otp' as const }) } },
+            onError: { target: 'qr', actions: { type: 'setError', params: ({ event }) => ({ error: event.error }) } },
           },
         },
       },
@@ -172,7 +173,7 @@ export const twoFactorSetupMachine = setup({
             id: 'sendSmsCode',
             src: 'sendSmsCode',
             onDone: 'code',
-            onError: { target: '#disabled', actions: { type: 'setError', params: ({ event }) => ({ error: event.error, invalid: 'unexpected' as const }) } },
+            onError: { target: '#disabled', actions: { type: 'setError', params: ({ event }) => ({ error: event.error }) } },
           },
         },
         code: {
@@ -190,7 +191,7 @@ export const twoFactorSetupMachine = setup({
             id: 'resendSmsCode',
             src: 'resendSmsCode',
             onDone: 'code',
-            onError: { target: 'code.ready', actions: { type: 'setError', params: ({ event }) => ({ error: event.error, invalid: 'unexpected' as const }) } },
+            onError: { target: 'code.ready', actions: { type: 'setError', params: ({ event }) => ({ error: event.error }) } },
           },
         },
         enabling: {
@@ -203,7 +204,7 @@ export const twoFactorSetupMachine = setup({
               target: '#recoveryCodes',
               actions: { type: 'setEnabled', params: ({ event }) => ({ method: 'SMS' as const, recoveryCodes: event.output.recovery_codes }) },
             },
-            onError: { target: 'code.ready', actions: { type: 'setError', params: ({ event }) => ({ error: event.error, invalid: 'invalid_otp' as const }) } },
+            onError: { target: 'code.ready', actions: { type: 'setError', params: ({ event }) => ({ error: event.error }) } },
           },
         },
       },
@@ -234,7 +235,7 @@ export const twoFactorSetupMachine = setup({
           target: 'enabled',
           actions: {
             type: 'setError',
-            params: ({ event, context }) => ({ error: event.error, invalid: context.disableWith === 'password' ? ('invalid_credentials' as const) : ('invalid_otp' as const) }),
+            params: ({ event }) => ({ error: event.error }),
           },
         },
       },

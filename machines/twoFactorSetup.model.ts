@@ -8,7 +8,7 @@ export const SECRET = { secret: 'JBSWY3DPEHPK3PXP', otpauth_url: 'otpauth://totp
 export const RECOVERY_CODES = ['aaaa-bbbb', 'cccc-dddd'];
 /** The server's answers (server/services/two-factor.ts), so the step keys name what the browser walk meets. */
 export const twoFactorErrors = {
-  invalidOtp: new CallFailureError({ kind: 'http', status: 422, code: 'validation_failed', fields: { one_time_password: ['otp_invalid'] }, message: 'Validation failed' }),
+  invalidOtp: new CallFailureError({ kind: 'http', status: 422, code: 'otp_invalid', fields: { one_time_password: ['otp_invalid'] }, message: 'One time password is invalid' }),
   invalidPassword: new CallFailureError({ kind: 'http', status: 422, code: 'validation_failed', fields: { password: ['given_password_invalid'] }, message: 'Validation failed' }),
   throttled: new CallFailureError({ kind: 'http', status: 429, code: 'too_many_requests', message: 'Too many requests', retryAfter: 30 }),
   network: new CallFailureError({ kind: 'network', message: 'fetch failed' }),

@@ -24,9 +24,9 @@ export const twoFactorSetupQa: MachineQa = {
     'sendSmsCode fails too_many_requests': 'Press "Set up SMS" less than 30 seconds after the last code was sent.',
     SUBMIT_CODE: 'Type a 6-digit code and press "Turn on" (the answer does not come yet).',
     'enableAuthenticator succeeds': 'Add the key (or the QR code) to the authenticator app, type the code it shows and press "Turn on".',
-    'enableAuthenticator fails validation_failed': 'Type a wrong 6-digit code and press "Turn on".',
+    'enableAuthenticator fails otp_invalid': 'Type a wrong 6-digit code and press "Turn on".',
     'enableSms succeeds': 'Type the code from the SMS and press "Turn on".',
-    'enableSms fails validation_failed': 'Type a wrong 6-digit code and press "Turn on".',
+    'enableSms fails otp_invalid': 'Type a wrong 6-digit code and press "Turn on".',
     'after smsResendCooldown': 'Wait one minute.',
     RESEND_CODE: 'Press "Resend code" (the answer does not come yet).',
     'resendSmsCode succeeds': 'Press "Resend code" (at least 30 seconds after the last SMS).',
@@ -37,7 +37,8 @@ export const twoFactorSetupQa: MachineQa = {
     'DISABLE password': 'Under "Turn off with" choose "Password", type the password and press "Turn off two-factor authentication" (the answer does not come yet).',
     'disableTwoFactor succeeds':
       'Turn off: with "One time password" type a current code (authenticator app, or press "Send code by SMS" and type the SMS code); with "Password" type the password. Press "Turn off two-factor authentication".',
-    'disableTwoFactor fails validation_failed': 'Turn off with a wrong code (or a wrong password) and press "Turn off two-factor authentication".',
+    'disableTwoFactor fails otp_invalid': 'Turn off with "One time password" and a wrong code, and press "Turn off two-factor authentication".',
+    'disableTwoFactor fails validation_failed': 'Turn off with "Password" and a wrong password, and press "Turn off two-factor authentication".',
   },
   screens: {
     'screen:2fa.off':

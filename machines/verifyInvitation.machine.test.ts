@@ -42,7 +42,7 @@ function checkPath(path: AnyPath): void {
   const end = ctx(result.snapshot);
   const last = path.steps.at(-1)!.event as { type: string; error?: { status?: number; kind?: string } };
   if (value === 'done') expect(end.flowCode).toBe(input.flow === 'verify' ? 'sc' : 'cp');
-  if (value === 'invalid') expect(end.error).toEqual({ code: 'link_invalid' });
+  if (value === 'invalid') expect(end.error).toEqual({ code: 'invalid_link', retryable: false });
   if (value === 'form' && last.type === 'xstate.error.actor.savePassword') {
     if (last.error?.status === 422) expect(end.error).toMatchObject({ code: 'validation_failed', fields: { password: ['password_common'] } });
     else expect(end.error?.code).toBe('network');

@@ -12,7 +12,8 @@
 import { assign, fromPromise, setup } from 'xstate';
 import * as account from '../contract/account';
 import type { Call } from '../contract/endpoint';
-import { isCallFailure, loginPath, notProvided, toErrorInfo, type ErrorInfo } from './shared';
+import { toMachineError, type MachineError } from './errors';
+import { isCallFailure, loginPath, notProvided } from './shared';
 
 export type VerifyFlow = 'verify' | 'reset';
 export type FlowCode = 'sc' | 'cp';
@@ -25,7 +26,7 @@ export interface VerifyInvitationInput {
 }
 export interface VerifyInvitationContext extends VerifyInvitationInput {
   flowCode: FlowCode | null;
-  error: ErrorInfo | null;
+  error: MachineError | null;
 }
 export type VerifyInvitationEvent =
   | { type: 'SUBMIT'; password: string; password_confirmation: string }
@@ -113,8 +114,8 @@ export const verifyInvitationMachine = setup({
     savePassword: fromPromise<{ flow: FlowCode }, SavePasswordInput>(async () => notProvided('savePassword')),
   },
   actions: {
-    setError: assign((_, params: { error: unknown }) => ({ error: toErrorInfo(params.error, 'validation_failed') })),
-    setLinkInvalid: assign({ error: { code: 'link_invalid' as const } }),
+    setError: assign((_, params: { error: unknown }) => ({ error: toMachineError(params.error) })),
+    setLinkInvalid: assign({ error: { code: 'invalid_link' as const, retryable: false } }),
     clearError: assign({ error: null }),
     setFlowCode: assign((_, params: { flow: FlowCode }) => ({ flowCode: params.flow, error: null })),
     navigate: (_, _params: { to: string }) => notProvided('navigate'),

@@ -37,6 +37,12 @@ export const notFound = (code = 'not_found') => new AppError(404, code);
 export const conflict = (code = 'conflict', fields?: FieldErrors, params?: Record<string, string | number>) =>
   new AppError(409, code, { fields, params });
 export const validationFailed = (fields: FieldErrors) => new AppError(422, 'validation_failed', { fields });
+/**
+ * A second factor left empty or wrong: one code on every endpoint that takes one (the sign-in's second factor, the
+ * 2FA enrollment, disabling 2FA), with the field it belongs to (`one_time_password`, or `recovery_code` at sign-in).
+ */
+export const otpRequired = (field = 'one_time_password') => new AppError(422, 'otp_required', { fields: { [field]: ['otp_required'] } });
+export const otpInvalid = () => new AppError(422, 'otp_invalid', { fields: { one_time_password: ['otp_invalid'] } });
 export const tooManyRequests = (retryAfterSeconds: number, code = 'too_many_requests') =>
   new AppError(429, code, {
     params: { seconds: retryAfterSeconds },

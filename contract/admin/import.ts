@@ -33,6 +33,14 @@ export const importReportSchema = z.object({
 });
 export type ImportReport = z.infer<typeof importReportSchema>;
 
+/**
+ * Why an import job ended `failed` (its `error.code`, localized `message` beside it): the admin cancelled it
+ * (cancelImportJob), its server instance stopped (the rows of the batches before stay; importing the same file again
+ * finishes it), or the import itself failed (`users_import_failed`, a code of ERROR_CODES).
+ */
+export const IMPORT_JOB_ERROR_CODES = ['import_cancelled', 'import_interrupted', 'users_import_failed'] as const;
+export type ImportJobErrorCode = (typeof IMPORT_JOB_ERROR_CODES)[number];
+
 export const importJobSchema = z.object({
   id: z.string(),
   status: z.enum(['queued', 'running', 'done', 'failed']),
@@ -43,7 +51,7 @@ export const importJobSchema = z.object({
   skipped: z.number().int(),
   failed: z.number().int(),
   report: importReportSchema.nullable(),
-  error: z.object({ code: z.string(), message: z.string() }).nullable(),
+  error: z.object({ code: z.enum(IMPORT_JOB_ERROR_CODES), message: z.string() }).nullable(),
   created_at: z.string(),
   updated_at: z.string(),
   finished_at: z.string().nullable(),

@@ -235,12 +235,12 @@ export const twoFactorSetupDriver: MachineDriver = {
       await submitCode(ctx.page, freshTotp(world(ctx)), 'Turn on');
       world(ctx).method = 'GOOGLE';
     },
-    'enableAuthenticator fails validation_failed': (ctx) => submitCode(ctx.page, wrongCode(world(ctx)), 'Turn on'),
+    'enableAuthenticator fails otp_invalid': (ctx) => submitCode(ctx.page, wrongCode(world(ctx)), 'Turn on'),
     'enableSms succeeds': async (ctx) => {
       await submitCode(ctx.page, world(ctx).smsCode ?? '', 'Turn on');
       world(ctx).method = 'SMS';
     },
-    'enableSms fails validation_failed': (ctx) => submitCode(ctx.page, wrongCode(world(ctx)), 'Turn on'),
+    'enableSms fails otp_invalid': (ctx) => submitCode(ctx.page, wrongCode(world(ctx)), 'Turn on'),
     'after smsResendCooldown': async ({ page }) => {
       await page.clock.fastForward(61_000);
     },
@@ -268,6 +268,7 @@ export const twoFactorSetupDriver: MachineDriver = {
       await disable('right')(ctx);
       Object.assign(world(ctx), { method: null, secret: null });
     },
+    'disableTwoFactor fails otp_invalid': disable('wrong'),
     'disableTwoFactor fails validation_failed': disable('wrong'),
   },
   screens: {
@@ -286,7 +287,7 @@ export const twoFactorSetupDriver: MachineDriver = {
       await expect(ctx.page.getByTestId('totp-secret')).toHaveText(/^[A-Z2-7]{16,}$/);
       await expect(s.getByRole('button', { name: 'Turn on' })).toBeVisible();
       await alertState(ctx);
-      if (ctx.step?.key.endsWith('fails validation_failed')) await expect(s.getByRole('alert')).toHaveText('One time password is invalid');
+      if (ctx.step?.key.endsWith('fails otp_invalid')) await expect(s.getByRole('alert')).toHaveText('One time password is invalid');
     },
     'screen:2fa.sms-code': async (ctx) => {
       const s = section(ctx.page);

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type Provider from 'oidc-provider';
 import type { Account, AccountType } from '../db/schema';
 import { readInteractionResult, type InteractionResult, type PendingActivity, type PendingSignIn } from '../oidc/interaction-result';
-import { AppError } from '../errors';
+import { AppError, otpInvalid, otpRequired } from '../errors';
 import { signInOutcome } from '../lib/metrics';
 import type { UpstreamSignIn } from '../oidc/upstream-sessions';
 import { ACR, accountTypeForClient, DENIED_PATH, mayUseClient, requestsMfa, signInMethods } from '../oidc/access';
@@ -103,7 +103,6 @@ async function setPending(interaction: LoadedInteraction, pending: PendingSignIn
 }
 
 const invalidCredentials = () => new AppError(401, 'invalid_credentials');
-const otpInvalid = () => new AppError(422, 'otp_invalid', { fields: { one_time_password: ['otp_invalid'] } });
 
 /** Counts the outcome in iam_sign_ins_total and passes the answer through. */
 function outcome<T extends { status: string }>(result: T): T {
@@ -313,7 +312,7 @@ export function createSignInService(deps: Deps, oidc: Pick<OidcHandle, 'provider
   ): Promise<SecondFactorResult> {
     // first of all: another browser than the one holding the interaction is refused (no slot spent, no state read)
     await assertHoldsInteraction(deps, browser, uid);
-    if (!code || !code.trim()) throw new AppError(422, 'otp_required', { fields: { [field]: ['otp_required'] } });
+    if (!code || !code.trim()) throw otpRequired(field);
     const { interaction, pending, account } = await pendingStep(uid, opts);
     // an account whose only second factor is a passkey has no code to type
     if (field === 'one_time_password' && pending.method === 'PASSKEY') throw new AppError(400, 'two_factor_method_mismatch');

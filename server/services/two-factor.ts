@@ -4,7 +4,7 @@ import type { Kysely, Transaction } from 'kysely';
 import { Secret, TOTP } from 'otpauth';
 import { nowIso } from '../db/index';
 import type { Account, Database, OtpChallengesTable } from '../db/schema';
-import { AppError } from '../errors';
+import { AppError, otpInvalid, otpRequired } from '../errors';
 import { translate, isLanguage } from '../i18n/index';
 import { decryptText, encryptText, hmacHex, reportDecryptFailure, safeEqual, sha256Hex } from './server-secrets';
 import { checkWithLockout, hitRateLimit, throttleKeys } from './throttle';
@@ -335,9 +335,6 @@ export async function sendEnrollmentSms(deps: ServiceHost, account: Account): Pr
 }
 
 // ---------------------------------------------------------------- enrollment of the signed-in account
-
-const otpRequired = () => new AppError(422, 'validation_failed', { fields: { one_time_password: ['otp_required'] } });
-const otpInvalid = () => new AppError(422, 'validation_failed', { fields: { one_time_password: ['otp_invalid'] } });
 
 /**
  * Two-factor enrollment of the signed-in account (user or admin): authenticator app or SMS, recovery codes, disable.

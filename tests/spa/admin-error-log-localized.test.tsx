@@ -51,7 +51,7 @@ describe('admin logs: messages in the admin language', () => {
   it('French: every row in French by its code, the recorded English message only as data for support, never shown (issue 29)', { timeout: 60_000 }, async () => {
     await activateLocale('fr');
     const [link, validation, oauth, rate] = await renderLogs();
-    expect(link!.textContent).toBe("Ce lien n'est pas valide ou a expiré");
+    expect(link!.textContent).toBe("Ce lien est invalide ou a expiré");
     expect(link!.querySelector('[data-recorded-message]')?.getAttribute('data-recorded-message')).toBe('This link is invalid or has expired');
     expect(validation!.textContent).not.toMatch(/Some fields/);
     expect(validation!.querySelector('[data-recorded-message]')?.getAttribute('data-recorded-message')).toBe('Some fields are invalid (name: invalid)');

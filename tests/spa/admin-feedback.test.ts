@@ -1,7 +1,7 @@
 import { setupI18n } from '@lingui/core';
 import { describe, expect, it } from 'vitest';
 import { ERROR_CODES } from '../../contract/errors';
-import { isRetryableCode } from '../../machines/adminError';
+import { isRetryableCode } from '../../machines/errors';
 import { ApiError } from '../../src/api/errors';
 import { adminErrorText, errorCodeMessage, errorText } from '../../src/features/admin/components/feedback';
 

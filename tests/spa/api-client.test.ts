@@ -11,7 +11,8 @@ import { ApiError, createApiClient } from '../../src/api/client';
 import { createOidcClient } from '../../src/api/oidc';
 import { asHttp, createSessionBridge, sessionImplementations } from '../../src/api/session-bridge';
 import { sessionMachine } from '../../machines/session.machine';
-import { isCallFailure, toErrorInfo, type Tokens } from '../../machines/shared';
+import { toMachineError } from '../../machines/errors';
+import { isCallFailure, type Tokens } from '../../machines/shared';
 
 let server: Server;
 let base = '';
@@ -125,11 +126,11 @@ describe('API client + session bridge (real node:http server)', () => {
     expect(seen.refreshBodies).toEqual([{ grant_type: 'authorization_code', code_verifier: 'v', code: 'c', client_id: 'portal', redirect_uri: 'http://app.test/login' }]);
   });
 
-  it("the machines recognise the client's ApiError as a failed call (toErrorInfo)", () => {
+  it("the machines recognise the client's ApiError as a failed call (toMachineError)", () => {
     const error = new ApiError({ kind: 'http', status: 429, code: 'too_many_requests', message: 'Too many', retryAfter: 42 });
     expect(isCallFailure(error)).toBe(true);
-    expect(toErrorInfo(error)).toEqual({ code: 'too_many_attempts', status: 429, serverCode: 'too_many_requests', retryAfter: 42 });
-    expect(toErrorInfo(new ApiError({ kind: 'network', message: 'fetch failed' }))).toEqual({ code: 'network' });
+    expect(toMachineError(error)).toEqual({ code: 'too_many_requests', status: 429, retryAfter: 42, retryable: true });
+    expect(toMachineError(new ApiError({ kind: 'network', message: 'fetch failed' }))).toEqual({ code: 'network', retryable: true });
     expect(isCallFailure(new Error('x'))).toBe(false);
   });
 

@@ -5,7 +5,7 @@ const messages: DomainMessages = {
   en: {
     cannot_delete_self: 'You cannot delete your own admin account',
     last_super_admin: 'The last super admin cannot be removed or demoted',
-    users_import_failed: 'Users import failed',
+    users_import_failed: 'The file cannot be imported',
     users_no_results: 'No results for given search',
     email_taken: 'This e-mail address is already in use',
     name_taken: 'This name is already in use',
@@ -56,7 +56,7 @@ const messages: DomainMessages = {
   de: {
     cannot_delete_self: 'Sie können Ihr eigenes Administratorkonto nicht löschen',
     last_super_admin: 'Der letzte Super-Admin kann nicht entfernt oder herabgestuft werden',
-    users_import_failed: 'Benutzerimport fehlgeschlagen',
+    users_import_failed: 'Die Datei kann nicht importiert werden',
     users_no_results: 'Keine Ergebnisse für die angegebene Suche',
     email_taken: 'Diese E-Mail-Adresse wird bereits verwendet',
     name_taken: 'Dieser Name wird bereits verwendet',
@@ -107,7 +107,7 @@ const messages: DomainMessages = {
   fr: {
     cannot_delete_self: 'Vous ne pouvez pas supprimer votre propre compte administrateur',
     last_super_admin: 'Le dernier super administrateur ne peut être ni supprimé ni rétrogradé',
-    users_import_failed: "L'importation des utilisateurs a échoué",
+    users_import_failed: 'Le fichier ne peut pas être importé',
     users_no_results: 'Aucun résultat pour cette recherche',
     email_taken: 'Cette adresse e-mail est déjà utilisée',
     name_taken: 'Ce nom est déjà utilisé',
@@ -158,7 +158,7 @@ const messages: DomainMessages = {
   it: {
     cannot_delete_self: 'Non puoi eliminare il tuo account amministratore',
     last_super_admin: "L'ultimo super amministratore non può essere rimosso o declassato",
-    users_import_failed: 'Importazione utenti fallita',
+    users_import_failed: 'Il file non può essere importato',
     users_no_results: 'Nessun risultato per la ricerca',
     email_taken: 'Questo indirizzo e-mail è già in uso',
     name_taken: 'Questo nome è già in uso',

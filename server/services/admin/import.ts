@@ -8,7 +8,7 @@ import { AppError } from '../../errors';
 import { importJobs as importJobMetrics } from '../../lib/metrics';
 import { zodErrorToFieldIssues } from '../../lib/validation';
 import { emailSchema, LOCALES, personNameSchema, phoneSchema } from '../../../contract/domain/formats';
-import type { ImportJob, ImportReport } from '../../../contract/admin/import';
+import { IMPORT_JOB_ERROR_CODES, type ImportJob, type ImportJobErrorCode, type ImportReport } from '../../../contract/admin/import';
 import { normalizeEmail, searchTextOf } from '../accounts';
 import { actorOpts, sendInvitation } from '../invitations';
 import type { Actor, Deps, Queries } from '../deps';
@@ -262,9 +262,13 @@ function sendInvitationsThrottled(deps: Deps, accounts: Account[], actorId: stri
 
 export type ImportJobView = ImportJob;
 
-const INTERRUPTED = 'import_interrupted';
+/** Why a job ended failed (contract/admin/import.ts IMPORT_JOB_ERROR_CODES). */
+const INTERRUPTED: ImportJobErrorCode = 'import_interrupted';
 /** The job error code of a job an admin cancelled (contract/admin/import.ts cancelImportJob). */
-export const CANCELLED = 'import_cancelled';
+export const CANCELLED: ImportJobErrorCode = 'import_cancelled';
+const FAILED: ImportJobErrorCode = 'users_import_failed';
+/** A stored job's error code as the contract names it (a code this version does not know reads as a failed import). */
+const jobErrorCode = (code: string): ImportJobErrorCode => IMPORT_JOB_ERROR_CODES.find((known) => known === code) ?? FAILED;
 
 /**
  * Closes jobs whose owner is gone (lease expired: the process died or lost the database for longer than the
@@ -379,7 +383,7 @@ async function startImportJob(deps: Deps, actor: Actor, parsed: ParsedCsv, opts:
       const end = nowIso();
       // the counts stay as the last committed batch left them (exact); the lease is released
       await mine()
-        .set({ status: 'failed', error_code: stopped ? INTERRUPTED : 'users_import_failed', owner: null, lease_until: 0, updated_at: end, finished_at: end })
+        .set({ status: 'failed', error_code: stopped ? INTERRUPTED : FAILED, owner: null, lease_until: 0, updated_at: end, finished_at: end })
         .execute()
         .catch((e: unknown) => deps.log.error({ err: e }, 'could not record import failure'));
     } finally {
@@ -417,7 +421,7 @@ export async function getImportJob(deps: Pick<Deps, 'db' | 'log'>, id: string, t
     skipped: Number(j.skipped_count),
     failed: Number(j.failed_count),
     report: j.report ? (JSON.parse(j.report) as ImportReport) : null,
-    error: j.error_code ? { code: j.error_code, message: translate(j.error_code) } : null,
+    error: j.error_code ? { code: jobErrorCode(j.error_code), message: translate(j.error_code) } : null,
     created_at: j.created_at,
     updated_at: j.updated_at,
     finished_at: j.finished_at,

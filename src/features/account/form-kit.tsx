@@ -1,15 +1,12 @@
 /**
  * Building blocks shared by the public and user-area screens: error summary,
- * password field with show/hide, live password checklist, machine error texts.
+ * password field with show/hide, live password checklist (error texts: error-words.ts).
  */
 import type { I18n } from '@lingui/core';
-import { msg } from '@lingui/core/macro';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { css, cx } from 'styled-system/css';
 import { passwordChecklist } from '../../../contract/domain/password-rules';
-import type { ErrorInfo } from '../../../machines/shared';
-import { isApiError } from '../../api/errors';
 import { Button } from '../../components/ui/button';
 import * as Field from '../../components/ui/field';
 import { CheckIcon, XIcon } from '../../components/ui/icons';
@@ -22,44 +19,6 @@ export function formatDuration(i18n: I18n, seconds: number): string {
   if (s < 60) return new Intl.NumberFormat(i18n.locale, { style: 'unit', unit: 'second', unitDisplay: 'long' }).format(s);
   const minutes = Math.ceil(s / 60);
   return new Intl.NumberFormat(i18n.locale, { style: 'unit', unit: 'minute', unitDisplay: 'long' }).format(minutes);
-}
-
-/** Localized text for a statechart ErrorInfo (codes of machines/shared.ts). */
-export function errorInfoMessage(i18n: I18n, error: ErrorInfo | null): string | null {
-  if (!error) return null;
-  switch (error.code) {
-    case 'invalid_credentials':
-      return i18n._(msg`Given password is invalid`);
-    case 'invalid_otp':
-      return i18n._(msg`One time password is invalid`);
-    case 'invalid_recovery_code':
-      return i18n._(msg`Recovery code is invalid`);
-    case 'too_many_attempts':
-      if (error.retryAfter) {
-        const time = formatDuration(i18n, error.retryAfter);
-        return i18n._(msg`Too many failed attempts. Your account is locked, try again in ${time}.`);
-      }
-      return i18n._(msg`Too many failed attempts. Please try again later.`);
-    case 'link_invalid':
-      return i18n._(msg`This link is invalid or has expired`);
-    case 'phone_required':
-      return i18n._(msg`Add a phone number to your profile first`);
-    case 'state_mismatch':
-    case 'missing_verifier':
-    case 'provider_error':
-    case 'exchange_failed':
-      return i18n._(msg`Sign-in could not be completed. Please try again.`);
-    default:
-      return i18n._(msg`An error occurred, please try again`);
-  }
-}
-
-/** The message for an ApiError thrown by a mutation (non-field part). */
-export function apiErrorMessage(i18n: I18n, error: unknown): string {
-  if (isApiError(error) && error.status === 429 && error.retryAfter) {
-    return errorInfoMessage(i18n, { code: 'too_many_attempts', retryAfter: error.retryAfter }) ?? '';
-  }
-  return i18n._(msg`An error occurred, please try again`);
 }
 
 /** Error summary: announced, and focused when it appears so keyboard users land on it. */

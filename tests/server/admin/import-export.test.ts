@@ -70,10 +70,10 @@ describeEachDb('admin users import and export', (get) => {
     expect((await get().app.inject({ method: 'GET', url: '/api/admin/users/import/nope', headers: who.manager.headers })).statusCode).toBe(404);
   });
 
-  it("refuses unreadable files with 'Users import failed' (localized) and requires the file", async () => {
+  it("refuses unreadable files with 'The file cannot be imported' (localized) and requires the file", async () => {
     const noHeader = await upload('a@b.c,A,B,en,CREDENTIALS\n', '', { locale: 'it' });
     expect(noHeader.statusCode).toBe(422);
-    expect(noHeader.json().error).toMatchObject({ code: 'users_import_failed', message: 'Importazione utenti fallita' });
+    expect(noHeader.json().error).toMatchObject({ code: 'users_import_failed', message: 'Il file non può essere importato' });
     const broken = await upload('email,first_name\n"unterminated,x\n');
     expect(broken.statusCode).toBe(422);
     expect(broken.json().error.code).toBe('users_import_failed');

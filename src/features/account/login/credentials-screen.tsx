@@ -5,7 +5,7 @@ import { Link } from '@tanstack/react-router';
 import { useEffect } from 'react';
 import { useForm } from 'react-hook-form';
 import { css } from 'styled-system/css';
-import type { ErrorInfo } from '../../../../machines/shared';
+import type { MachineError } from '../../../../machines/errors';
 import { upstreamStartUrl } from '../../../../machines/sso-authorize';
 import { configQueryOptions } from '../../../api/account';
 import { AuthCard } from '../../../components/page-heading';
@@ -27,7 +27,7 @@ export interface CredentialsScreenProps {
   /** Pre-fills the e-mail field (the app's `login_hint`). */
   loginHint?: string | undefined;
   loading: boolean;
-  error: ErrorInfo | null;
+  error: MachineError | null;
   onSubmit: (email: string, password: string) => void;
 }
 

@@ -5,7 +5,7 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { css } from 'styled-system/css';
-import type { ErrorInfo } from '../../../../machines/shared';
+import type { MachineError } from '../../../../machines/errors';
 import { AuthCard } from '../../../components/page-heading';
 import { Button } from '../../../components/ui/button';
 import { CodeInput } from '../../../components/ui/code-input';
@@ -20,7 +20,7 @@ export interface OneTimePasswordScreenProps {
   method: 'otp' | 'sms';
   canResend: boolean;
   loading: boolean;
-  error: ErrorInfo | null;
+  error: MachineError | null;
   onCode: (code: string) => void;
   onUseRecovery: () => void;
   onResend: () => void;
@@ -117,7 +117,7 @@ export function OneTimePasswordScreen(props: OneTimePasswordScreenProps) {
 
 export interface RecoveryCodeScreenProps {
   loading: boolean;
-  error: ErrorInfo | null;
+  error: MachineError | null;
   onRecovery: (code: string) => void;
   onUseOtp: () => void;
 }

@@ -18,7 +18,8 @@ import { TextField } from '../../../components/ui/text-field';
 import { toaster } from '../../../components/ui/toaster';
 import { applyServerFieldErrors } from '../../../lib/field-errors';
 import { useFieldError } from '../../../lib/field-errors';
-import { apiErrorMessage, FormAlert, formStack, mutedText, PasswordChecklist, PasswordField, SubmitButton } from '../form-kit';
+import { apiErrorMessage } from '../error-words';
+import { FormAlert, formStack, mutedText, PasswordChecklist, PasswordField, SubmitButton } from '../form-kit';
 import { emailField, newPasswordFields, requiredString, withPasswordMatch } from '../schemas';
 
 const setupSchema = withPasswordMatch(

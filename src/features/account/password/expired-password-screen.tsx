@@ -5,7 +5,7 @@
  */
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useMemo } from 'react';
-import type { ErrorInfo } from '../../../../machines/shared';
+import type { MachineError } from '../../../../machines/errors';
 import { ApiError } from '../../../api/errors';
 import { AuthCard } from '../../../components/page-heading';
 import { loginErrorMessage } from '../login/login-errors';
@@ -16,7 +16,7 @@ import { PasswordSavedCard } from './password-saved-card';
 
 export interface ExpiredPasswordScreenProps {
   loading: boolean;
-  error: ErrorInfo | null;
+  error: MachineError | null;
   onSubmit: (values: NewPasswordValues) => void;
 }
 

@@ -15,7 +15,8 @@ import { LoadingBar } from '../../../components/loading-bar';
 import { AuthCard, PageHeading } from '../../../components/page-heading';
 import { Button } from '../../../components/ui/button';
 import { inspectOptions } from '../../../lib/inspect';
-import { errorInfoMessage, FormAlert, formStack, linkClass, mutedText } from '../form-kit';
+import { accountErrorText } from '../error-words';
+import { FormAlert, formStack, linkClass, mutedText } from '../form-kit';
 import { NewPasswordForm } from './new-password-form';
 import { PasswordSavedCard } from './password-saved-card';
 
@@ -101,7 +102,7 @@ export function PasswordLinkScreen({ flow, admin, url, machineOverride }: Passwo
       <AuthCard screen="screen:verify.unavailable">
         <PageHeading>{heading}</PageHeading>
         <div className={formStack}>
-          <FormAlert>{errorInfoMessage(i18n, snapshot.context.error)}</FormAlert>
+          <FormAlert>{accountErrorText(i18n, snapshot.context.error)}</FormAlert>
           <Button size="lg" onClick={() => send({ type: 'RETRY' })}>
             <Trans>Try again</Trans>
           </Button>
@@ -120,7 +121,7 @@ export function PasswordLinkScreen({ flow, admin, url, machineOverride }: Passwo
         <NewPasswordForm
           submitLabel={flow === 'verify' ? <Trans>Save password</Trans> : <Trans>Change password</Trans>}
           loading={snapshot.hasTag('loading')}
-          error={error && !fieldsOnly ? errorInfoMessage(i18n, error) : null}
+          error={error && !fieldsOnly ? accountErrorText(i18n, error) : null}
           serverError={serverError}
           onSubmit={(values) => send({ type: 'SUBMIT', ...values })}
           onInvalid={(fields) => send({ type: 'INPUT_REJECTED', fields })}

@@ -10,7 +10,8 @@ import { call, upload as uploadForm } from '../../../api/call';
 import { UserAvatar } from '../../../components/ui/user-avatar';
 import { Button } from '../../../components/ui/button';
 import { toaster } from '../../../components/ui/toaster';
-import { apiErrorMessage, FormAlert, mutedText } from '../form-kit';
+import { apiErrorMessage } from '../error-words';
+import { FormAlert, mutedText } from '../form-kit';
 import { Section } from './section';
 
 export const AVATAR_MAX = { width: 1200, height: 600 } as const;

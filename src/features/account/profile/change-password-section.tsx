@@ -12,7 +12,8 @@ import { Button } from '../../../components/ui/button';
 import { toaster } from '../../../components/ui/toaster';
 import { applyServerFieldErrors } from '../../../lib/field-errors';
 import { useFieldError } from '../../../lib/field-errors';
-import { apiErrorMessage, formStack, mutedText, PasswordChecklist, PasswordField } from '../form-kit';
+import { apiErrorMessage } from '../error-words';
+import { formStack, mutedText, PasswordChecklist, PasswordField } from '../form-kit';
 import { withPasswordMatch } from '../schemas';
 import { Section } from './section';
 

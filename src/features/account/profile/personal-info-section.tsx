@@ -18,7 +18,8 @@ import { useFieldError } from '../../../lib/field-errors';
 import { activateLocale, FALLBACK_LANGUAGES, languageName } from '../../../lib/i18n';
 import { PHONE_EXAMPLE } from '../../../lib/phone';
 import { STORAGE_KEYS, writeStorage } from '../../../lib/storage';
-import { apiErrorMessage, formStack } from '../form-kit';
+import { apiErrorMessage } from '../error-words';
+import { formStack } from '../form-kit';
 import { phoneField, requiredString } from '../schemas';
 import { Section } from './section';
 

@@ -6,7 +6,7 @@ import { useMachine } from '@xstate/react';
 import { QRCodeSVG } from 'qrcode.react';
 import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
 import { css, cx } from 'styled-system/css';
-import type { ErrorInfo } from '../../../../machines/shared';
+import type { MachineError } from '../../../../machines/errors';
 import { createTwoFactorActors, TWO_FACTOR_SCREENS, twoFactorSetupMachine, type TwoFactorSetupMachine } from '../../../../machines/twoFactorSetup.machine';
 import { createDisableCodeActors, disableCodeMachine, DISABLE_CODE_SCREENS } from '../../../../machines/disableCode.machine';
 import { call } from '../../../api/call';
@@ -16,15 +16,16 @@ import { CodeInput } from '../../../components/ui/code-input';
 import { toaster } from '../../../components/ui/toaster';
 import { swapFocusTarget, useSwapFocus } from '../../../lib/focus-after-swap';
 import { inspectOptions } from '../../../lib/inspect';
-import { errorInfoMessage, FormAlert, formatDuration, formStack, mutedText, PasswordField, usePinTranslations } from '../form-kit';
+import { accountErrorText } from '../error-words';
+import { FormAlert, formatDuration, formStack, mutedText, PasswordField, usePinTranslations } from '../form-kit';
 import { Section } from './section';
 
 /**
  * An SMS asked for too soon (429 `too_many_requests` from /2fa/sms/send or /2fa/sms/resend: one per 30 s, five an
  * hour) is a wait, not a lockout of the account (that one is `account_locked`).
  */
-function smsWaitMessage(i18n: I18n, screen: string, error: ErrorInfo | null): string | null {
-  if (error?.serverCode !== 'too_many_requests' || (screen !== 'screen:2fa.off' && screen !== 'screen:2fa.sms-code' && screen !== 'screen:2fa-code.ready')) return null;
+function smsWaitMessage(i18n: I18n, screen: string, error: MachineError | null): string | null {
+  if (error?.code !== 'too_many_requests' || (screen !== 'screen:2fa.off' && screen !== 'screen:2fa.sms-code' && screen !== 'screen:2fa-code.ready')) return null;
   if (!error.retryAfter) return i18n._(msg`Please wait before asking for another code.`);
   const time = formatDuration(i18n, error.retryAfter);
   return i18n._(msg`Please wait ${time} before asking for another code.`);
@@ -77,7 +78,7 @@ function DisableCodeRequest({ phone, disabled }: { phone: string; disabled: bool
   const [snapshot, send] = useMachine(machine, { ...inspectOptions(), input: { phone } });
   const screen = DISABLE_CODE_SCREENS.find((tag) => snapshot.hasTag(tag)) ?? 'screen:2fa-code.ready';
   const sending = snapshot.hasTag('busy');
-  const error = smsWaitMessage(i18n, screen, snapshot.context.error) ?? errorInfoMessage(i18n, snapshot.context.error);
+  const error = smsWaitMessage(i18n, screen, snapshot.context.error) ?? accountErrorText(i18n, snapshot.context.error);
   return (
     <div data-screen={screen} className={css({ display: 'flex', flexDirection: 'column', gap: '2' })}>
       {error ? <FormAlert focus={false}>{error}</FormAlert> : null}
@@ -103,7 +104,7 @@ export function TwoFactorSection({ kind, phone, status, machineOverride }: { kin
   const busy = snapshot.hasTag('loading');
   // the screen shown is the state's one `screen:2fa.*` tag (machines/twoFactorSetup.machine.ts)
   const screen = TWO_FACTOR_SCREENS.find((tag) => snapshot.hasTag(tag)) ?? 'screen:2fa.off';
-  const error = smsWaitMessage(i18n, screen, context.error) ?? errorInfoMessage(i18n, context.error);
+  const error = smsWaitMessage(i18n, screen, context.error) ?? accountErrorText(i18n, context.error);
   const [disableWith, setDisableWith] = useState<'one_time_password' | 'password'>('one_time_password');
   const [password, setPassword] = useState('');
 

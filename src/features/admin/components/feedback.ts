@@ -2,7 +2,7 @@ import type { I18n, MessageDescriptor } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 import { useLingui } from '@lingui/react';
 import type { ErrorCode } from '../../../../contract/errors';
-import { toAdminError, type AdminError } from '../../../../machines/adminError';
+import { toMachineError, type MachineError } from '../../../../machines/errors';
 import { isApiError } from '../../../api/errors';
 import { fieldErrorMessage } from '../../../lib/field-errors';
 
@@ -133,7 +133,7 @@ export function fieldProblem(i18n: I18n, field: string, code: string): string {
 }
 
 /** The whole text of an admin error: its code's message, and the field problems a form could not place. */
-export function adminErrorText(i18n: I18n, error: AdminError): string {
+export function adminErrorText(i18n: I18n, error: MachineError): string {
   const base = errorCodeMessage(i18n, error.code, error.retryAfter);
   const fields = Object.entries(error.fields ?? {}).flatMap(([field, codes]) => (codes[0] ? [fieldProblem(i18n, field, codes[0])] : []));
   return fields.length ? `${base}: ${fields.join('; ')}` : base;
@@ -142,7 +142,7 @@ export function adminErrorText(i18n: I18n, error: AdminError): string {
 /** The localized text for any failure (an ApiError from call(), or anything else): its code's own words. */
 export function errorText(i18n: I18n, error: unknown): string {
   if (isApiError(error) && error.code === 'role_in_use' && error.message) return error.message; // the server names where it is used
-  return adminErrorText(i18n, toAdminError(error));
+  return adminErrorText(i18n, toMachineError(error));
 }
 
 export function useErrorText() {

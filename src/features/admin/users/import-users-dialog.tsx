@@ -6,7 +6,7 @@ import { useMachine } from '@xstate/react';
 import { useId, useMemo, useRef, type ReactNode } from 'react';
 import { css, cx } from 'styled-system/css';
 import { createCsvImportActors, csvImportMachine, type CsvImportScreen, type ImportProgress } from '../../../../machines/csvImport.machine';
-import type { AdminError } from '../../../../machines/adminError';
+import type { MachineError } from '../../../../machines/errors';
 import { call, upload } from '../../../api/call';
 import { Button } from '../../../components/ui/button';
 import * as Dialog from '../../../components/ui/dialog';
@@ -43,7 +43,7 @@ const SCREENS: readonly CsvImportScreen[] = ['screen:import.pick', 'screen:impor
  * A refused file in the admin's words: the missing columns, an unreadable file, else the code's message.
  * (`users_import_failed` with `columns.email: required` reads "The file has no “email” column".)
  */
-export function importErrorLines(i18n: I18n, error: AdminError): string[] {
+export function importErrorLines(i18n: I18n, error: MachineError): string[] {
   const lines: string[] = [];
   for (const [field, codes] of Object.entries(error.fields ?? {})) {
     const code = codes[0];

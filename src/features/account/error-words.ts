@@ -1,0 +1,71 @@
+/**
+ * The account screens' words for each error code the machines keep (machines/errors.ts: the contract's codes plus
+ * `network` and `unexpected`): sign-in, password links, first set-up, the own profile (catalog account). One code,
+ * one text, the same as the server's message where the server has one (tests/spa/error-words.test.ts); the sign-in
+ * only adds where a text is shown (login-errors.ts). A code without words here reads as the generic error.
+ * "Try again" is said only where trying again can help (no answer, server trouble, an SMS not sent, a wait).
+ */
+import type { I18n, MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
+import { toMachineError, type MachineError, type MachineErrorCode } from '../../../machines/errors';
+import { fieldErrorMessage } from '../../lib/field-errors';
+import { formatDuration } from './form-kit';
+
+/** Codes whose words name the wait (`{time}`); without a Retry-After they read as their `…Later` words. */
+const waitWords: Partial<Record<MachineErrorCode, { time: MessageDescriptor; later: MessageDescriptor }>> = {
+  account_locked: {
+    time: msg({ message: 'Too many failed attempts. Your account is locked, try again in {time}.' }),
+    later: msg`Too many failed attempts. Please try again later.`,
+  },
+  too_many_requests: {
+    time: msg({ message: 'Too many attempts from your network. Please wait {time}, then try again.' }),
+    later: msg`Too many attempts from your network. Please wait a moment, then try again.`,
+  },
+};
+
+const GENERIC = msg`An error occurred, please try again`;
+
+/** Exported for tests/spa/error-words.test.ts (the codes these screens have words of their own for). */
+export const ACCOUNT_ERROR_WORDS: Partial<Record<MachineErrorCode, MessageDescriptor>> = {
+  account_inactive: msg`Your account is deactivated. Please contact your administrator.`,
+  interaction_expired: msg`Your sign-in has expired. Please sign in again.`,
+  interaction_foreign_browser: msg`This sign-in was started in another browser. Start the sign-in again in this browser.`,
+  interaction_invalid: msg`Your sign-in has expired. Please sign in again.`,
+  internal_error: GENERIC,
+  invalid_credentials: msg`Given password is invalid`,
+  invalid_link: msg`This link is invalid or has expired`,
+  network: msg`The server cannot be reached. Check your connection and try again.`,
+  otp_invalid: msg`One time password is invalid`,
+  otp_required: msg`Please enter one time password`,
+  phone_required: msg`Add a phone number to your profile first`,
+  recovery_code_invalid: msg`Recovery code is invalid`,
+  // the sign-in admission gate refused at once (503 + Retry-After): busy, not broken
+  service_unavailable: msg`Many people are signing in right now. Please try again in a few seconds.`,
+  sms_send_failed: msg`The SMS with your code could not be sent. Please try again in a moment.`,
+  sso_account_use_provider: msg`This account signs in with single sign-on. Use your organization's sign-in button below.`,
+  two_factor_method_mismatch: msg`Your sign-in has expired. Please sign in again.`,
+  unauthorized: msg`Your session has ended. Please sign in again.`,
+  validation_failed: msg`Please check the highlighted fields.`,
+};
+
+/** Translates a descriptor with values (ids are not literals here). */
+function render(i18n: I18n, descriptor: MessageDescriptor, values: Record<string, string> = {}): string {
+  const translate = i18n._.bind(i18n);
+  return translate(descriptor.id, values, { message: descriptor.message });
+}
+
+/** The account screens' text of an error a machine keeps; null when there is none. */
+export function accountErrorText(i18n: I18n, error: Pick<MachineError, 'code' | 'retryAfter' | 'fields'> | null): string | null {
+  if (!error) return null;
+  // a refusal by field (the password given to disable 2FA, a code too long): that field's words
+  const [field, codes] = Object.entries(error.fields ?? {})[0] ?? [];
+  if (error.code === 'validation_failed' && field && codes?.[0]) return fieldErrorMessage(i18n, codes[0], field) ?? null;
+  const wait = waitWords[error.code];
+  if (wait) return error.retryAfter ? render(i18n, wait.time, { time: formatDuration(i18n, error.retryAfter) }) : render(i18n, wait.later);
+  return render(i18n, ACCOUNT_ERROR_WORDS[error.code] ?? GENERIC);
+}
+
+/** The text for anything a mutation threw (an ApiError from call(), or anything else), in the same words. */
+export function apiErrorMessage(i18n: I18n, error: unknown): string {
+  return accountErrorText(i18n, toMachineError(error)) ?? '';
+}
