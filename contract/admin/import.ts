@@ -8,6 +8,31 @@ const tag = 'admin: users';
 
 export { CSV_EXCERPT_LENGTH, CSV_MAX_CELL_LENGTH, CSV_MAX_COLUMNS } from '../domain/csv-limits';
 
+/**
+ * The import file's columns, in the order a file is written: the one list the parser (server/services/admin/import.ts
+ * checks one rule per column against it), the endpoint's description, the import dialog and docs/IMPORT.md's table
+ * (tests/contract/import-vocabulary.test.ts) use. `values`: what a cell may hold, as the docs and OpenAPI say it.
+ */
+export const IMPORT_COLUMNS = [
+  { name: 'email', required: true, values: 'e-mail address; unique per user (case-insensitive)' },
+  { name: 'first_name', required: true, values: '1–100 characters' },
+  { name: 'last_name', required: true, values: '1–100 characters' },
+  { name: 'locale', required: true, values: '`en`, `de`, `fr`, `it` (case-insensitive)' },
+  { name: 'auth_type', required: true, values: '`CREDENTIALS` or `SSO` (case-insensitive)' },
+  { name: 'provider', required: false, values: 'id of a provider in `SSO_PROVIDERS`; required for SSO' },
+  { name: 'technical', required: false, values: '`true`/`false`, `1`/`0`, `yes`/`no` (empty = false)' },
+  { name: 'phone', required: false, values: '`+` followed by digits' },
+] as const;
+export type ImportColumn = (typeof IMPORT_COLUMNS)[number]['name'];
+export const IMPORT_COLUMN_NAMES: readonly ImportColumn[] = IMPORT_COLUMNS.map((c) => c.name);
+export const REQUIRED_IMPORT_COLUMNS: readonly ImportColumn[] = IMPORT_COLUMNS.filter((c) => c.required).map((c) => c.name);
+/** The export's columns: an exported file imports as is (the import ignores id, status and the timestamps). */
+export const EXPORT_COLUMNS = ['id', ...IMPORT_COLUMN_NAMES, 'status', 'created_at', 'updated_at'] as const;
+
+/** Why a row was skipped, not imported: an account has the e-mail already, or the file repeats it (the first wins). */
+export const IMPORT_SKIP_REASONS = ['email_taken', 'duplicate_in_file'] as const;
+export type ImportSkipReason = (typeof IMPORT_SKIP_REASONS)[number];
+
 /** How the server decoded an uploaded file. */
 export const CSV_ENCODINGS = ['utf-8', 'utf-16le', 'utf-16be', 'windows-1252'] as const;
 export type CsvEncoding = (typeof CSV_ENCODINGS)[number];
@@ -16,7 +41,7 @@ export type CsvEncoding = (typeof CSV_ENCODINGS)[number];
 export const importReportSchema = z.object({
   total: z.number().int(),
   created: z.number().int(),
-  skipped: z.array(z.object({ row: z.number().int(), email: z.string(), reason: z.string() })),
+  skipped: z.array(z.object({ row: z.number().int(), email: z.string(), reason: z.enum(IMPORT_SKIP_REASONS) })),
   failed: z.array(
     z.object({
       row: z.number().int(),

@@ -15,7 +15,7 @@ afterEach(async () => {
 const report = {
   total: 4,
   created: 0,
-  skipped: [{ row: 3, email: 'taken@example.com', reason: 'exists' }],
+  skipped: [{ row: 3, email: 'taken@example.com', reason: 'email_taken' as const }],
   failed: [{ row: 2, email: 'bad', fields: { email: ['email'], locale: ['invalid'] } }],
 };
 
@@ -28,13 +28,13 @@ describe('user import report wording (issue 29)', () => {
   it('French: one skipped row reads "Ignorée" (ICU plural), several "Ignorées"', async () => {
     await activateLocale('fr');
     try {
-      const one = { total: 1, created: 0, skipped: [{ row: 2, email: 'taken@example.com', reason: 'exists' }], failed: [] };
+      const one = { total: 1, created: 0, skipped: [{ row: 2, email: 'taken@example.com', reason: 'email_taken' as const }], failed: [] };
       const view = await renderWithRouter(() => <ImportReportView report={one} />);
       const [row] = screen.getAllByTestId('import-problem');
       expect(within(row!).getAllByRole('cell')[2]).toHaveTextContent(/^Ignorée$/);
       expect(screen.getByTestId('import-report')).toHaveTextContent('Ignorée1');
       view.unmount();
-      const two = { ...one, total: 2, skipped: [...one.skipped, { row: 3, email: 'other@example.com', reason: 'duplicate_in_file' }] };
+      const two = { ...one, total: 2, skipped: [...one.skipped, { row: 3, email: 'other@example.com', reason: 'duplicate_in_file' as const }] };
       await renderWithRouter(() => <ImportReportView report={two} />);
       expect(screen.getByTestId('import-report')).toHaveTextContent('Ignorées2');
     } finally {

@@ -7,12 +7,14 @@ import { actorOf } from '../../services/deps';
 
 const MAX_IMPORT_BYTES = 50 * 1024 * 1024;
 
+/** A column of the contract as the description lists it: `email` (required), `provider` … */
+const columnList = csv.IMPORT_COLUMNS.map((c) => `\`${c.name}\`${c.required ? ' (required)' : ''}: ${c.values}`).join('; ');
+
 /** Files with more data rows than `syncMaxRows` (IAM_IMPORT_SYNC_MAX_ROWS) run as a background job (202 + job id). */
 const importDescription = (syncMaxRows: number) => `multipart/form-data with the file in field \`file\` (UTF-8, with or without BOM, ',' or ';' separated, header row required).
-Columns: \`email\` (required), \`first_name\` (required), \`last_name\` (required), \`locale\` (required: en|de|fr|it), \`auth_type\` (required: CREDENTIALS|SSO),
-\`provider\` (SSO provider id, required for SSO), \`technical\` (true/false, 1/0, yes/no; default false), \`phone\` (+digits, optional).
+Columns: ${columnList}.
 Options \`dry_run\` and \`send_invitations\` (true|false) as query parameters or form fields. Files of more than ${syncMaxRows} rows run as a job:
-202 \`{data:{job_id}}\`, progress at GET /api/admin/users/import/{job_id}. Existing or repeated e-mails are skipped, invalid rows reported in \`failed\`.`;
+202 \`{data:{job_id}}\`, progress at GET /api/admin/users/import/{job_id}. Existing or repeated e-mails are skipped (\`reason\`: ${csv.IMPORT_SKIP_REASONS.map((r) => `\`${r}\``).join(', ')}), invalid rows reported in \`failed\`.`;
 
 /** Users import (CSV) and export (CSV), for any admin: contract/admin/import.ts, server/services/admin/import.ts. */
 const routes: FastifyPluginAsyncZod = async (app) => {

@@ -8,7 +8,7 @@ import { AppError } from '../../errors';
 import { importJobs as importJobMetrics } from '../../lib/metrics';
 import { zodErrorToFieldIssues } from '../../lib/validation';
 import { emailSchema, LOCALES, personNameSchema, phoneSchema } from '../../../contract/domain/formats';
-import { IMPORT_JOB_ERROR_CODES, type ImportJob, type ImportJobErrorCode, type ImportReport } from '../../../contract/admin/import';
+import { IMPORT_COLUMN_NAMES, IMPORT_JOB_ERROR_CODES, REQUIRED_IMPORT_COLUMNS, type ImportColumn, type ImportJob, type ImportJobErrorCode, type ImportReport } from '../../../contract/admin/import';
 import { normalizeEmail, searchTextOf } from '../accounts';
 import { actorOpts, sendInvitation } from '../invitations';
 import type { Actor, Deps, Queries } from '../deps';
@@ -23,9 +23,6 @@ import type { UserFilters } from '../../../contract/admin/users';
  * dependencies and the Actor (plain values) of the request that started it, never the request itself.
  */
 
-/** CSV columns (docs/IMPORT.md). The first five are required in the header. */
-const IMPORT_COLUMNS = ['email', 'first_name', 'last_name', 'locale', 'auth_type', 'provider', 'technical', 'phone'] as const;
-const REQUIRED_COLUMNS = ['email', 'first_name', 'last_name', 'locale', 'auth_type'] as const;
 const BATCH_SIZE = 1000;
 /** Lists in a report are capped; counts stay exact. */
 const REPORT_LIST_MAX = 10_000;
@@ -33,24 +30,26 @@ const REPORT_LIST_MAX = 10_000;
 const truthy = new Set(['true', '1', 'yes', 'y', 'ja', 'oui', 'si', 'sì', 'x']);
 const falsy = new Set(['', 'false', '0', 'no', 'n', 'nein', 'non']);
 
+/** One rule per column of the contract (contract/admin/import.ts IMPORT_COLUMNS): a column added there fails tsc here until it has one. */
 function rowSchema(ssoProviders: string[]) {
+  const columns = {
+    email: emailSchema,
+    first_name: personNameSchema,
+    last_name: personNameSchema,
+    locale: z.string().trim().toLowerCase().pipe(z.enum(LOCALES)),
+    auth_type: z.string().trim().toUpperCase().pipe(z.enum(['CREDENTIALS', 'SSO'])),
+    provider: z.string().trim().max(64).optional(),
+    technical: z
+      .string()
+      .trim()
+      .toLowerCase()
+      .optional()
+      .refine((v) => v === undefined || truthy.has(v) || falsy.has(v), { params: { code: 'invalid' } })
+      .transform((v) => (v !== undefined && truthy.has(v) ? 1 : 0)),
+    phone: z.union([z.literal('').transform(() => null), phoneSchema]).optional(),
+  } satisfies Record<ImportColumn, z.ZodType>;
   return z
-    .object({
-      email: emailSchema,
-      first_name: personNameSchema,
-      last_name: personNameSchema,
-      locale: z.string().trim().toLowerCase().pipe(z.enum(LOCALES)),
-      auth_type: z.string().trim().toUpperCase().pipe(z.enum(['CREDENTIALS', 'SSO'])),
-      provider: z.string().trim().max(64).optional(),
-      technical: z
-        .string()
-        .trim()
-        .toLowerCase()
-        .optional()
-        .refine((v) => v === undefined || truthy.has(v) || falsy.has(v), { params: { code: 'invalid' } })
-        .transform((v) => (v !== undefined && truthy.has(v) ? 1 : 0)),
-      phone: z.union([z.literal('').transform(() => null), phoneSchema]).optional(),
-    })
+    .object(columns)
     .superRefine((r, ctx) => {
       if (r.auth_type === 'SSO') {
         if (!r.provider) ctx.addIssue({ code: 'custom', path: ['provider'], params: { code: 'provider_required' } });
@@ -73,7 +72,7 @@ async function validateRecords(config: Deps['config'], parsed: ParsedCsv, actorI
     if (i > 0 && i % 1000 === 0) await yieldToLoop();
     const { row, values } = parsed.records[i] as ParsedCsv['records'][number];
     const input: Record<string, string> = {};
-    for (const c of IMPORT_COLUMNS) {
+    for (const c of IMPORT_COLUMN_NAMES) {
       const v = values[c];
       if (v !== undefined && !(v === '' && (c === 'provider' || c === 'phone'))) input[c] = v;
     }
@@ -141,7 +140,7 @@ async function readImportFile(buf: Buffer): Promise<ParsedCsv> {
     const refused = error instanceof CsvRefused ? error : new CsvRefused('csv_invalid');
     throw new AppError(422, 'users_import_failed', { ...refusalFields(refused.code), ...(refused.size ? { params: { size: refused.size } } : {}) });
   }
-  const missing = REQUIRED_COLUMNS.filter((c) => !parsed.header.includes(c));
+  const missing = REQUIRED_IMPORT_COLUMNS.filter((c) => !parsed.header.includes(c));
   if (missing.length) throw new AppError(422, 'users_import_failed', { fields: Object.fromEntries(missing.map((c) => [`columns.${c}`, ['required']])) });
   return parsed;
 }

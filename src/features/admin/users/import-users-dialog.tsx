@@ -1,5 +1,5 @@
 import { Plural, Trans, useLingui } from '@lingui/react/macro';
-import type { I18n } from '@lingui/core';
+import type { I18n, MessageDescriptor } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 import { useQueryClient } from '@tanstack/react-query';
 import { useMachine } from '@xstate/react';
@@ -20,6 +20,7 @@ import { swapFocusTarget, useSwapFocus } from '../../../lib/focus-after-swap';
 import { inspectOptions } from '../../../lib/inspect';
 import { fieldErrorMessage, sentenceStart } from '../../../lib/field-errors';
 import { adminKeys } from '../api/keys';
+import { IMPORT_COLUMN_NAMES, type ImportSkipReason } from '../../../../contract/admin/import';
 import type { ImportReport } from '../api/types';
 import { adminErrorText, errorCodeMessage, fieldProblem } from '../components/feedback';
 import { useFormat } from '../components/format';
@@ -228,9 +229,7 @@ function ImportUsers({ onClose }: { onClose: () => void }) {
         <Trans>Import users</Trans>
       </Dialog.Title>
       <Dialog.Description>
-        <Trans>
-          Upload a CSV file with a header row: email, first_name, last_name, locale, auth_type, provider, technical, phone. Check it first; nothing is saved until you import.
-        </Trans>
+        <Trans>Upload a CSV file with a header row: {COLUMN_LIST}. Check it first; nothing is saved until you import.</Trans>
       </Dialog.Description>
       <DialogClose />
       {body}
@@ -343,6 +342,15 @@ function Progress({ label, progress }: { label: string; progress: ImportProgress
   );
 }
 
+/** The file's columns as the contract lists them (the same in every language: they are the header's names). */
+const COLUMN_LIST = IMPORT_COLUMN_NAMES.join(', ');
+
+/** Why a row was skipped (contract/admin/import.ts IMPORT_SKIP_REASONS): a reason missing here fails tsc. */
+const SKIP_REASONS: Record<ImportSkipReason, MessageDescriptor> = {
+  email_taken: msg`already exists`,
+  duplicate_in_file: msg`appears twice in the file`,
+};
+
 /** Summary and per-row problems of an import (or of its dry run). */
 export function ImportReportView({ report, dryRun = false }: { report: Report; dryRun?: boolean }) {
   const { t, i18n } = useLingui();
@@ -351,7 +359,7 @@ export function ImportReportView({ report, dryRun = false }: { report: Report; d
   const failedCount = report.failed_count ?? report.failed.length;
   const ready = report.total - skippedCount - failedCount;
   const problems = [
-    ...report.skipped.map((s) => ({ row: s.row, email: s.email, kind: 'skipped' as const, text: [sentenceStart(skipReason(s.reason), i18n.locale) ?? ''] })),
+    ...report.skipped.map((s) => ({ row: s.row, email: s.email, kind: 'skipped' as const, text: [sentenceStart(i18n._(SKIP_REASONS[s.reason]), i18n.locale) ?? ''] })),
     ...report.failed.map((f) => ({
       row: f.row,
       email: f.email ?? '',
@@ -360,11 +368,6 @@ export function ImportReportView({ report, dryRun = false }: { report: Report; d
     })),
   ].sort((a, b) => a.row - b.row);
 
-  function skipReason(reason: string): string {
-    if (reason === 'exists' || reason === 'email_taken' || reason === 'duplicate') return t`already exists`;
-    if (reason === 'duplicate_in_file') return t`appears twice in the file`;
-    return reason;
-  }
 
   const stat = css({ display: 'flex', flexDirection: 'column', gap: '0.5', px: '4', py: '3', borderRadius: 'lg', bg: 'bg.subtle', minWidth: '0' });
   return (
