@@ -5,6 +5,7 @@
  * called by the login and session machines (machines/) through the injected `Call`.
  */
 import { z } from 'zod';
+import { ADMIN_ROLES } from './domain/admin-roles';
 import { defineEndpoint } from './endpoint';
 
 const tag = 'authentication';
@@ -209,7 +210,7 @@ export const currentUserSchema = z.object({
 export type CurrentUser = z.infer<typeof currentUserSchema>;
 
 export const currentAdminSchema = z.object({
-  auth_user: authUserSchema.extend({ role: z.enum(['super_admin', 'manager']).nullable() }),
+  auth_user: authUserSchema.extend({ role: z.enum(ADMIN_ROLES).nullable() }),
   '2fa': twoFactorStatusSchema,
 });
 export type CurrentAdmin = z.infer<typeof currentAdminSchema>;

@@ -1,5 +1,6 @@
 /** Shapes many endpoints share: paging, list envelopes, ids, booleans in a query string, the account view. */
 import { z } from 'zod';
+import { ADMIN_ROLES } from './domain/admin-roles';
 import { LOCALES } from './domain/formats';
 import { ACCOUNT_STATES, type AccountState } from './domain/lists';
 
@@ -59,7 +60,7 @@ export const accountSchema = z.object({
   auth_type: z.enum(['CREDENTIALS', 'SSO']),
   provider: z.string().nullable(),
   technical: z.boolean(),
-  role: z.enum(['super_admin', 'manager']).nullable(),
+  role: z.enum(ADMIN_ROLES).nullable(),
   avatar_url: z.string().nullable(),
   email_verified: z.boolean(),
   has_password: z.boolean(),

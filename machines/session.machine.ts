@@ -25,6 +25,7 @@
  */
 import { assign, fromPromise, setup, type SnapshotFrom } from 'xstate';
 import { LOCALES, type Locale } from '../contract/locales';
+import { homePath, type AppPath } from './navigation';
 import {
   STORAGE_KEYS,
   loginPath,
@@ -186,7 +187,6 @@ export function selectSessionScreen(snapshot: Pick<AnySessionSnapshot, 'hasTag'>
 // ---------------------------------------------------------------- machine
 
 const tokenKeys: StorageKey[] = [STORAGE_KEYS.token, STORAGE_KEYS.adminSession];
-const homePath = (admin: boolean): string => (admin ? '/admin/dashboard' : '/');
 
 export const sessionMachine = setup({
   types: {
@@ -205,7 +205,7 @@ export const sessionMachine = setup({
     writeStorage: (_, _params: { key: StorageKey; value: string }) => notProvided('writeStorage'),
     removeStorage: (_, _params: { keys: StorageKey[] }) => notProvided('removeStorage'),
     redirect: (_, _params: { url: string }) => notProvided('redirect'),
-    navigate: (_, _params: { to: string }) => notProvided('navigate'),
+    navigate: (_, _params: { to: AppPath }) => notProvided('navigate'),
     clearQueryCache: () => notProvided('clearQueryCache'),
     resetCachedData: () => notProvided('resetCachedData'),
     applyLocale: (_, _params: { locale: string }) => notProvided('applyLocale'),

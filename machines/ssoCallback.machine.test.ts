@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, fromPromise, waitFor, type AnyMachineSnapshot } from 'xstate';
-import { afterSignInPath, createSsoActors, parseStoredAuthorization, SSO_SCREENS, ssoCallbackMachine, startAuthorization, type AuthorizationRequestInput, type ExchangeCodeInput, type SsoCallbackContext } from './ssoCallback.machine';
+import { afterSignInTarget, createSsoActors, parseStoredAuthorization, SSO_SCREENS, ssoCallbackMachine, startAuthorization, type AuthorizationRequestInput, type ExchangeCodeInput, type SsoCallbackContext } from './ssoCallback.machine';
 import type { PkceAuthorizationRequest } from './pkce';
 import { STORED_STATE, STORED_VERIFIER, SSO_ORIGIN, adminTokens, exchangedTokens, pkceRequest, ssoCallbackModel, ssoConfig, storedAuthorizationWithReturn } from './ssoCallback.model';
 import { screenTags } from './testing/qa';
@@ -64,7 +64,7 @@ describe('ssoCallback machine (model-based, every simple path per scenario)', ()
         expect(end.tokens).toEqual(tokens);
         // the machine navigates: admins to the admin dashboard, others where they wanted to go (stored), else home
         const returnTo = parseStoredAuthorization(input.storedAuthorization)?.returnTo;
-        expect(result.actions('navigate')).toEqual([{ to: input.admin ? '/admin/dashboard' : (returnTo ?? '/'), replace: true }]);
+        expect(result.actions('navigate')).toEqual([input.admin ? { to: '/admin/dashboard', replace: true } : returnTo ? { href: returnTo, replace: true } : { to: '/', replace: true }]);
       } else {
         expect(result.actions('tokensReceived')).toEqual([]);
       }
@@ -104,15 +104,16 @@ describe('ssoCallback machine (model-based, every simple path per scenario)', ()
   });
 });
 
-describe('afterSignInPath and the stored authorization', () => {
-  it('lands users where they wanted to go (same-site paths only), admins on the dashboard', () => {
-    expect(afterSignInPath('user', '/profile')).toBe('/profile');
-    expect(afterSignInPath('user', undefined)).toBe('/');
-    expect(afterSignInPath('user', '//evil.example')).toBe('/');
-    expect(afterSignInPath('user', 'https://evil.example/')).toBe('/');
-    expect(afterSignInPath('user', '/login')).toBe('/');
-    expect(afterSignInPath('user', '/admin/users')).toBe('/admin/dashboard');
-    expect(afterSignInPath('admin', '/profile')).toBe('/admin/dashboard');
+describe('afterSignInTarget and the stored authorization', () => {
+  it('lands users where they wanted to go (same-site paths only: machines/sso-authorize.test.ts), admins on the dashboard', () => {
+    expect(afterSignInTarget('user', '/profile')).toEqual({ href: '/profile' });
+    expect(afterSignInTarget('user', '/profile?tab=security')).toEqual({ href: '/profile?tab=security' });
+    expect(afterSignInTarget('user', undefined)).toEqual({ to: '/' });
+    expect(afterSignInTarget('user', '//evil.example')).toEqual({ to: '/' });
+    expect(afterSignInTarget('user', 'https://evil.example/')).toEqual({ to: '/' });
+    expect(afterSignInTarget('user', '/login')).toEqual({ to: '/' });
+    expect(afterSignInTarget('user', '/admin/users')).toEqual({ to: '/admin/dashboard' });
+    expect(afterSignInTarget('admin', '/profile')).toEqual({ to: '/admin/dashboard' });
   });
   it('reads returnTo back only when it is a same-site path', () => {
     expect(parseStoredAuthorization(JSON.stringify({ code_verifier: 'v', state: 's', returnTo: '/x' }))).toEqual({ code_verifier: 'v', state: 's', returnTo: '/x' });

@@ -14,6 +14,7 @@
  * TOKENS_RECEIVED).
  */
 import { assign, fromPromise, setup } from 'xstate';
+import { homePath, type PageTarget } from './navigation';
 import { createPkceAuthorizationRequest, type PkceAuthorizationRequest } from './pkce';
 import {
   clientFor,
@@ -84,12 +85,14 @@ export const SSO_SCREENS = {
 export type SsoScreenTag = (typeof SSO_SCREENS)[keyof typeof SSO_SCREENS];
 export type SsoCallbackTag = 'loading' | SsoScreenTag;
 
-/** Where a navigation goes: an SPA path and its search. */
-export interface NavigateParams {
-  to: string;
-  search?: Record<string, string>;
+/** A same-site path the visitor asked for (`?origin=`, checked by safeReturnTo), opened as it is. */
+export interface ReturnTarget {
+  href: string;
   replace?: boolean;
 }
+
+/** Where a navigation goes: a page of the route tree with its search, or the page the visitor asked for. */
+export type NavigateParams = PageTarget | ReturnTarget;
 
 export interface AuthorizationRequestInput {
   authorizationEndpoint: string;
@@ -119,12 +122,12 @@ export function parseStoredAuthorization(raw: string | null): StoredAuthorizatio
   }
 }
 
-/** Where a fresh sign-in lands: admins (or any /admin path) → the admin dashboard; others → `returnTo` or `/`. */
-export function afterSignInPath(kind: 'user' | 'admin', returnTo: string | undefined): string {
+/** Where a fresh sign-in lands: admins (or any /admin path) → the admin dashboard; others → `returnTo` or home. */
+export function afterSignInTarget(kind: 'user' | 'admin', returnTo: unknown): NavigateParams {
   const safe = safeReturnTo(returnTo);
-  if (kind === 'admin' || safe?.startsWith('/admin')) return '/admin/dashboard';
-  if (safe && !safe.startsWith('/login')) return safe;
-  return '/';
+  if (kind === 'admin' || safe?.startsWith('/admin')) return { to: homePath(true) };
+  if (safe && !safe.startsWith('/login')) return { href: safe };
+  return { to: homePath(false) };
 }
 
 /**
@@ -260,7 +263,7 @@ export const ssoCallbackMachine = setup({
             {
               type: 'navigate',
               params: ({ context, event }) => ({
-                to: afterSignInPath(context.admin || event.output.client === context.config.clients.admin ? 'admin' : 'user', parseStoredAuthorization(context.storedAuthorization)?.returnTo),
+                ...afterSignInTarget(context.admin || event.output.client === context.config.clients.admin ? 'admin' : 'user', parseStoredAuthorization(context.storedAuthorization)?.returnTo),
                 replace: true,
               }),
             },

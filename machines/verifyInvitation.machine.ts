@@ -7,11 +7,12 @@
  * the machine leaves the page itself through the injected `navigate` action (states tagged `exit`).
  *
  * Injected: actors checkLink, savePassword (`createVerifyActors({ call })`, the endpoints of contract/account.ts);
- * action navigate (`{ to }`: an SPA path, e.g. `/login`, `/forgot-password?type=admin`).
+ * action navigate (`{ to, search? }`: a page of the route tree, e.g. `/login`, `/forgot-password` with `type=admin`).
  */
 import { assign, fromPromise, setup } from 'xstate';
 import * as account from '../contract/account';
 import type { Call } from '../contract/endpoint';
+import type { PageTarget } from './navigation';
 import { toMachineError, type MachineError } from './errors';
 import { isCallFailure, loginPath, notProvided } from './shared';
 
@@ -118,7 +119,7 @@ export const verifyInvitationMachine = setup({
     setLinkInvalid: assign({ error: { code: 'invalid_link' as const, retryable: false } }),
     clearError: assign({ error: null }),
     setFlowCode: assign((_, params: { flow: FlowCode }) => ({ flowCode: params.flow, error: null })),
-    navigate: (_, _params: { to: string }) => notProvided('navigate'),
+    navigate: (_, _params: PageTarget) => notProvided('navigate'),
   },
   guards: {
     /**
@@ -199,7 +200,7 @@ export const verifyInvitationMachine = setup({
     toForgotPassword: {
       type: 'final',
       tags: ['screen:verify.to-forgot-password', 'exit'],
-      entry: { type: 'navigate', params: ({ context }) => ({ to: context.admin ? '/forgot-password?type=admin' : '/forgot-password' }) },
+      entry: { type: 'navigate', params: ({ context }) => ({ to: '/forgot-password', ...(context.admin ? { search: { type: 'admin' } } : {}) }) },
     },
   },
 });

@@ -2,7 +2,7 @@ import { createRouter } from '@tanstack/react-router';
 import { GlobalNotFound } from './components/errors/not-found-page';
 import { RouteErrorPage } from './components/errors/route-error-page';
 import type { RouterContext } from './lib/router-context';
-import { routeTree } from './routeTree.gen';
+import { routeTree, type FileRouteTypes } from './routeTree.gen';
 
 export function createAppRouter(context: RouterContext) {
   return createRouter({
@@ -22,5 +22,12 @@ export type AppRouter = ReturnType<typeof createAppRouter>;
 declare module '@tanstack/react-router' {
   interface Register {
     router: AppRouter;
+  }
+}
+
+/** The pages machines may open (machines/navigation.ts `AppPath`): the route tree's paths without path parameters. */
+declare module '../machines/navigation' {
+  interface Register {
+    to: Exclude<FileRouteTypes['to'], `${string}$${string}`>;
   }
 }

@@ -2,10 +2,11 @@
 import { z } from 'zod';
 import { defineEndpoint } from '../endpoint';
 import { accountSchema, dataOf, deletedAnswer, idParams, listOf, localeEnum, pageQuery } from '../common';
+import { ADMIN_ROLES } from '../domain/admin-roles';
 import { emailSchema, personNameSchema } from '../domain/formats';
 
 const tag = 'admin: admins';
-export const adminRoleEnum = z.enum(['super_admin', 'manager']);
+export const adminRoleEnum = z.enum(ADMIN_ROLES);
 export type AdminRoleName = z.infer<typeof adminRoleEnum>;
 
 export const listAdmins = defineEndpoint({

@@ -291,7 +291,7 @@ async function startFromErrorPage(ctx: DriverContext): Promise<void> {
   await press(ctx.page, 'screen:sso.error', 'Try again');
 }
 
-/** Where a sign-in lands in the app (machines/ssoCallback.machine.ts afterSignInPath) and the heading it shows. */
+/** Where a sign-in lands in the app (machines/ssoCallback.machine.ts afterSignInTarget) and the heading it shows. */
 function landing(w: World): { path: string; heading: string } {
   if (w.admin) return { path: '/admin/dashboard', heading: 'Dashboard' };
   if (w.returnTo) return { path: w.returnTo, heading: 'Profile' };

@@ -1,4 +1,5 @@
 import type { Generated, Insertable, Selectable } from 'kysely';
+import type { AdminRole } from '../../contract/domain/admin-roles';
 
 /**
  * Database types. Portable across SQLite and PostgreSQL: ids are UUID strings, timestamps are
@@ -6,7 +7,7 @@ import type { Generated, Insertable, Selectable } from 'kysely';
  * JSON is text.
  */
 export type AccountType = 'user' | 'admin';
-export type AdminRole = 'super_admin' | 'manager';
+export type { AdminRole };
 export type AccountStatus = 'ACTIVE' | 'INACTIVE';
 export type AuthType = 'CREDENTIALS' | 'SSO';
 export type TwoFactorMethod = 'GOOGLE' | 'SMS';

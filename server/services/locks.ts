@@ -1,10 +1,11 @@
 import { AppError } from '../errors';
 import { recordAudit } from './admin/audit';
+import type { AdminRole } from '../../contract/domain/admin-roles';
 import type { Actor, Deps } from './deps';
 import { clearLock, listLocks, throttleKeys, type LockInfo } from './throttle';
 
 /** Who asks: a super_admin administers every lock, a manager only those of the users they manage. */
-export type LockAdminRole = 'super_admin' | 'manager';
+export type LockAdminRole = AdminRole;
 
 /**
  * Lockouts, as admins see and clear them (issue 28 finding 3). A manager manages users, not admins: they see and clear

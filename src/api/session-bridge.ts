@@ -18,6 +18,7 @@ import {
   type SessionMachine,
 } from '../../machines/session.machine';
 import type { KeyValueStorage, StorageKey } from '../../machines/shared';
+import type { AppPath } from '../../machines/navigation';
 import type { Http } from './index';
 import { ApiError } from './errors';
 import type { ApiClient, ApiClientOptions, UnauthorizedInfo } from './client';
@@ -50,8 +51,8 @@ export interface SessionServices {
   saveLocale: SessionEffects['saveLocale'];
   /** Full browser navigation (end-session endpoint). */
   redirect: (url: string) => void;
-  /** SPA route navigation (login pages). */
-  navigate: (to: string) => void;
+  /** SPA route navigation (a page of the route tree: the sign-in pages, home). */
+  navigate: (to: AppPath) => void;
   clearQueryCache: () => void;
   resetCachedData: () => void;
   /** Activates an interface language (the account's saved one, at sign-in). */
@@ -68,7 +69,7 @@ export function sessionImplementations(services: SessionServices) {
       writeStorage: (_: unknown, params: { key: StorageKey; value: string }) => services.storage.setItem(params.key, params.value),
       removeStorage: (_: unknown, params: { keys: StorageKey[] }) => params.keys.forEach((key) => services.storage.removeItem(key)),
       redirect: (_: unknown, params: { url: string }) => services.redirect(params.url),
-      navigate: (_: unknown, params: { to: string }) => services.navigate(params.to),
+      navigate: (_: unknown, params: { to: AppPath }) => services.navigate(params.to),
       clearQueryCache: () => services.clearQueryCache(),
       resetCachedData: () => services.resetCachedData(),
       applyLocale: (_: unknown, params: { locale: string }) => services.applyLocale(params.locale),

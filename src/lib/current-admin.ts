@@ -1,9 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
+import { ADMIN_ROLES, type AdminRole } from '../../contract/domain/admin-roles';
 import { currentAdminQueryOptions } from '../api/account';
 import { useContext } from 'react';
 import { SessionContext } from './session-context';
 
-export type AdminRole = 'super_admin' | 'manager';
+export type { AdminRole };
 
 export interface CurrentAdmin {
   id: string;
@@ -15,7 +16,7 @@ export interface CurrentAdmin {
 }
 
 function isRole(value: unknown): value is AdminRole {
-  return value === 'super_admin' || value === 'manager';
+  return (ADMIN_ROLES as readonly unknown[]).includes(value);
 }
 
 function str(value: unknown): string {

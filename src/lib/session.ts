@@ -1,6 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { createActor } from 'xstate';
 import { readStoredSession, sessionMachine, type RevokeInput, type RevokeOutput } from '../../machines/session.machine';
+import type { AppPath } from '../../machines/navigation';
 import type { OidcClientConfig } from '../../machines/shared';
 import { auth, system } from '../../contract/routes';
 import { bindApiSession } from '../api';
@@ -16,7 +17,7 @@ import { readStorage, writeStorage } from './storage';
 interface SessionDeps {
   queryClient: QueryClient;
   /** SPA navigation; bound to the router once it exists. */
-  navigate: (to: string) => void;
+  navigate: (to: AppPath) => void;
 }
 
 /** The public client configuration (contract/system.ts clientConfig; docs/DESIGN.md §7). */

@@ -66,7 +66,8 @@ function useRealSsoMachine(admin: boolean): SsoCallbackMachine {
           removeStorage: (_, p: { keys: StorageKey[] }) => p.keys.forEach((key) => writeStorage(key, null)),
           redirect: (_, p: { url: string }) => window.location.assign(p.url),
           navigate: (_, p: NavigateParams) => {
-            void navigate({ to: p.to, search: p.search ?? {}, replace: p.replace ?? false });
+            if ('href' in p) void navigate({ href: p.href, replace: p.replace ?? false });
+            else void navigate({ to: p.to, search: p.search ?? {}, replace: p.replace ?? false });
           },
           tokensReceived: (_, p) => session?.session?.send({ type: 'TOKENS_RECEIVED', tokens: p.tokens }),
         },

@@ -9,6 +9,7 @@ import { useMachine } from '@xstate/react';
 import { useMemo, type ReactNode } from 'react';
 import { css } from 'styled-system/css';
 import { createVerifyActors, verifyInvitationMachine, type VerifyFlow, type VerifyInvitationMachine } from '../../../../machines/verifyInvitation.machine';
+import type { PageTarget } from '../../../../machines/navigation';
 import { call } from '../../../api/call';
 import { ApiError } from '../../../api/errors';
 import { LoadingBar } from '../../../components/loading-bar';
@@ -50,7 +51,7 @@ export function PasswordLinkScreen({ flow, admin, url, machineOverride }: Passwo
   const machine = useMemo(
     () =>
       (machineOverride ?? verifyInvitationMachine.provide({ actors: createVerifyActors({ call }) })).provide({
-        actions: { navigate: (_, params: { to: string }) => void navigate({ href: params.to }) },
+        actions: { navigate: (_, params: PageTarget) => void navigate({ to: params.to, search: params.search ?? {} }) },
       }),
     [machineOverride, navigate],
   );

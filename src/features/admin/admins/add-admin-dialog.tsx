@@ -4,6 +4,7 @@ import { Controller, useForm } from 'react-hook-form';
 import { css } from 'styled-system/css';
 import { z } from 'zod';
 import { LOCALES } from '../../../../contract/locales';
+import { ADMIN_ROLES } from '../../../../contract/domain/admin-roles';
 import { Button } from '../../../components/ui/button';
 import * as Dialog from '../../../components/ui/dialog';
 import { DialogClose } from '../../../components/ui/dialog-close';
@@ -21,7 +22,7 @@ const schema = z.object({
   email: z.string().trim().min(1, { error: 'required' }).pipe(z.email({ error: 'email' })),
   first_name: z.string().trim().min(1, { error: 'required' }).max(100, { error: 'too_long:100' }),
   last_name: z.string().trim().min(1, { error: 'required' }).max(100, { error: 'too_long:100' }),
-  role: z.enum(['super_admin', 'manager']),
+  role: z.enum(ADMIN_ROLES),
   locale: z.enum(LOCALES),
 });
 type Values = z.infer<typeof schema>;
