@@ -48,29 +48,8 @@ function expectedError(event: EventObject): { code: string; retryAfter?: number 
   return { code: error.code ?? 'unexpected', ...(error.retryAfter !== undefined ? { retryAfter: error.retryAfter } : {}) };
 }
 
-/** The one screen tag of each state (docs: machines/testing/qa.ts). */
-const screenOf: Record<string, string> = {
-  checkingInteraction: 'screen:login.credentials',
-  foreignBrowser: 'screen:login.foreign-browser',
-  authorizing: 'screen:login.redirecting',
-  leaving: 'screen:login.redirecting',
-  authorizationFailed: 'screen:login.authorization-failed',
-  credentials: 'screen:login.credentials',
-  submitting: 'screen:login.credentials',
-  'twoFactor.otp.entering': 'screen:login.two-factor-otp',
-  'twoFactor.otp.verifying': 'screen:login.two-factor-otp',
-  'twoFactor.sms.cooldown': 'screen:login.two-factor-sms',
-  'twoFactor.sms.ready': 'screen:login.two-factor-sms',
-  'twoFactor.sms.resending': 'screen:login.two-factor-sms',
-  'twoFactor.sms.verifying': 'screen:login.two-factor-sms',
-  'twoFactor.recovery.entering': 'screen:login.two-factor-recovery',
-  'twoFactor.recovery.verifying': 'screen:login.two-factor-recovery',
-  'expiredPassword.entering': 'screen:login.expired-password',
-  'expiredPassword.saving': 'screen:login.expired-password',
-  'expiredPassword.saved': 'screen:login.password-changed',
-  signInExpired: 'screen:login.sign-in-expired',
-  accountInactive: 'screen:login.account-inactive',
-};
+/** `SUBMIT`, `SUBMIT_CODE`…: a person's own event, not an answer (`xstate.*`). */
+const isPersonEvent = (event: EventObject) => !event.type.startsWith('xstate.');
 
 describe(`login machine (model-based: ${simplePaths.length} simple paths + ${paths.length - simplePaths.length} loop-closing edges)`, () => {
   it('reaches exactly the expected states and every final state', () => {
@@ -88,11 +67,41 @@ describe(`login machine (model-based: ${simplePaths.length} simple paths + ${pat
     for (const path of paths) {
       for (const step of path.steps) {
         const tags = screenTags(step.state);
-        expect(tags, stateKey(step.state.value)).toEqual([screenOf[stateKey(step.state.value)]]);
+        expect(tags, stateKey(step.state.value)).toHaveLength(1);
+        expect(LOGIN_SCREENS, stateKey(step.state.value)).toContain(tags[0]);
         used.add(tags[0]!);
       }
     }
     expect([...used].sort()).toEqual([...LOGIN_SCREENS].sort());
+  });
+
+  it('a request a person sends keeps the screen they sent it from; starting over (again) shows the redirect', () => {
+    for (const path of paths) {
+      path.steps.forEach((step, i) => {
+        const before = path.steps[i - 1]?.state;
+        if (!before || !isPersonEvent(step.event) || !step.state.hasTag('loading')) return;
+        const where = `${stateKey(before.value)} --${step.event.type}--> ${stateKey(step.state.value)}`;
+        if (step.event.type === 'RESTART' || step.event.type === 'RETRY') expect(screenTags(step.state), where).toEqual(['screen:login.redirecting']);
+        else expect(screenTags(step.state), where).toEqual(screenTags(before));
+      });
+    }
+  });
+
+  it('an answer shows the screen of what comes next: the second factor asked for, an inactive account, the redirect', () => {
+    for (const path of paths) {
+      for (const step of path.steps) {
+        const output = (step.event as EventObject & { output?: { status?: string; method?: string } }).output;
+        const error = expectedError(step.event);
+        const screen = screenTags(step.state)[0];
+        const where = `${step.event.type} → ${stateKey(step.state.value)}`;
+        if (output?.status === 'complete') expect(screen, where).toBe('screen:login.redirecting');
+        if (output?.status === 'password_expired') expect(screen, where).toBe('screen:login.expired-password');
+        if (output?.status === 'two_factor_required') {
+          expect(screen, where).toBe(output.method === 'SMS' ? 'screen:login.two-factor-sms' : 'screen:login.two-factor-otp');
+        }
+        if (error?.code === 'account_inactive') expect(screen, where).toBe('screen:login.account-inactive');
+      }
+    }
   });
 
   paths.forEach((path, index) => {

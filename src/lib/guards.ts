@@ -9,8 +9,10 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { redirect } from '@tanstack/react-router';
 import { waitFor } from 'xstate';
+import { homePath, type AppPath } from '../../machines/navigation';
 import { selectIsSettled, selectSessionKind, type SessionKind } from '../../machines/session.machine';
-import { currentAdminQueryOptions, type AdminRole } from '../api/account';
+import { ADMIN_ROLES, type AdminRole } from '../../contract/domain/admin-roles';
+import { currentAdminQueryOptions } from '../api/account';
 import type { SessionHandle } from './router-context';
 
 export interface GuardContext {
@@ -32,26 +34,13 @@ export async function settledSession(session: SessionHandle): Promise<SessionKin
   return selectSessionKind(snapshot);
 }
 
-/** Admin pages only super_admin may open (docs/SPEC.md §2 sidebar, §6). */
-export const SUPER_ADMIN_PATHS: readonly string[] = ['/admin/admin-management', '/admin/roles', '/admin/service-apps', '/admin/subscriptions'];
+/** Admin pages only super_admin may open (docs/SPEC.md §2 sidebar, §6); the sidebar shows them by the same list. */
+export const SUPER_ADMIN_PATHS: readonly AppPath[] = ['/admin/admin-management', '/admin/roles', '/admin/service-apps', '/admin/subscriptions'];
 
+/** The roles that may open an admin page (the contract's ADMIN_ROLES, or super_admin alone for SUPER_ADMIN_PATHS). */
 export function requiredAdminRoles(pathname: string): readonly AdminRole[] {
   const path = pathname.replace(/\/+$/, '');
-  return SUPER_ADMIN_PATHS.some((p) => path === p || path.startsWith(`${p}/`)) ? ['super_admin'] : ['super_admin', 'manager'];
-}
-
-/** A same-origin relative path, safe to navigate to after login (no open redirect). */
-export function safeOrigin(value: unknown): string | undefined {
-  if (typeof value !== 'string' || !value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\')) return undefined;
-  return value;
-}
-
-/** Where a fresh sign-in lands: admins (or any /admin path) → admin home; others → origin or /. */
-export function afterLoginTarget(kind: 'user' | 'admin', origin?: string): string {
-  const safe = safeOrigin(origin);
-  if (kind === 'admin' || safe?.startsWith('/admin')) return '/admin/dashboard';
-  if (safe && !safe.startsWith('/login')) return safe;
-  return '/';
+  return SUPER_ADMIN_PATHS.some((p) => path === p || path.startsWith(`${p}/`)) ? ['super_admin'] : ADMIN_ROLES;
 }
 
 /** Admin area: a signed-in admin (else /admin/login), a non-admin → /404, role per page (manager → /404). */
@@ -91,5 +80,5 @@ export async function guardPublicArea({ context, location }: { context: GuardCon
   if (isResetOrVerifyPath(location.pathname)) context.session.send({ type: 'PUBLIC_LINK_OPENED' });
   const kind = await settledSession(context.session);
   if (kind === 'guest') return;
-  throw redirect({ to: kind === 'admin' ? '/admin/dashboard' : '/', replace: true });
+  throw redirect({ to: homePath(kind === 'admin'), replace: true });
 }
