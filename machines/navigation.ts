@@ -19,8 +19,3 @@ export interface PageTarget {
   replace?: boolean;
 }
 
-/** Where a fresh sign-in or a signed-in visitor on a public page lands: the admin dashboard, or the portal's home. */
-export function homePath(admin: boolean): AppPath {
-  return admin ? '/admin/dashboard' : '/';
-}
-

@@ -25,7 +25,7 @@
  */
 import { assign, fromPromise, setup, type SnapshotFrom } from 'xstate';
 import { LOCALES, type Locale } from '../contract/locales';
-import { homePath, type AppPath } from './navigation';
+import type { AppPath } from './navigation';
 import {
   STORAGE_KEYS,
   loginPath,
@@ -187,6 +187,7 @@ export function selectSessionScreen(snapshot: Pick<AnySessionSnapshot, 'hasTag'>
 // ---------------------------------------------------------------- machine
 
 const tokenKeys: StorageKey[] = [STORAGE_KEYS.token, STORAGE_KEYS.adminSession];
+const homePath = (admin: boolean): AppPath => (admin ? '/admin/dashboard' : '/');
 
 export const sessionMachine = setup({
   types: {

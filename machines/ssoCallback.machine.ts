@@ -14,7 +14,7 @@
  * TOKENS_RECEIVED).
  */
 import { assign, fromPromise, setup } from 'xstate';
-import { homePath, type PageTarget } from './navigation';
+import type { PageTarget } from './navigation';
 import { createPkceAuthorizationRequest, type PkceAuthorizationRequest } from './pkce';
 import {
   clientFor,
@@ -125,9 +125,9 @@ export function parseStoredAuthorization(raw: string | null): StoredAuthorizatio
 /** Where a fresh sign-in lands: admins (or any /admin path) → the admin dashboard; others → `returnTo` or home. */
 export function afterSignInTarget(kind: 'user' | 'admin', returnTo: unknown): NavigateParams {
   const safe = safeReturnTo(returnTo);
-  if (kind === 'admin' || safe?.startsWith('/admin')) return { to: homePath(true) };
+  if (kind === 'admin' || safe?.startsWith('/admin')) return { to: '/admin/dashboard' };
   if (safe && !safe.startsWith('/login')) return { href: safe };
-  return { to: homePath(false) };
+  return { to: '/' };
 }
 
 /**

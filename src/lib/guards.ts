@@ -9,9 +9,9 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { redirect } from '@tanstack/react-router';
 import { waitFor } from 'xstate';
-import { homePath, type AppPath } from '../../machines/navigation';
+import type { AppPath } from '../../machines/navigation';
 import { selectIsSettled, selectSessionKind, type SessionKind } from '../../machines/session.machine';
-import { ADMIN_ROLES, type AdminRole } from '../../contract/domain/admin-roles';
+import type { AdminRole } from '../../contract/domain/admin-roles';
 import { currentAdminQueryOptions } from '../api/account';
 import type { SessionHandle } from './router-context';
 
@@ -37,10 +37,10 @@ export async function settledSession(session: SessionHandle): Promise<SessionKin
 /** Admin pages only super_admin may open (docs/SPEC.md §2 sidebar, §6); the sidebar shows them by the same list. */
 export const SUPER_ADMIN_PATHS: readonly AppPath[] = ['/admin/admin-management', '/admin/roles', '/admin/service-apps', '/admin/subscriptions'];
 
-/** The roles that may open an admin page (the contract's ADMIN_ROLES, or super_admin alone for SUPER_ADMIN_PATHS). */
+/** The roles that may open an admin page: every admin role (contract/domain/admin-roles.ts), or super_admin alone. */
 export function requiredAdminRoles(pathname: string): readonly AdminRole[] {
   const path = pathname.replace(/\/+$/, '');
-  return SUPER_ADMIN_PATHS.some((p) => path === p || path.startsWith(`${p}/`)) ? ['super_admin'] : ADMIN_ROLES;
+  return SUPER_ADMIN_PATHS.some((p) => path === p || path.startsWith(`${p}/`)) ? ['super_admin'] : ['super_admin', 'manager'];
 }
 
 /** Admin area: a signed-in admin (else /admin/login), a non-admin → /404, role per page (manager → /404). */
@@ -80,5 +80,5 @@ export async function guardPublicArea({ context, location }: { context: GuardCon
   if (isResetOrVerifyPath(location.pathname)) context.session.send({ type: 'PUBLIC_LINK_OPENED' });
   const kind = await settledSession(context.session);
   if (kind === 'guest') return;
-  throw redirect({ to: homePath(kind === 'admin'), replace: true });
+  throw redirect({ to: kind === 'admin' ? '/admin/dashboard' : '/', replace: true });
 }
