@@ -1,3 +1,4 @@
+import { UserSessionsCard } from './user-sessions-card';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
@@ -69,7 +70,7 @@ function UserDetailView({ user, canEditRoles }: { user: UserDetail; canEditRoles
   const name = `${user.first_name} ${user.last_name}`.trim() || user.email;
   const latest = user.latest_activity;
   const active = user.status === 'ACTIVE';
-  const ids = { activity: useId(), account: useId(), subs: useId(), key: useId(), history: useId() };
+  const ids = { activity: useId(), account: useId(), subs: useId(), key: useId(), history: useId(), sessions: useId() };
 
   return (
     <>
@@ -138,6 +139,8 @@ function UserDetailView({ user, canEditRoles }: { user: UserDetail; canEditRoles
       <SubscriptionRoles user={user} canEdit={canEditRoles} titleId={ids.subs} />
 
       {user.technical ? <ApiKeyCard user={user} titleId={ids.key} /> : null}
+
+      <UserSessionsCard userId={user.id} titleId={ids.sessions} />
 
       <Card title={t`Recent sign-ins`} titleId={ids.history}>
         <TableFrame label={t`Recent sign-ins`}>
