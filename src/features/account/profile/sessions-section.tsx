@@ -10,7 +10,7 @@ import { SessionList } from '../../../components/session-list';
 import { Button } from '../../../components/ui/button';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { toaster } from '../../../components/ui/toaster';
-import { apiErrorMessage } from '../form-kit';
+import { apiErrorMessage } from '../error-words';
 import { Section } from './section';
 
 /** The calls of one kind of account (the same answers for both). */
