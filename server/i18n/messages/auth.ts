@@ -4,7 +4,7 @@ import type { DomainMessages } from '../index';
 const messages: DomainMessages = {
   en: {
     passkey_already_registered: 'This passkey is already registered',
-    passkey_challenge_invalid: 'This passkey request has expired or was already used, please try again',
+    passkey_challenge_invalid: 'This passkey request has expired or was already used, please start again',
     passkey_invalid: 'The passkey could not be verified',
     passkey_limit_reached: 'You have registered the maximum number of passkeys; remove one first',
     passkey_not_found: 'Passkey not found',
@@ -33,7 +33,7 @@ const messages: DomainMessages = {
   },
   de: {
     passkey_already_registered: 'Dieser Passkey ist bereits registriert',
-    passkey_challenge_invalid: 'Diese Passkey-Anfrage ist abgelaufen oder wurde bereits verwendet, bitte versuchen Sie es erneut',
+    passkey_challenge_invalid: 'Diese Passkey-Anfrage ist abgelaufen oder wurde bereits verwendet, bitte beginnen Sie von vorn',
     passkey_invalid: 'Der Passkey konnte nicht überprüft werden',
     passkey_limit_reached: 'Sie haben die Höchstzahl an Passkeys registriert; entfernen Sie zuerst einen',
     passkey_not_found: 'Passkey nicht gefunden',
@@ -62,7 +62,7 @@ const messages: DomainMessages = {
   },
   fr: {
     passkey_already_registered: 'Cette clé d’accès est déjà enregistrée',
-    passkey_challenge_invalid: 'Cette demande de clé d’accès a expiré ou a déjà été utilisée, veuillez réessayer',
+    passkey_challenge_invalid: 'Cette demande de clé d’accès a expiré ou a déjà été utilisée, veuillez recommencer',
     passkey_invalid: 'La clé d’accès n’a pas pu être vérifiée',
     passkey_limit_reached: 'Vous avez enregistré le nombre maximal de clés d’accès ; supprimez-en une d’abord',
     passkey_not_found: 'Clé d’accès introuvable',
@@ -91,7 +91,7 @@ const messages: DomainMessages = {
   },
   it: {
     passkey_already_registered: 'Questa passkey è già registrata',
-    passkey_challenge_invalid: 'Questa richiesta di passkey è scaduta o è già stata usata, riprova',
+    passkey_challenge_invalid: 'Questa richiesta di passkey è scaduta o è già stata usata, ricomincia',
     passkey_invalid: 'Non è stato possibile verificare la passkey',
     passkey_limit_reached: 'Hai registrato il numero massimo di passkey; rimuovine prima una',
     passkey_not_found: 'Passkey non trovata',

@@ -50,7 +50,7 @@ const codeMessages: Record<ErrorCode, MessageDescriptor> = {
   otp_invalid: msg`One time password is invalid`,
   otp_required: msg`Please enter one time password`,
   passkey_already_registered: msg`This passkey is already registered`,
-  passkey_challenge_invalid: msg`This passkey request has expired or was already used, please try again`,
+  passkey_challenge_invalid: msg`This passkey request has expired or was already used, please start again`,
   passkey_invalid: msg`The passkey could not be verified`,
   passkey_limit_reached: msg`You have registered the maximum number of passkeys; remove one first`,
   passkey_not_found: msg`Passkey not found`,
