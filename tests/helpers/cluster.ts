@@ -205,3 +205,19 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
     close: cleanup,
   };
 }
+
+/** Resolves at the next flush of `node`'s cache caused by another instance's message; rejects after 10 s. */
+export function nextRemoteFlush(node: ClusterNode): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      off();
+      reject(new Error('no invalidation message from the other instance arrived within 10 s'));
+    }, 10_000);
+    const off = node.app.oidc.authCache.onFlush((origin) => {
+      if (origin !== 'remote') return;
+      clearTimeout(timer);
+      off();
+      resolve();
+    });
+  });
+}

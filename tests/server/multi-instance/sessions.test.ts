@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DB_KINDS } from '../../helpers/app';
 import { createAccount, refresh, signIn } from '../../helpers/auth';
-import { startCluster, type Cluster, type ClusterNode } from '../../helpers/cluster';
+import { nextRemoteFlush, startCluster, type Cluster, type ClusterNode } from '../../helpers/cluster';
 
 /**
  * Ending a session from the sessions list (issue 33) across instances: two real instances on one database, without and
@@ -15,20 +15,6 @@ import { startCluster, type Cluster, type ClusterNode } from '../../helpers/clus
 const PW = 'Correct-Horse1!x';
 const env = { IAM_RATE_LIMIT_PER_MINUTE: '100000', IAM_AUTH_CACHE_MS: '1000' };
 
-function nextRemoteFlush(node: ClusterNode): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      off();
-      reject(new Error('no invalidation message from the other instance arrived within 10 s'));
-    }, 10_000);
-    const off = node.app.oidc.authCache.onFlush((origin) => {
-      if (origin !== 'remote') return;
-      clearTimeout(timer);
-      off();
-      resolve();
-    });
-  });
-}
 
 for (const kind of DB_KINDS) {
   for (const redis of [false, 'own'] as const) {

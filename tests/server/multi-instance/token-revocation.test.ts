@@ -4,7 +4,7 @@ import * as client from 'openid-client';
 import { exportJWK, SignJWT } from 'jose';
 import { DB_KINDS } from '../../helpers/app';
 import { createAccount, followToCode, signIn, startAuthorize } from '../../helpers/auth';
-import { startCluster, type Cluster, type ClusterNode } from '../../helpers/cluster';
+import { nextRemoteFlush, startCluster, type Cluster, type ClusterNode } from '../../helpers/cluster';
 import { seedServiceApp, serviceAppTokens } from '../../helpers/service-app';
 
 /**
@@ -21,21 +21,6 @@ const PW = 'Correct-Horse1!x';
 const env = { IAM_RATE_LIMIT_PER_MINUTE: '100000', IAM_AUTH_CACHE_MS: '1000' };
 const mail = (p: string) => `${p}-${randomBytes(4).toString('hex')}@example.com`;
 
-/** Resolves at the next flush of `node`'s cache caused by another instance's message; rejects after 10 s. */
-function nextRemoteFlush(node: ClusterNode): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      off();
-      reject(new Error('no invalidation message from the other instance arrived within 10 s'));
-    }, 10_000);
-    const off = node.app.oidc.authCache.onFlush((origin) => {
-      if (origin !== 'remote') return;
-      clearTimeout(timer);
-      off();
-      resolve();
-    });
-  });
-}
 
 for (const kind of DB_KINDS) {
   for (const redis of [false, 'own'] as const) {

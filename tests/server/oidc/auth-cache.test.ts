@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount, signIn, type Tokens } from '../../helpers/auth';
-import { startCluster, type Cluster, type ClusterNode } from '../../helpers/cluster';
+import { nextRemoteFlush, startCluster, type Cluster, type ClusterNode } from '../../helpers/cluster';
 
 /**
  * The auth cache (server/oidc/auth-cache.ts) across instances: two real app instances on one database. A token that
@@ -83,21 +83,6 @@ const changes: Change[] = [
   },
 ];
 
-/** Resolves at the next flush of `node`'s cache caused by another instance's message; rejects after 10 s. */
-function nextRemoteFlush(node: ClusterNode): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      off();
-      reject(new Error('no invalidation message from the other instance arrived within 10 s'));
-    }, 10_000);
-    const off = node.app.oidc.authCache.onFlush((origin) => {
-      if (origin !== 'remote') return;
-      clearTimeout(timer);
-      off();
-      resolve();
-    });
-  });
-}
 
 /** Freezes `node`'s cache clock; returns a function that moves it on by `ms`. */
 function freezeClock(node: ClusterNode): (ms: number) => void {
