@@ -121,7 +121,6 @@ function createLazyInspect(): Forward | undefined {
   if (mode === 'console') {
     start((event) => {
       const line = consoleLine(event);
-      // eslint-disable-next-line no-console
       if (line) console.info(line);
     });
   } else if (mode === 'ws') {
