@@ -26,6 +26,12 @@ const PUBLIC_ROUTES = new Set([
   'POST /api/admin/2fa/validate-otp',
   'POST /api/2fa/sms/verify',
   'POST /api/2fa/validate-recovery-code',
+  // passkeys at the sign-in (issue 33): bound to the interaction and its browser, as the password and the codes are
+  'POST /api/passkeys/authentication-options',
+  'POST /api/passkeys/sign-in',
+  'POST /api/2fa/passkey/verify',
+  'POST /api/passkeys/enrolment-options',
+  'POST /api/passkeys/enrol',
   'GET /api/sso/{provider}/start',
   'GET /api/sso/{provider}/callback',
   'POST /api/user/verify',
