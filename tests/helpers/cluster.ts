@@ -221,3 +221,18 @@ export function nextRemoteFlush(node: ClusterNode): Promise<void> {
     });
   });
 }
+
+/**
+ * Waits until each of `a` and `b` receives the other's cache messages (Redis subscriptions come up asynchronously):
+ * a harmless write on one, retried every 500 ms until the other flushes, at most ~40 tries each way.
+ */
+export async function untilSubscribed(a: ClusterNode, b: ClusterNode): Promise<void> {
+  for (const [src, dst] of [[a, b], [b, a]] as const) {
+    for (let i = 0; ; i++) {
+      const got = nextRemoteFlush(dst).then(() => true, () => false);
+      await src.db.kysely.updateTable('accounts').set({ updated_at: new Date().toISOString() }).where('id', '=', 'none').execute();
+      if (await Promise.race([got, new Promise<boolean>((r) => setTimeout(() => r(false), 500))])) break;
+      if (i > 40) throw new Error('the instances never received each other’s messages');
+    }
+  }
+}

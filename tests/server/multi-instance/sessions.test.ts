@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DB_KINDS } from '../../helpers/app';
 import { createAccount, refresh, signIn } from '../../helpers/auth';
-import { nextRemoteFlush, startCluster, type Cluster, type ClusterNode } from '../../helpers/cluster';
+import { nextRemoteFlush, startCluster, untilSubscribed, type Cluster, type ClusterNode } from '../../helpers/cluster';
 
 /**
  * Ending a session from the sessions list (issue 33) across instances: two real instances on one database, without and
@@ -27,14 +27,7 @@ for (const kind of DB_KINDS) {
         cluster = await startCluster({ size: 2, kind, redis, env });
         [a, b] = cluster.nodes as [ClusterNode, ClusterNode];
         if (redis) {
-          for (const [src, dst] of [[a, b], [b, a]] as const) {
-            for (let i = 0; ; i++) {
-              const got = nextRemoteFlush(dst).then(() => true, () => false);
-              await src.db.kysely.updateTable('accounts').set({ updated_at: new Date().toISOString() }).where('id', '=', 'none').execute();
-              if (await Promise.race([got, new Promise<boolean>((r) => setTimeout(() => r(false), 500))])) break;
-              if (i > 40) throw new Error('the instances never received each other’s messages');
-            }
-          }
+          await untilSubscribed(a, b);
         }
       }, 120_000);
       afterAll(async () => {

@@ -4,7 +4,7 @@ import * as client from 'openid-client';
 import { exportJWK, SignJWT } from 'jose';
 import { DB_KINDS } from '../../helpers/app';
 import { createAccount, followToCode, signIn, startAuthorize } from '../../helpers/auth';
-import { nextRemoteFlush, startCluster, type Cluster, type ClusterNode } from '../../helpers/cluster';
+import { nextRemoteFlush, startCluster, untilSubscribed, type Cluster, type ClusterNode } from '../../helpers/cluster';
 import { seedServiceApp, serviceAppTokens } from '../../helpers/service-app';
 
 /**
@@ -42,14 +42,7 @@ for (const kind of DB_KINDS) {
         target = a;
         if (redis) {
           // both subscribed before the tests rely on the messages (retried until the subscriptions are up)
-          for (const [src, dst] of [[a, b], [b, a]] as const) {
-            for (let i = 0; ; i++) {
-              const got = nextRemoteFlush(dst).then(() => true, () => false);
-              await src.db.kysely.updateTable('accounts').set({ updated_at: new Date().toISOString() }).where('id', '=', 'none').execute();
-              if (await Promise.race([got, new Promise<boolean>((r) => setTimeout(() => r(false), 500))])) break;
-              if (i > 40) throw new Error('the instances never received each other’s messages');
-            }
-          }
+          await untilSubscribed(a, b);
         }
       }, 120_000);
       afterAll(async () => {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount, signIn, type Tokens } from '../../helpers/auth';
-import { nextRemoteFlush, startCluster, type Cluster, type ClusterNode } from '../../helpers/cluster';
+import { nextRemoteFlush, startCluster, untilSubscribed, type Cluster, type ClusterNode } from '../../helpers/cluster';
 
 /**
  * The auth cache (server/oidc/auth-cache.ts) across instances: two real app instances on one database. A token that
@@ -139,16 +139,7 @@ describe('auth cache: two instances on one SQLite database with Redis (invalidat
   beforeAll(async () => {
     cluster = await startCluster({ size: 2, kind: 'sqlite', redis: 'own', env });
     // both subscribed: a write on one reaches the other (retried until the subscriptions are up)
-    for (const [from, to] of [[0, 1], [1, 0]] as const) {
-      const src = cluster.nodes[from] as ClusterNode;
-      const dst = cluster.nodes[to] as ClusterNode;
-      for (let i = 0; ; i++) {
-        const got = nextRemoteFlush(dst).then(() => true, () => false);
-        await src.db.kysely.updateTable('accounts').set({ updated_at: new Date().toISOString() }).where('id', '=', 'none').execute();
-        if (await Promise.race([got, new Promise<boolean>((r) => setTimeout(() => r(false), 500))])) break;
-        if (i > 40) throw new Error('the instances never received each other’s messages');
-      }
-    }
+    await untilSubscribed(cluster.nodes[0] as ClusterNode, cluster.nodes[1] as ClusterNode);
   }, 120_000);
   afterAll(async () => {
     await cluster?.close();
