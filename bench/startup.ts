@@ -13,10 +13,10 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createServer } from 'node:net';
 // @ts-expect-error -- plain .mjs scripts without types
 import { serverEnv, serverNodeArgs } from '../scripts/server-runtime.mjs';
 import { ensureServerBuilt } from '../scripts/build-server.mjs';
+import { freePort } from '../tests/helpers/http';
 
 const RUNS = Number(process.env.BENCH_RUNS || 5);
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -26,16 +26,6 @@ const median = (xs: number[]) => {
   return s.length === 0 ? 0 : s.length % 2 ? (s[(s.length - 1) / 2] ?? 0) : ((s[s.length / 2 - 1] ?? 0) + (s[s.length / 2] ?? 0)) / 2;
 };
 const range = (xs: number[]) => `${Math.round(Math.min(...xs))}–${Math.round(Math.max(...xs))}`;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const a = s.address();
-      s.close(() => (a && typeof a === 'object' ? resolve(a.port) : reject(new Error('no port'))));
-    });
-  });
-}
 
 /** Resident set size (kB) of `pid` and all its descendants, from /proc. */
 function treeRssKb(pid: number): { total: number; parts: Array<{ cmd: string; kb: number }> } {
