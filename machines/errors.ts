@@ -9,9 +9,13 @@
 import { isErrorCode, type ErrorCode } from '../contract/error-codes';
 import type { ImportJobErrorCode } from '../contract/admin/import';
 import { isCallFailure } from './shared';
+import type { CeremonyErrorCode } from './webauthn';
 
-/** What a machine keeps as an error's code: a contract code, an import job's end (contract/admin/import.ts), no answer, or anything else. */
-export type MachineErrorCode = ErrorCode | ImportJobErrorCode | 'network' | 'unexpected';
+/**
+ * What a machine keeps as an error's code: a contract code, an import job's end (contract/admin/import.ts), a passkey
+ * ceremony's outcome in the browser (machines/webauthn.ts), no answer, or anything else.
+ */
+export type MachineErrorCode = ErrorCode | ImportJobErrorCode | CeremonyErrorCode | 'network' | 'unexpected';
 
 export interface MachineError {
   code: MachineErrorCode;
