@@ -12,6 +12,16 @@ const epoch = (): number => Math.floor(Date.now() / 1000);
 /** Models whose single-use artefacts must not be consumed twice (race-safe replay detection). */
 const SINGLE_USE = new Set(['AuthorizationCode', 'RefreshToken', 'DeviceCode', 'BackchannelAuthenticationRequest']);
 
+/**
+ * oidc-provider's `ReplayDetection.unique()` (DPoP proofs at the token endpoint, client assertion `jti`s) is find,
+ * then save: two requests carrying the same proof at the same moment both found nothing and both got a token (seen on
+ * PostgreSQL, and across instances). For this model `find` claims the id atomically instead (insert-if-absent): the
+ * first caller finds nothing and goes on to save the real record over its claim; every other caller finds the claim
+ * and is refused as a replay. The claim lives until the save replaces its expiry (at most this long when it never does).
+ */
+const CLAIM_ON_FIND = 'ReplayDetection';
+const REPLAY_CLAIM_SECONDS = 600;
+
 function str(v: unknown): string | null {
   return typeof v === 'string' && v.length > 0 ? v : null;
 }
@@ -155,7 +165,30 @@ export function createAdapterClass(db: Kysely<Database>, readSecret?: SecretRead
 
     async find(id: string): Promise<AdapterPayload | undefined> {
       if (this.name === 'Client') return serviceAppClient(db, id, readSecret);
+      if (this.name === CLAIM_ON_FIND) return this.claim(id);
       return this.findWhere('id', id);
+    }
+
+    /** Undefined when this caller is the first to ask for `id` (now claimed); otherwise what is stored (a replay). */
+    private async claim(id: string): Promise<AdapterPayload | undefined> {
+      const now = epoch();
+      const claimRow = { payload: JSON.stringify({ claimed: now }), expires_at: now + REPLAY_CLAIM_SECONDS };
+      const inserted = await db
+        .insertInto('oidc_models')
+        .values({ model: this.name, id, grant_id: null, account_id: null, user_code: null, uid: null, consumed_at: null, ...claimRow })
+        .onConflict((oc) => oc.columns(['model', 'id']).doNothing())
+        .executeTakeFirst();
+      if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1) return undefined;
+      // a row past its expiry that the cleanup has not removed yet counts as unseen: taken over, as atomically
+      const taken = await db
+        .updateTable('oidc_models')
+        .set(claimRow)
+        .where('model', '=', this.name)
+        .where('id', '=', id)
+        .where('expires_at', '<=', now)
+        .executeTakeFirst();
+      if (Number(taken.numUpdatedRows) === 1) return undefined;
+      return (await this.findWhere('id', id)) ?? { claimed: now };
     }
 
     async findByUid(uid: string): Promise<AdapterPayload | undefined> {

@@ -14,7 +14,9 @@ import { seedServiceApp, serviceAppTokens } from '../../helpers/service-app';
  * - A token revoked on A is inactive at introspection and refused at UserInfo on B at once (both read the database).
  * - On the REST API, B may answer a token it had cached until its entry is IAM_AUTH_CACHE_MS old (B's cache clock is
  *   driven by hand, no sleeps); with Redis, as soon as A's invalidation message arrives.
- * - A DPoP proof accepted by A is refused by B (the replay store is shared: the database, or Redis).
+ * - A DPoP proof accepted by A is refused by B (the replay store is shared: the database, or Redis); at the token
+ *   endpoint (oidc-provider's ReplayDetection, claimed atomically by server/oidc/adapter.ts) one proof sent to both at
+ *   once gets one token.
  */
 
 const PW = 'Correct-Horse1!x';
@@ -126,6 +128,20 @@ for (const kind of DB_KINDS) {
           expect(replay.status, path).toBe(401);
           expect(replay.headers.get('www-authenticate'), path).toContain('error="invalid_dpop_proof"');
         }
+      });
+
+      it('the token endpoint: one DPoP proof sent to A and B at the same moment (5 times each) gets one token', async () => {
+        const cc = await seedServiceApp(a, { clientType: 'confidential', extra: { client_credentials: 1 } });
+        const keys = await crypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, true, ['sign', 'verify']);
+        const htu = `${cluster.config.appUrl}/oidc/token`;
+        const proof = await new SignJWT({ htm: 'POST', htu, jti: randomUUID(), iat: Math.floor(Date.now() / 1000) })
+          .setProtectedHeader({ alg: 'ES256', typ: 'dpop+jwt', jwk: await exportJWK(keys.publicKey) })
+          .sign(keys.privateKey);
+        const basic = `Basic ${Buffer.from(`${encodeURIComponent(cc.name)}:${encodeURIComponent(String(cc.secret))}`).toString('base64')}`;
+        const send = (node: ClusterNode) =>
+          fetch(`${node.url}/oidc/token`, { method: 'POST', headers: { authorization: basic, 'content-type': 'application/x-www-form-urlencoded', dpop: proof }, body: 'grant_type=client_credentials' });
+        const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => send(i % 2 ? b : a)));
+        expect(answers.map((r) => r.status).sort()).toEqual([200, ...Array<number>(9).fill(400)]);
       });
     });
   }

@@ -14,7 +14,7 @@ import { cleanupDpopProofs, databaseReplayStore, DPOP_IAT_WINDOW_SECONDS } from 
  * (token_type DPoP, cnf.jkt); UserInfo and the REST API accept it only as `Authorization: DPoP` with a valid proof for
  * the request, never as a Bearer token; introspection reports the binding. openid-client 6 with a DPoP handle drives
  * the flows; the proof rules are checked one by one with proofs made here (jose), each beside a valid control.
- * Replays across instances: tests/server/multi-instance/dpop-replay.test.ts.
+ * Replays across instances: tests/server/multi-instance/token-revocation.test.ts.
  */
 
 const PW = 'Correct-Horse1!x';
@@ -178,6 +178,25 @@ describeEachDb(
       const asDpop = await call(url, key, { proofs: [await proof(keys, { htm: 'GET', htu: url, token: key })] });
       expect(asDpop.status).toBe(401);
       expect(await codeOf(asDpop)).toBe('invalid_token');
+    });
+
+    it('the token endpoint accepts a DPoP proof once: the same proof sent 6 times at the same moment gets one token', async () => {
+      const t = get();
+      const cc = await seedServiceApp(t, { clientType: 'confidential', extra: { client_credentials: 1 } });
+      const keys = await crypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, true, ['sign', 'verify']);
+      const htu = `${appUrl}/oidc/token`;
+      const oneProof = await proof(keys, { htm: 'POST', htu, token: '', ath: null });
+      const basic = `Basic ${Buffer.from(`${encodeURIComponent(cc.name)}:${encodeURIComponent(String(cc.secret))}`).toString('base64')}`;
+      const send = () =>
+        fetch(htu, { method: 'POST', headers: { authorization: basic, 'content-type': 'application/x-www-form-urlencoded', dpop: oneProof }, body: 'grant_type=client_credentials' });
+      const answers = await Promise.all(Array.from({ length: 6 }, send));
+      const statuses = answers.map((r) => r.status).sort();
+      expect(statuses).toEqual([200, 400, 400, 400, 400, 400]);
+      const refusals = await Promise.all(answers.filter((r) => r.status === 400).map(async (r) => ((await r.json()) as { error: string; error_description: string })));
+      // oidc-provider refuses a replayed proof at the token endpoint as invalid_grant (its detail, not sent: "DPoP proof JWT Replay detected")
+      for (const r of refusals) expect(r).toEqual({ error: 'invalid_grant', error_description: 'grant request is invalid' });
+      // later, once more: still refused
+      expect((await send()).status).toBe(400);
     });
 
     it('the replay store in the database: a key is accepted once until it expires, then the cleanup drops it', async () => {
