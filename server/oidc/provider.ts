@@ -302,6 +302,9 @@ export async function createProvider(deps: ProviderHost, jwks: JWKS, jwksMaxAgeS
     rotateRefreshToken: true,
     ttl: {
       AccessToken: accessTokenTtlSeconds,
+      // client_credentials tokens: the same lifetime (the resource server info above sets it too); named so the
+      // provider does not fall back to its default function (and print a notice on every such token)
+      ClientCredentials: accessTokenTtlSeconds,
       AuthorizationCode: 60,
       IdToken: ID_TOKEN_TTL_SECONDS,
       Interaction: 3600,
