@@ -186,7 +186,16 @@ export const authUserSchema = z.object({
 });
 export type AuthUser = z.infer<typeof authUserSchema>;
 
-export const serviceAppLinkSchema = z.object({ id: z.string(), name: z.string(), display_name: z.string(), url: z.string(), path: z.string() });
+export const serviceAppLinkSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  display_name: z.string(),
+  url: z.string(),
+  path: z.string(),
+  launch_url: z
+    .string()
+    .describe("where the home page opens the app: its initiate_login_uri with `iss` (OpenID Connect Core §4), else its url; never the redirect URI"),
+});
 export type ServiceAppLink = z.infer<typeof serviceAppLinkSchema>;
 
 /** A subscription of the user with the roles held in it and the service apps those roles open. */

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { defineEndpoint } from '../endpoint';
 import { dataOf, deletedAnswer, idParams, listOf, pageQuery } from '../common';
-import { backchannelLogoutUriSchema, servicePathSchema, serviceUrlSchema } from '../domain/formats';
+import { backchannelLogoutUriSchema, initiateLoginUriSchema, servicePathSchema, serviceUrlSchema } from '../domain/formats';
 import { POST_LOGOUT_REDIRECT_URIS_MAX, REDIRECT_URI_MAX_LENGTH, REDIRECT_URIS_MAX } from '../domain/redirect-uris';
 
 /** Token endpoint authentication methods a confidential service app may be registered for. */
@@ -46,6 +46,7 @@ export const serviceAppSchema = z.object({
   pkce_required: z.boolean().describe('PKCE required (always true for public apps)'),
   client_credentials: z.boolean().describe('the app may use the client_credentials grant (confidential apps)'),
   token_endpoint_auth_method: tokenEndpointAuthMethod.describe('how the app authenticates at the token endpoint (public apps: none)'),
+  initiate_login_uri: z.string().nullable().describe("OpenID Connect Core §4: where the portal's home page sends a person who opens the app, with `iss` (null: the app's url)"),
   backchannel_logout_uri: z.string().nullable().describe('OpenID Connect Back-Channel Logout: where the app receives logout tokens (null: not told)'),
   backchannel_logout_session_required: z.boolean().describe('the app needs `sid` in the logout token (every logout token carries it when the session is known)'),
   logout_delivery: logoutDeliverySchema,
@@ -81,6 +82,9 @@ const clientCredentials = z.boolean().describe('confidential apps only: allow th
 const backchannelLogoutUri = backchannelLogoutUriSchema
   .nullable()
   .describe('OpenID Connect Back-Channel Logout 1.0: absolute https URL (http only on localhost, 127.0.0.0/8, ::1), no fragment, at most 2048 characters; null: none');
+const initiateLoginUri = initiateLoginUriSchema
+  .nullable()
+  .describe("OpenID Connect Core 1.0 §4 (third-party initiated login): the app's own sign-in start, e.g. https://app.example.com/login; the portal's home page opens it with `iss` = this provider's issuer. Absolute https URL (http only on localhost, 127.0.0.0/8, ::1), no fragment, at most 2048 characters; null: the home page opens the app's url");
 const backchannelLogoutSessionRequired = z.boolean().describe('the app needs `sid` in logout tokens (registration metadata; default false)');
 /**
  * A list of exact URIs; each entry's own rules (absolute https URL, http only on loopback hosts, no fragment, no `*`,
@@ -115,7 +119,7 @@ export const getServiceApp = defineEndpoint({
 /**
  * 422 `validation_failed` also carries field codes: `name: name_reserved` (portal, admin-console), `role_ids.N: role_unknown`,
  * `pkce_required | client_credentials | token_endpoint_auth_method: confidential_only` (asked for on a public app),
- * `backchannel_logout_uri: invalid | https_required`,
+ * `backchannel_logout_uri | initiate_login_uri: invalid | https_required`,
  * `redirect_uris.N | post_logout_redirect_uris.N: invalid | too_long | https_required | uri_fragment | uri_wildcard |
  * uri_duplicate`, `redirect_uris: required` (neither redirect_uris nor url + path given), `url: uri_conflict` (url + path
  * differ from redirect_uris[0]).
@@ -138,6 +142,7 @@ export const createServiceApp = defineEndpoint({
     pkce_required: pkceRequired.optional(),
     client_credentials: clientCredentials.optional(),
     token_endpoint_auth_method: authMethod.optional(),
+    initiate_login_uri: initiateLoginUri.optional(),
     backchannel_logout_uri: backchannelLogoutUri.optional(),
     backchannel_logout_session_required: backchannelLogoutSessionRequired.optional(),
   }),
@@ -163,6 +168,7 @@ export const updateServiceApp = defineEndpoint({
     pkce_required: pkceRequired.optional(),
     client_credentials: clientCredentials.optional(),
     token_endpoint_auth_method: authMethod.optional(),
+    initiate_login_uri: initiateLoginUri.optional(),
     backchannel_logout_uri: backchannelLogoutUri.optional(),
     backchannel_logout_session_required: backchannelLogoutSessionRequired.optional(),
   }),

@@ -50,17 +50,25 @@ export function backchannelLogoutUriProblem(value: string): 'invalid' | 'https_r
   return 'invalid';
 }
 
-export const backchannelLogoutUriSchema = z
-  .string()
-  .trim()
-  .min(1)
-  .max(BACKCHANNEL_LOGOUT_URI_MAX)
-  .superRefine((value, ctx) => {
-    // empty and too long are said by min() and max() alone
-    if (value.length === 0 || value.length > BACKCHANNEL_LOGOUT_URI_MAX) return;
-    const problem = backchannelLogoutUriProblem(value);
-    if (problem) ctx.addIssue({ code: 'custom', message: problem, params: { code: problem } });
-  });
+/** An endpoint URI an app registers besides its redirect URIs (back-channel logout, initiate login): the same rules. */
+const appEndpointUriSchema = () =>
+  z
+    .string()
+    .trim()
+    .min(1)
+    .max(BACKCHANNEL_LOGOUT_URI_MAX)
+    .superRefine((value, ctx) => {
+      // empty and too long are said by min() and max() alone
+      if (value.length === 0 || value.length > BACKCHANNEL_LOGOUT_URI_MAX) return;
+      const problem = backchannelLogoutUriProblem(value);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem, params: { code: problem } });
+    });
+export const backchannelLogoutUriSchema = appEndpointUriSchema();
+/**
+ * OpenID Connect Core 1.0 §4 `initiate_login_uri`: the app's own "start sign-in" address (e.g. express-openid-connect's
+ * `/login`), opened by the portal's home page with `iss`. Same rules as the back-channel logout URI.
+ */
+export const initiateLoginUriSchema = appEndpointUriSchema();
 export const localeSchema = z.enum(LOCALES);
 export const personNameSchema = z.string().trim().min(1).max(100);
 

@@ -105,6 +105,8 @@ export interface ServiceAppsTable {
   client_credentials: Generated<number>;
   /** how a confidential app authenticates at the token endpoint (public apps: always `none`) */
   token_endpoint_auth_method: Generated<SecretAuthMethod>;
+  /** OpenID Connect Core §4 (migration 0021): where the home page sends a person to start the app's own sign-in; null = the app's url */
+  initiate_login_uri: string | null;
   /** OpenID Connect Back-Channel Logout (migration 0015): where the app receives logout tokens; null = not told */
   backchannel_logout_uri: string | null;
   /** 1: the app registered that it needs `sid` in the logout token */

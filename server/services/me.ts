@@ -28,8 +28,23 @@ function twoFactorView(a: Account): TwoFactorStatus {
   return { enabled, method: enabled ? a.two_factor_method : null };
 }
 
+/**
+ * Where the home page opens an app: its `initiate_login_uri` with `iss` (OpenID Connect Core 1.0 §4: the app starts its
+ * own sign-in, which this provider's session answers without a prompt), else the app's address (`url`, its first
+ * redirect URI's origin): never the redirect URI itself, a callback without a code that every library answers with an
+ * error.
+ */
+export function launchUrl(app: { url: string; initiate_login_uri: string | null }, issuer: string): string {
+  if (app.initiate_login_uri) {
+    const target = new URL(app.initiate_login_uri);
+    target.searchParams.set('iss', issuer);
+    return target.href;
+  }
+  return new URL(app.url).href;
+}
+
 /** The user's subscriptions with the roles held in each and the service apps those roles open. */
-async function subscriptionsOf(db: Queries, accountId: string): Promise<UserSubscription[]> {
+async function subscriptionsOf(db: Queries, accountId: string, issuer: string): Promise<UserSubscription[]> {
   const held = await db
     .selectFrom('role_subscriptions as rs')
     .innerJoin('subscriptions as s', 's.id', 'rs.subscription_id')
@@ -50,7 +65,7 @@ async function subscriptionsOf(db: Queries, accountId: string): Promise<UserSubs
     const apps = await db
       .selectFrom('service_apps as a')
       .innerJoin('service_app_roles as ar', 'ar.service_app_id', 'a.id')
-      .select(['a.id', 'a.name', 'a.display_name', 'a.url', 'a.path', 'ar.role_id'])
+      .select(['a.id', 'a.name', 'a.display_name', 'a.url', 'a.path', 'a.initiate_login_uri', 'ar.role_id'])
       .where('ar.role_id', 'in', roleIds)
       .orderBy('a.display_name')
       .execute();
@@ -60,7 +75,7 @@ async function subscriptionsOf(db: Queries, accountId: string): Promise<UserSubs
       for (const a of apps) {
         if (mine.has(a.role_id) && !seen.has(a.id)) {
           seen.add(a.id);
-          s.service_apps.push({ id: a.id, name: a.name, display_name: a.display_name, url: a.url, path: a.path });
+          s.service_apps.push({ id: a.id, name: a.name, display_name: a.display_name, url: a.url, path: a.path, launch_url: launchUrl(a, issuer) });
         }
       }
     }
@@ -68,13 +83,13 @@ async function subscriptionsOf(db: Queries, accountId: string): Promise<UserSubs
   return [...bySub.values()];
 }
 
-export function createMeService(deps: Pick<Deps, 'db'>) {
+export function createMeService(deps: Pick<Deps, 'db' | 'config'>) {
   return {
     /** The signed-in user; `withSubscriptions` adds the subscriptions with their roles and service apps. */
     async currentUser(account: Account, withSubscriptions: boolean): Promise<CurrentUser> {
       const user = authUserView(account);
       return {
-        auth_user: withSubscriptions ? { ...user, subscriptions: await subscriptionsOf(deps.db.kysely, account.id) } : user,
+        auth_user: withSubscriptions ? { ...user, subscriptions: await subscriptionsOf(deps.db.kysely, account.id, deps.config.issuer) } : user,
         '2fa': twoFactorView(account),
         sso_login: account.auth_type === 'SSO',
       };

@@ -24,6 +24,7 @@ export function serviceAppFixture(o: Overrides): ServiceApp {
     pkce_required: pkce,
     client_credentials: clientCredentials,
     token_endpoint_auth_method: method,
+    initiate_login_uri: null,
     backchannel_logout_uri: null,
     backchannel_logout_session_required: false,
     logout_delivery: { pending: 0, failed: 0, last_delivered_at: null, last_failure: null },

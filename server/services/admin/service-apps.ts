@@ -90,6 +90,7 @@ async function serviceAppViews(db: Queries, ids: string[]): Promise<ServiceAppVi
     pkce_required: a.client_type === 'public' || a.pkce_required !== 0,
     client_credentials: a.client_type === 'confidential' && a.client_credentials === 1,
     token_endpoint_auth_method: serviceAppAuthMethod(a),
+    initiate_login_uri: a.initiate_login_uri,
     backchannel_logout_uri: a.backchannel_logout_uri,
     backchannel_logout_session_required: a.backchannel_logout_session_required === 1,
     logout_delivery: {
@@ -133,6 +134,7 @@ interface ServiceAppInput {
   pkce_required?: boolean | undefined;
   client_credentials?: boolean | undefined;
   token_endpoint_auth_method?: SecretAuthMethod | undefined;
+  initiate_login_uri?: string | null | undefined;
   backchannel_logout_uri?: string | null | undefined;
   backchannel_logout_session_required?: boolean | undefined;
 }
@@ -249,6 +251,7 @@ async function createServiceApp(deps: ServiceAppsDeps, actor: Actor, input: Serv
     client_type: clientType,
     client_secret: secret ? await encryptSecret(db, secret) : null,
     ...flags,
+    initiate_login_uri: input.initiate_login_uri ?? null,
     backchannel_logout_uri: input.backchannel_logout_uri ?? null,
     backchannel_logout_session_required: input.backchannel_logout_session_required ? 1 : 0,
     created_at: now,
@@ -285,6 +288,7 @@ async function updateServiceApp(deps: ServiceAppsDeps, actor: Actor, id: string,
       if (uris) Object.assign(patch, uriColumns(uris, before));
       patch.client_type = clientType;
       Object.assign(patch, oidcFlags(clientType, input, before));
+      if (input.initiate_login_uri !== undefined) patch.initiate_login_uri = input.initiate_login_uri;
       if (input.backchannel_logout_uri !== undefined) patch.backchannel_logout_uri = input.backchannel_logout_uri;
       if (input.backchannel_logout_session_required !== undefined) patch.backchannel_logout_session_required = input.backchannel_logout_session_required ? 1 : 0;
       if (clientType === 'public') patch.client_secret = null;

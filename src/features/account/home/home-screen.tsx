@@ -2,17 +2,13 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { css } from 'styled-system/css';
-import { currentUserQueryOptions, type ServiceAppLink } from '../../../api/account';
+import { currentUserQueryOptions } from '../../../api/account';
 import { LoadingBar } from '../../../components/loading-bar';
 import { PageHeading } from '../../../components/page-heading';
 import { Button } from '../../../components/ui/button';
 import { AppsIcon, LayersIcon } from '../../../components/ui/icons-more';
 import { SimpleSelect } from '../../../components/ui/simple-select';
 import { FormAlert } from '../form-kit';
-
-export function launchUrl(app: Pick<ServiceAppLink, 'url' | 'path'>): string {
-  return app.url.replace(/\/+$/, '') + (app.path.startsWith('/') ? app.path : `/${app.path}`);
-}
 
 const card = css({ bg: 'bg.surface', borderWidth: '1px', borderColor: 'border.default', borderRadius: 'xl', boxShadow: 'xs', p: { base: '5', md: '6' } });
 
@@ -99,7 +95,7 @@ export function HomeScreen() {
                   {current.service_apps.map((app) => (
                     <li key={app.id}>
                       <a
-                        href={launchUrl(app)}
+                        href={app.launch_url}
                         target="_blank"
                         rel="noopener noreferrer"
                         className={css({ display: 'flex', alignItems: 'center', gap: '3', p: '4', borderWidth: '1px', borderColor: 'border.default', borderRadius: 'lg', bg: 'bg.surface', _hover: { borderColor: 'accent.default', boxShadow: 'sm' }, transition: 'all 0.12s' })}

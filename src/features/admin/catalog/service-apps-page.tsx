@@ -209,6 +209,17 @@ const uriList = (min: number, max: number, registered: readonly string[]) =>
       }
     });
 
+/** An optional endpoint URI of the app (back-channel logout, initiate login): empty for none, else the contract's rules. */
+const appEndpointUri = () =>
+  z
+    .string()
+    .trim()
+    .max(BACKCHANNEL_LOGOUT_URI_MAX, { error: `too_long:${BACKCHANNEL_LOGOUT_URI_MAX}` })
+    .superRefine((value, ctx) => {
+      const problem = value === '' || value.length > BACKCHANNEL_LOGOUT_URI_MAX ? null : backchannelLogoutUriProblem(value);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    });
+
 const schemaFor = (app: ServiceApp | null) =>
   z.object({
     name: z.string().trim().min(2, { error: 'too_short:2' }).max(64, { error: 'too_long:64' }).regex(/^[a-z0-9][a-z0-9-]*$/, { error: 'invalid' }),
@@ -220,15 +231,10 @@ const schemaFor = (app: ServiceApp | null) =>
     pkce_required: z.boolean(),
     client_credentials: z.boolean(),
     token_endpoint_auth_method: z.enum(['client_secret_basic', 'client_secret_post']),
+    // empty: the home page opens the app's url
+    initiate_login_uri: appEndpointUri(),
     // empty: the app is not told when sessions end
-    backchannel_logout_uri: z
-      .string()
-      .trim()
-      .max(BACKCHANNEL_LOGOUT_URI_MAX, { error: `too_long:${BACKCHANNEL_LOGOUT_URI_MAX}` })
-      .superRefine((value, ctx) => {
-        const problem = value === '' || value.length > BACKCHANNEL_LOGOUT_URI_MAX ? null : backchannelLogoutUriProblem(value);
-        if (problem) ctx.addIssue({ code: 'custom', message: problem });
-      }),
+    backchannel_logout_uri: appEndpointUri(),
     backchannel_logout_session_required: z.boolean(),
   });
 type Values = z.infer<ReturnType<typeof schemaFor>>;
@@ -306,14 +312,15 @@ function ServiceAppForm({ app, onDone }: { app: ServiceApp | null; onDone: (save
       pkce_required: app?.pkce_required ?? true,
       client_credentials: app?.client_credentials ?? false,
       token_endpoint_auth_method: app?.token_endpoint_auth_method === 'client_secret_post' ? 'client_secret_post' : 'client_secret_basic',
+      initiate_login_uri: app?.initiate_login_uri ?? '',
       backchannel_logout_uri: app?.backchannel_logout_uri ?? '',
       backchannel_logout_session_required: app?.backchannel_logout_session_required ?? false,
     },
   });
   const confidential = watch('client_type') === 'confidential';
-  const submit = handleSubmit(({ backchannel_logout_uri, ...fields }) => {
+  const submit = handleSubmit(({ backchannel_logout_uri, initiate_login_uri, ...fields }) => {
     // an empty URI removes it: the app is no longer told
-    const values = { ...fields, backchannel_logout_uri: backchannel_logout_uri === '' ? null : backchannel_logout_uri };
+    const values = { ...fields, backchannel_logout_uri: backchannel_logout_uri === '' ? null : backchannel_logout_uri, initiate_login_uri: initiate_login_uri === '' ? null : initiate_login_uri };
     return save(
       // the per-app OIDC settings exist for confidential apps only; a public app always needs PKCE and sends no secret
       ((input: ServiceAppInput) => (app ? update.mutateAsync({ id: app.id, input }) : create.mutateAsync(input)))(
@@ -327,7 +334,7 @@ function ServiceAppForm({ app, onDone }: { app: ServiceApp | null; onDone: (save
           markNameTaken(error, setError) ||
           [
             applyUriErrors(error, setError),
-            applyServerFieldErrors(error, setError, ['name', 'display_name', 'role_ids', 'client_type', 'pkce_required', 'client_credentials', 'token_endpoint_auth_method', 'backchannel_logout_uri', 'backchannel_logout_session_required']),
+            applyServerFieldErrors(error, setError, ['name', 'display_name', 'role_ids', 'client_type', 'pkce_required', 'client_credentials', 'token_endpoint_auth_method', 'initiate_login_uri', 'backchannel_logout_uri', 'backchannel_logout_session_required']),
           ].some(Boolean),
       },
     );
@@ -398,6 +405,15 @@ function ServiceAppForm({ app, onDone }: { app: ServiceApp | null; onDone: (save
           />
         </div>
       ) : null}
+      <FormField
+        label={t`Sign-in start URI`}
+        type="url"
+        placeholder="https://app.example.com/login"
+        error={formState.errors.initiate_login_uri}
+        helperText={t`Optional (initiate_login_uri). Where the home page opens the app, so that it starts its own sign-in; without it the home page opens the app's address. https://, or http:// on localhost only.`}
+        autoComplete="off"
+        {...register('initiate_login_uri')}
+      />
       <div className={css({ display: 'flex', flexDirection: 'column', gap: '2' })}>
         <FormField
           label={t`Back-channel logout URI`}
