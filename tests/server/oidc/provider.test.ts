@@ -296,7 +296,7 @@ describeEachDb('OIDC provider and sign-in', (get) => {
 
     const me = await api(t, '/api/user?with=subscriptions', (await signIn(t, { email: allowed.email, password: PW })).authorization);
     expect(me.json().data.auth_user.subscriptions).toEqual([
-      { id: subId, name: `SUB_A${k}`, description: 'sub', roles: [{ id: roleId, name: `CRM_USER${k}` }], service_apps: [{ id: appId, name, display_name: 'CRM', url: 'https://crm.example.com', path: '/callback' }] },
+      { id: subId, name: `SUB_A${k}`, description: 'sub', roles: [{ id: roleId, name: `CRM_USER${k}` }], service_apps: [{ id: appId, name, display_name: 'CRM', url: 'https://crm.example.com', path: '/callback', launch_url: 'https://crm.example.com/' }] },
     ]);
     // deleting the app takes effect at once
     await db.deleteFrom('service_apps').where('id', '=', appId).execute();
