@@ -28,6 +28,7 @@ import admission from './plugins/app/admission';
 import { randomUUID } from 'node:crypto';
 import { negotiateLanguage, translate } from './i18n/index';
 import { errorResponses } from './lib/openapi';
+import type { Clock } from './services/deps';
 
 const GLOBAL_ERROR_RESPONSES = errorResponses(400, 404, 413, 414, 415, 422, 429, 503);
 
@@ -39,6 +40,8 @@ export interface BuildOptions {
   logger?: boolean;
   /** Run migrations on start (default true). */
   migrate?: boolean;
+  /** The services' clock (tests set the time); the system clock by default. */
+  clock?: Clock;
 }
 
 /** Database options from the configuration (timeouts, pool size), logging to `log`. */
@@ -140,7 +143,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(security);
 
   // app tier: services, i18n, metrics, errors, auth, input guard, no-store, housekeeping, canonical origin
-  await app.register(services);
+  await app.register(services, { clock: opts.clock });
   await app.register(i18n);
   await app.register(metrics);
   await app.register(admission);

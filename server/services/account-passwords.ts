@@ -7,7 +7,7 @@ import { newPasswordBody as contractPasswordBody, passwordBodies } from '../../c
 import { revokeAccountGrantsDb } from '../oidc/grants';
 import { wakeLogoutDeliveries } from '../oidc/backchannel-logout';
 import { recordAudit } from './admin/audit';
-import type { Actor, Deps, ServiceHost } from './deps';
+import type { Actor, ClockedHost, Deps } from './deps';
 import { hashPassword, verifyPassword } from './passwords';
 import { consumeToken } from './signed-links';
 import { isCommonPassword } from './common-passwords';
@@ -59,13 +59,13 @@ export interface SetPasswordOptions {
  * Hashes and stores the new password, consumes the token and ends sessions (queuing the service apps' back-channel
  * logout tokens) in one transaction, then clears the account's lockout counters.
  */
-export async function setAccountPassword(deps: ServiceHost, account: Pick<Account, 'id' | 'email_verified_at' | 'type' | 'email_normalized'>, password: string, opts: SetPasswordOptions): Promise<void> {
+export async function setAccountPassword(deps: ClockedHost, account: Pick<Account, 'id' | 'email_verified_at' | 'type' | 'email_normalized'>, password: string, opts: SetPasswordOptions): Promise<void> {
   const hash = await hashPassword(password);
   const db = deps.db.kysely;
   const endSessions = opts.endSessions;
   await db.transaction().execute(async (trx) => {
     if (opts.tokenId && !(await consumeToken(trx, opts.tokenId))) throw new AppError(403, 'invalid_link');
-    const now = nowIso();
+    const now = deps.clock.nowIso();
     await trx
       .updateTable('accounts')
       .set({

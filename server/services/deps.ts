@@ -25,6 +25,9 @@ export const systemClock: Clock = {
   nowIso: () => new Date().toISOString(),
 };
 
+/** Milliseconds since the epoch on `clock`: what `Date.now()` answers on the system clock. */
+export const epochMs = (clock: Clock): number => clock.now().getTime();
+
 export interface Deps {
   /** The database handle (dialect, availability); `db.kysely` for queries. */
   db: Db;
@@ -38,6 +41,12 @@ export interface Deps {
 
 /** What the shared low-level helpers (throttle, second factors, server secrets) need; a FastifyInstance has it too. */
 export type ServiceHost = Pick<Deps, 'db' | 'config' | 'log'>;
+
+/**
+ * A ServiceHost for helpers that decide by the time (throttle windows and locks, second-factor codes): they read
+ * `clock`, never `Date.now()`, so tests set the time. A FastifyInstance has it too (`app.clock`, the services plugin).
+ */
+export type ClockedHost = ServiceHost & Pick<Deps, 'clock'>;
 
 /** The query builder, or a transaction of it: what a repository function runs its queries on. */
 export type Queries = Kysely<Database>;

@@ -1,6 +1,7 @@
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
+import { epochMs, systemClock, type Clock } from './deps';
 
 /**
  * Background jobs: the one runner of an app (built with its services, server/plugins/app/services.ts, and handed to
@@ -30,7 +31,7 @@ export type JobStop = 'shutdown' | 'lease_lost';
 
 /** What the work of a job sees of its lease. */
 export interface LeasedJob {
-  /** The lease end a write of the job's row sets (now + the lease period). */
+  /** The lease end a write of the job's row sets (now on the runner's clock + the lease period). */
   leaseUntil(): number;
   /** A fenced write found the row no longer this instance's: the lease is lost. */
   lost(): void;
@@ -55,7 +56,8 @@ export interface JobRunner {
   drain(): Promise<void>;
 }
 
-export function createJobRunner(log: Pick<FastifyBaseLogger, 'warn'>): JobRunner {
+/** `clock`: the time leases are taken against (the app's `deps.clock`). */
+export function createJobRunner(log: Pick<FastifyBaseLogger, 'warn'>, clock: Clock = systemClock): JobRunner {
   const running = new Set<Promise<void>>();
   const reapers: { name: string; everyMs: number; reap: () => Promise<unknown> }[] = [];
   const timers: NodeJS.Timeout[] = [];
@@ -68,7 +70,7 @@ export function createJobRunner(log: Pick<FastifyBaseLogger, 'warn'>): JobRunner
     run({ leaseMs, renew, onRenewError, work }) {
       let leaseLost = false;
       const lease: LeasedJob = {
-        leaseUntil: () => Date.now() + leaseMs,
+        leaseUntil: () => epochMs(clock) + leaseMs,
         lost: () => {
           leaseLost = true;
         },

@@ -28,7 +28,7 @@ import {
 } from './passkeys';
 import { displayName } from './account-passwords';
 import { normalizeEmail } from './accounts';
-import type { Deps } from './deps';
+import { epochMs, type Clock, type Deps } from './deps';
 import { verifyAgainstDummy, verifyPassword } from './passwords';
 import { issueToken } from './signed-links';
 import { hitRateLimit, reserveAttempt, throttleKeys, type AttemptReservation } from './throttle';
@@ -40,7 +40,13 @@ import { consumeRecoveryCode, isTwoFactorEnabled, sendEnrollmentSms, sendSmsCode
  * Routes: server/routes/auth/login.routes.ts (contract/auth.ts).
  */
 
-const epoch = (): number => Math.floor(Date.now() / 1000);
+/**
+ * Seconds since the epoch on oidc-provider's own clock (it reads Date.now()): only for the times it set or reads
+ * itself, the interaction's `exp` and the login's `ts`. Every decision of this module is taken on `deps.clock`.
+ */
+const providerEpoch = (): number => Math.floor(Date.now() / 1000);
+/** Seconds since the epoch on `clock`. */
+const epochOf = (clock: Clock): number => Math.floor(epochMs(clock) / 1000);
 /** How long a passed password step waits for its second factor. */
 const PENDING_TTL_SECONDS = 10 * 60;
 
@@ -82,13 +88,16 @@ function assertInteractionType(interaction: LoadedInteraction, type: AccountType
 }
 
 async function saveInteraction(interaction: LoadedInteraction): Promise<void> {
-  await interaction.save(Math.max(1, interaction.exp - epoch()));
+  await interaction.save(Math.max(1, interaction.exp - providerEpoch()));
 }
 
-/** Server-side state of a sign-in between the password step and the second factor (kept in the interaction's result). */
-function pendingOf(interaction: LoadedInteraction): PendingSignIn | null {
+/**
+ * Server-side state of a sign-in between the password step and the second factor (kept in the interaction's result);
+ * null once PENDING_TTL_SECONDS have passed since the password step (`now`: epoch seconds on deps.clock).
+ */
+function pendingOf(interaction: LoadedInteraction, now: number): PendingSignIn | null {
   const p = readInteractionResult(interaction.result).pending;
-  return p && p.passwordAt + PENDING_TTL_SECONDS > epoch() ? p : null;
+  return p && p.passwordAt + PENDING_TTL_SECONDS > now ? p : null;
 }
 
 /** Stores the interaction's result (server/oidc/interaction-result.ts) and saves the interaction. */
@@ -133,7 +142,7 @@ export function createSignInService(deps: Deps, oidc: Pick<OidcHandle, 'provider
   async function findInteraction(uid: string): Promise<LoadedInteraction> {
     const provider = await oidc.provider();
     const interaction = await provider.Interaction.find(uid);
-    if (!interaction || interaction.exp <= epoch()) throw new AppError(400, 'interaction_expired');
+    if (!interaction || interaction.exp <= providerEpoch()) throw new AppError(400, 'interaction_expired');
     return interaction;
   }
 
@@ -181,7 +190,7 @@ export function createSignInService(deps: Deps, oidc: Pick<OidcHandle, 'provider
     }
     const activity: PendingActivity = { id: randomUUID(), accountId: account.id, ip: client.ip, origin: client.origin, userAgent: client.userAgent, place: client.place ?? null, ...(upstream ? { upstream } : {}) };
     await saveResult(interaction, {
-      login: { accountId: account.id, ...methods, remember: true, ts: epoch() },
+      login: { accountId: account.id, ...methods, remember: true, ts: providerEpoch() },
       activity: { ...activity },
     });
     return { status: 'complete', redirect_to: interaction.returnTo };
@@ -213,7 +222,7 @@ export function createSignInService(deps: Deps, oidc: Pick<OidcHandle, 'provider
     if (!account.password_changed_at) return true;
     const days = deps.config.auth.passwordMaxAgeDays;
     if (!days) return false;
-    return Date.parse(account.password_changed_at) + days * 86_400_000 <= Date.now();
+    return Date.parse(account.password_changed_at) + days * 86_400_000 <= epochMs(deps.clock);
   }
 
   /**
@@ -278,7 +287,7 @@ export function createSignInService(deps: Deps, oidc: Pick<OidcHandle, 'provider
     }
     await slot.succeed();
     if (method) {
-      await setPending(interaction, { accountId: account.id, type, method, passwordAt: epoch(), amr: ['pwd'], stage: 'second_factor' });
+      await setPending(interaction, { accountId: account.id, type, method, passwordAt: epochOf(deps.clock), amr: ['pwd'], stage: 'second_factor' });
       if (method === 'SMS') await sendSmsCode(deps, account, 'sms_login', interaction.uid);
       return outcome({ status: 'two_factor_required' as const, method, ...(withPasskey ? { passkey: true } : {}) });
     }
@@ -289,7 +298,7 @@ export function createSignInService(deps: Deps, oidc: Pick<OidcHandle, 'provider
   /** Loads the pending second-factor sign-in of an interaction (never from the client's word). */
   async function pendingStep(uid: string, opts: { type?: AccountType; method?: 'GOOGLE' | 'SMS'; stage?: PendingSignIn['stage'] }): Promise<{ interaction: LoadedInteraction; pending: PendingSignIn; account: Account }> {
     const interaction = await findInteraction(uid);
-    const pending = pendingOf(interaction);
+    const pending = pendingOf(interaction, epochOf(deps.clock));
     if (!pending) throw new AppError(400, 'interaction_expired');
     // a sign-in waiting for its passkey enrolment cannot be finished by a second factor (nor the other way round)
     if (pending.stage !== (opts.stage ?? 'second_factor')) throw new AppError(400, 'two_factor_method_mismatch');
@@ -348,7 +357,7 @@ export function createSignInService(deps: Deps, oidc: Pick<OidcHandle, 'provider
   ): Promise<Complete | { status: 'enrolment_required'; requirement: Exclude<SecondFactorRequirement, 'none'> }> {
     const requirement = await requirementFor(db(), account, known?.policy);
     if (requirement !== 'none' && !(await meetsRequirement(db(), account, requirement, known?.hasPasskey))) {
-      await setPending(interaction, { accountId: account.id, type: account.type, method: 'PASSKEY', passwordAt: epoch(), amr, stage: 'enrol', requirement });
+      await setPending(interaction, { accountId: account.id, type: account.type, method: 'PASSKEY', passwordAt: epochOf(deps.clock), amr, stage: 'enrol', requirement });
       return { status: 'enrolment_required', requirement };
     }
     return finishSignIn(interaction, account, amr, client);

@@ -1,4 +1,4 @@
-import type { ServiceHost } from './deps';
+import { epochMs, type ClockedHost, type ServiceHost } from './deps';
 import type { Redis } from 'ioredis';
 import { sql } from 'kysely';
 import type { AppConfig } from '../config';
@@ -23,6 +23,9 @@ import { createRedis } from '../lib/redis';
  * Redis restart without persistence, a FLUSHALL or a failover to an empty replica loses the counts of keys not
  * locked (an attacker starts a new window of at most the limit), never a lock: an account locked under attack stays
  * locked until its lock runs out or an admin clears it (clearLock removes both).
+ *
+ * Every time here is `deps.clock`'s (tests set it). Redis expires a counter at PEXPIREAT on its own clock, so a
+ * clock set far behind the machine's (a test) finds its Redis counters gone: such tests use the database store.
  *
  * Guarding a secret (password, second factor): `reserveAttempt` BEFORE the secret is evaluated. It takes one
  * slot per key atomically (the slot that reaches the limit locks the key) or answers 429 without evaluating
@@ -152,7 +155,7 @@ function lockedError(key: string, untilMs: number, now: number): AppError {
 }
 
 /** Locks of `keys` in the database (the store without Redis, and the durable copy of locks with it). */
-async function dbLocks(deps: ServiceHost, keys: readonly string[], now: number): Promise<Map<string, { count: number; until: number }>> {
+async function dbLocks(deps: ClockedHost, keys: readonly string[], now: number): Promise<Map<string, { count: number; until: number }>> {
   const rows = await deps.db.kysely
     .selectFrom('rate_counters')
     .select(['key', 'count', 'locked_until'])
@@ -166,15 +169,15 @@ async function dbLocks(deps: ServiceHost, keys: readonly string[], now: number):
  * With Redis: writes the lock a slot has just set to the database, so it outlives Redis's memory. Its window ends
  * with the lock (the housekeeping deletes it afterwards).
  */
-async function persistLock(deps: ServiceHost, key: string, count: number, lockedUntil: number): Promise<void> {
+async function persistLock(deps: ClockedHost, key: string, count: number, lockedUntil: number): Promise<void> {
   await sql`
     insert into rate_counters (key, count, reset_at, locked_until)
     values (${key}, ${count}, cast(${lockedUntil} as bigint), cast(${lockedUntil} as bigint))
     on conflict (key) do update set count = excluded.count, reset_at = excluded.reset_at, locked_until = excluded.locked_until`.execute(deps.db.kysely);
 }
 
-async function lockedUntilOf(deps: ServiceHost, keys: string[]): Promise<{ key: string; until: number }[]> {
-  const now = Date.now();
+async function lockedUntilOf(deps: ClockedHost, keys: string[]): Promise<{ key: string; until: number }[]> {
+  const now = epochMs(deps.clock);
   const durable = await dbLocks(deps, keys, now);
   const redis = redisOf(deps);
   if (redis) {
@@ -190,24 +193,24 @@ async function lockedUntilOf(deps: ServiceHost, keys: string[]): Promise<{ key: 
 }
 
 /** Throws 429 (`account_locked` for account-like keys, `too_many_requests` for ip keys) with retry-after when any key is locked. */
-export async function assertNotLocked(deps: ServiceHost, keys: string[]): Promise<void> {
+export async function assertNotLocked(deps: ClockedHost, keys: string[]): Promise<void> {
   if (keys.length === 0) return;
   const locked = await lockedUntilOf(deps, [...new Set(keys)]);
   if (locked.length === 0) return;
   // an account lock is the more useful message; the longest wait wins within the same kind
   locked.sort((a, b) => Number(a.key.startsWith('ip:')) - Number(b.key.startsWith('ip:')) || b.until - a.until);
   const first = locked[0];
-  if (first) throw lockedError(first.key, first.until, Date.now());
+  if (first) throw lockedError(first.key, first.until, epochMs(deps.clock));
 }
 
 /** The counter of a locked key as it stands (what a refused slot leaves unchanged). */
-async function counterOf(deps: ServiceHost, key: string): Promise<{ count: number; lockedUntil: number }> {
+async function counterOf(deps: ClockedHost, key: string): Promise<{ count: number; lockedUntil: number }> {
   const redis = redisOf(deps);
   if (redis) {
     const [count, lockedUntil] = await redis.hmget(redisKey(deps, key), 'count', 'locked_until');
-    if (Number(lockedUntil ?? 0) > Date.now()) return { count: Number(count ?? 0), lockedUntil: Number(lockedUntil) };
+    if (Number(lockedUntil ?? 0) > epochMs(deps.clock)) return { count: Number(count ?? 0), lockedUntil: Number(lockedUntil) };
     // Redis lost it (restart, FLUSHALL): the durable lock
-    const durable = (await dbLocks(deps, [key], Date.now())).get(key);
+    const durable = (await dbLocks(deps, [key], epochMs(deps.clock))).get(key);
     return durable ? { count: durable.count, lockedUntil: durable.until } : { count: Number(count ?? 0), lockedUntil: Number(lockedUntil ?? 0) };
   }
   const row = await deps.db.kysely.selectFrom('rate_counters').select(['count', 'locked_until']).where('key', '=', key).executeTakeFirst();
@@ -218,7 +221,7 @@ async function counterOf(deps: ServiceHost, key: string): Promise<{ count: numbe
  * Counts one failure per key; the failure that reaches a key's limit locks it. Returns the counts after the failure
  * (a key that is already locked is left as it is). The same atomic step as a reservation (takeSlot).
  */
-export async function recordFailure(deps: ServiceHost, keys: string[]): Promise<{ key: string; count: number; lockedUntil: number }[]> {
+export async function recordFailure(deps: ClockedHost, keys: string[]): Promise<{ key: string; count: number; lockedUntil: number }[]> {
   const out: { key: string; count: number; lockedUntil: number }[] = [];
   for (const key of new Set(keys)) {
     const slot = (await takeSlot(deps, key)) ?? (await counterOf(deps, key));
@@ -228,9 +231,9 @@ export async function recordFailure(deps: ServiceHost, keys: string[]): Promise<
 }
 
 /** Takes one slot on `key`; null when the key is locked (nothing counted). */
-async function takeSlot(deps: ServiceHost, key: string, durableChecked = false): Promise<{ count: number; lockedUntil: number } | null> {
+async function takeSlot(deps: ClockedHost, key: string, durableChecked = false): Promise<{ count: number; lockedUntil: number } | null> {
   const { limit, windowMs, lockMs } = ruleFor(key, deps.config.lockout);
-  const now = Date.now();
+  const now = epochMs(deps.clock);
   const redis = redisOf(deps);
   if (redis) {
     // a lock Redis may have lost is still in the database
@@ -269,12 +272,12 @@ async function takeSlot(deps: ServiceHost, key: string, durableChecked = false):
  * keys are counted, and the caller gives their slots back), one script call per key on Redis (stopping at the first
  * locked key). Returns the slots taken, by key; the first key missing from the answer is locked.
  */
-async function takeSlots(deps: ServiceHost, keys: readonly string[]): Promise<Map<string, { count: number; lockedUntil: number }>> {
+async function takeSlots(deps: ClockedHost, keys: readonly string[]): Promise<Map<string, { count: number; lockedUntil: number }>> {
   const out = new Map<string, { count: number; lockedUntil: number }>();
   if (keys.length === 0) return out;
   if (redisOf(deps) || keys.length === 1) {
     // with Redis, one look at the durable locks of every key first (instead of one per key)
-    const durable = redisOf(deps) ? await dbLocks(deps, keys, Date.now()) : new Map<string, unknown>();
+    const durable = redisOf(deps) ? await dbLocks(deps, keys, epochMs(deps.clock)) : new Map<string, unknown>();
     for (const key of keys) {
       if (durable.has(key)) break; // locked
       const slot = await takeSlot(deps, key, true);
@@ -283,7 +286,7 @@ async function takeSlots(deps: ServiceHost, keys: readonly string[]): Promise<Ma
     }
     return out;
   }
-  const now = Date.now();
+  const now = epochMs(deps.clock);
   const rules = keys.map((key) => ({ key, ...ruleFor(key, deps.config.lockout) }));
   const rows = sql.join(rules.map((r) => sql`(${r.key}, 1, cast(${now + r.windowMs} as bigint), cast(${r.limit <= 1 ? now + r.lockMs : 0} as bigint))`));
   // per key: its limit, and when a lock it starts would end
@@ -311,7 +314,7 @@ async function takeSlots(deps: ServiceHost, keys: readonly string[]): Promise<Ma
 }
 
 /** Gives one slot of `key` back (an attempt that was not evaluated, or an ip slot after a success). */
-async function releaseSlot(deps: ServiceHost, key: string): Promise<void> {
+async function releaseSlot(deps: ClockedHost, key: string): Promise<void> {
   const { limit } = ruleFor(key, deps.config.lockout);
   const redis = redisOf(deps);
   if (redis) {
@@ -345,7 +348,7 @@ export interface AttemptReservation {
  * At most `limit` attempts per key are therefore ever evaluated within a window, however many run in
  * parallel and on however many instances (the counters live in the shared database or Redis).
  */
-export async function reserveAttempt(deps: ServiceHost, keys: string[]): Promise<AttemptReservation> {
+export async function reserveAttempt(deps: ClockedHost, keys: string[]): Promise<AttemptReservation> {
   const unique = [...new Set(keys)];
   const taken: string[] = [];
   /** keys whose limit this attempt's slot reached: locked for good if the attempt fails */
@@ -356,7 +359,7 @@ export async function reserveAttempt(deps: ServiceHost, keys: string[]): Promise
     // a key is locked: every slot this attempt took is given back, nothing is evaluated
     for (const k of slots.keys()) await releaseSlot(deps, k);
     const locked = await lockedUntilOf(deps, [refused]);
-    throw lockedError(refused, locked[0]?.until ?? Date.now() + 1000, Date.now());
+    throw lockedError(refused, locked[0]?.until ?? epochMs(deps.clock) + 1000, epochMs(deps.clock));
   }
   for (const key of unique) {
     const slot = slots.get(key);
@@ -393,7 +396,7 @@ export async function reserveAttempt(deps: ServiceHost, keys: string[]): Promise
  * Runs `check` (the evaluation of a secret) under a reservation on `keys`: 429 without calling it when a key
  * is locked; false or a throw keeps the slots (fails closed), true clears them (`succeed`).
  */
-export async function checkWithLockout(deps: ServiceHost, keys: string[], check: () => Promise<boolean>): Promise<boolean> {
+export async function checkWithLockout(deps: ClockedHost, keys: string[], check: () => Promise<boolean>): Promise<boolean> {
   const slot = await reserveAttempt(deps, keys);
   let ok = false;
   try {
@@ -406,14 +409,14 @@ export async function checkWithLockout(deps: ServiceHost, keys: string[], check:
 }
 
 /** After a success: clears the failure counters of the account-like keys (`account:`, `email:`, `otp:`); ip counters stay. */
-export async function recordSuccess(deps: ServiceHost, keys: string[]): Promise<void> {
+export async function recordSuccess(deps: ClockedHost, keys: string[]): Promise<void> {
   const toClear = keys.filter((k) => !k.startsWith('ip:'));
   for (const key of toClear) await clearLock(deps, key);
 }
 
 /** Keys locked right now (optionally those starting with `prefix`), for admins. */
-export async function listLocks(deps: ServiceHost, prefix?: string): Promise<LockInfo[]> {
-  const now = Date.now();
+export async function listLocks(deps: ClockedHost, prefix?: string): Promise<LockInfo[]> {
+  const now = epochMs(deps.clock);
   const redis = redisOf(deps);
   const rows: { key: string; count: number; locked_until: number }[] = [];
   if (redis) {
@@ -444,7 +447,7 @@ export async function listLocks(deps: ServiceHost, prefix?: string): Promise<Loc
 }
 
 /** Removes the counters and locks of `keys` (clearLock for each; one statement on the database). */
-async function clearLocks(deps: ServiceHost, keys: readonly string[]): Promise<void> {
+async function clearLocks(deps: ClockedHost, keys: readonly string[]): Promise<void> {
   if (keys.length === 0) return;
   const redis = redisOf(deps);
   // with Redis no durable lock can be among them: a locked key's attempt is refused before it can succeed
@@ -456,7 +459,7 @@ async function clearLocks(deps: ServiceHost, keys: readonly string[]): Promise<v
 }
 
 /** Removes a key's counter and lock. Returns whether it existed. */
-export async function clearLock(deps: ServiceHost, key: string): Promise<boolean> {
+export async function clearLock(deps: ClockedHost, key: string): Promise<boolean> {
   const redis = redisOf(deps);
   const inRedis = redis ? (await redis.del(redisKey(deps, key))) > 0 : false;
   // the database's counter, or with Redis the durable copy of its lock
@@ -468,8 +471,8 @@ export async function clearLock(deps: ServiceHost, key: string): Promise<boolean
  * A plain rate limit: counts one hit on `key` in a fixed window and throws 429 (code `too_many_requests`,
  * retry-after) when the count goes past `limit`. Used for resend/forgot-password limits.
  */
-export async function hitRateLimit(deps: ServiceHost, key: string, limit: number, windowMs: number, code = 'too_many_requests'): Promise<void> {
-  const now = Date.now();
+export async function hitRateLimit(deps: ClockedHost, key: string, limit: number, windowMs: number, code = 'too_many_requests'): Promise<void> {
+  const now = epochMs(deps.clock);
   const redis = redisOf(deps);
   let count: number;
   let resetAt: number;
@@ -499,8 +502,8 @@ export async function hitRateLimit(deps: ServiceHost, key: string, limit: number
  * re-checked as it is deleted, so one counted again meanwhile stays. Redis expires its own keys (PEXPIREAT); with
  * Redis the table holds the durable copies of locks, pruned the same way. Returns the number deleted.
  */
-export async function pruneExpiredCounters(deps: ServiceHost, opts: { batch?: number; now?: number } = {}): Promise<number> {
-  const { batch = 1000, now = Date.now() } = opts;
+export async function pruneExpiredCounters(deps: ClockedHost, opts: { batch?: number; now?: number } = {}): Promise<number> {
+  const { batch = 1000, now = epochMs(deps.clock) } = opts;
   const db = deps.db.kysely;
   const expired = (q: typeof db) => q.selectFrom('rate_counters').select('key').where('reset_at', '<=', now).where('locked_until', '<=', now);
   const r = await db
@@ -516,7 +519,7 @@ export async function pruneExpiredCounters(deps: ServiceHost, opts: { batch?: nu
  * Prunes expired counters every `everyMs` (default 10 minutes): at most `maxBatches` batches of `batch` rows a
  * round, so one round stays short however many counters piled up; rounds never overlap. Returns `stop`.
  */
-export function startCounterCleanup(deps: ServiceHost, opts: { everyMs?: number; batch?: number; maxBatches?: number } = {}): () => void {
+export function startCounterCleanup(deps: ClockedHost, opts: { everyMs?: number; batch?: number; maxBatches?: number } = {}): () => void {
   const { everyMs = 10 * MIN, batch = 1000, maxBatches = 10 } = opts;
   let running = false;
   const round = async () => {

@@ -1,8 +1,7 @@
 import { randomInt, randomUUID } from 'node:crypto';
-import type { Actor, Deps, ServiceHost } from './deps';
+import { epochMs, type Actor, type ClockedHost, type Deps } from './deps';
 import type { Kysely, Transaction } from 'kysely';
 import { Secret, TOTP } from 'otpauth';
-import { nowIso } from '../db/index';
 import type { Account, Database, OtpChallengesTable } from '../db/schema';
 import { AppError, otpInvalid, otpRequired } from '../errors';
 import { translate, isLanguage } from '../i18n/index';
@@ -45,12 +44,12 @@ function totpFor(issuer: string, secretBase32: string, label = 'account'): TOTP 
  * Starts (or restarts) authenticator enrollment: a new secret, stored encrypted and pending until
  * confirmed by `enableTotp`. Refused (409 `two_factor_already_enabled`) while 2FA is active.
  */
-export async function createTotpSecret(deps: ServiceHost, account: Account): Promise<{ secret: string; otpauth_url: string }> {
+export async function createTotpSecret(deps: ClockedHost, account: Account): Promise<{ secret: string; otpauth_url: string }> {
   const secret = new Secret({ size: 20 }).base32;
   const stored = await encryptText(deps, secret);
   const r = await deps.db.kysely
     .updateTable('accounts')
-    .set({ two_factor_method: 'GOOGLE', two_factor_secret: stored, two_factor_confirmed_at: null, two_factor_last_step: null, updated_at: nowIso() })
+    .set({ two_factor_method: 'GOOGLE', two_factor_secret: stored, two_factor_confirmed_at: null, two_factor_last_step: null, updated_at: deps.clock.nowIso() })
     .where('id', '=', account.id)
     .where('two_factor_confirmed_at', 'is', null)
     .executeTakeFirst();
@@ -63,7 +62,7 @@ export async function createTotpSecret(deps: ServiceHost, account: Account): Pro
  * and refuses any step <= the last accepted one (replay), recording the step with a conditional
  * UPDATE so two parallel uses of one code cannot both pass.
  */
-export async function verifyTotp(deps: ServiceHost, account: Pick<Account, 'id'>, code: string, now = Date.now()): Promise<boolean> {
+export async function verifyTotp(deps: ClockedHost, account: Pick<Account, 'id'>, code: string, now = epochMs(deps.clock)): Promise<boolean> {
   const token = normalizeCode(code);
   if (!/^\d{6}$/.test(token)) return false;
   const row = await deps.db.kysely
@@ -92,14 +91,14 @@ export async function verifyTotp(deps: ServiceHost, account: Pick<Account, 'id'>
 }
 
 /** Confirms a pending authenticator enrollment with a valid code; returns fresh recovery codes, or null when the code is wrong. */
-export async function enableTotp(deps: ServiceHost, account: Account, code: string): Promise<string[] | null> {
+export async function enableTotp(deps: ClockedHost, account: Account, code: string): Promise<string[] | null> {
   const current = await deps.db.kysely.selectFrom('accounts').select(['two_factor_method', 'two_factor_confirmed_at']).where('id', '=', account.id).executeTakeFirst();
   if (!current || current.two_factor_confirmed_at) throw new AppError(409, 'two_factor_already_enabled');
   if (current.two_factor_method !== 'GOOGLE') throw new AppError(409, 'two_factor_not_started');
   if (!(await verifyTotp(deps, account, code))) return null;
   const recovery = await newRecoveryCodeSet();
   return deps.db.kysely.transaction().execute(async (trx) => {
-    const now = nowIso();
+    const now = deps.clock.nowIso();
     const r = await trx
       .updateTable('accounts')
       .set({ two_factor_confirmed_at: now, updated_at: now })
@@ -108,7 +107,7 @@ export async function enableTotp(deps: ServiceHost, account: Account, code: stri
       .where('two_factor_confirmed_at', 'is', null)
       .executeTakeFirst();
     if (Number(r.numUpdatedRows) !== 1) throw new AppError(409, 'two_factor_already_enabled');
-    return writeRecoveryCodes(trx, account.id, recovery);
+    return writeRecoveryCodes(trx, account.id, recovery, now);
   });
 }
 
@@ -120,14 +119,14 @@ export async function enableTotp(deps: ServiceHost, account: Account, code: stri
  * enrolling is not refused) and 5 per hour per account across purposes (429 otherwise);
  * 422 `phone_required` without a phone.
  */
-export async function sendSmsCode(deps: ServiceHost, account: Account, purpose: SmsPurpose, interactionUid?: string): Promise<void> {
+export async function sendSmsCode(deps: ClockedHost, account: Account, purpose: SmsPurpose, interactionUid?: string): Promise<void> {
   if (!account.phone || !/^\+[0-9]{4,15}$/.test(account.phone)) throw new AppError(422, 'phone_required', { fields: { phone: ['phone_required'] } });
   await hitRateLimit(deps, `sms30:${purpose}:${account.id}`, 1, SMS_RESEND_MIN_INTERVAL_MS);
   await hitRateLimit(deps, `smsh:${account.id}`, SMS_MAX_PER_HOUR, 3600_000);
   const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
   const id = randomUUID();
   const codeHash = await hmacHex(deps, 'otp', `${id}:${code}`);
-  const now = new Date();
+  const now = deps.clock.now();
   await deps.db.kysely.transaction().execute(async (trx) => {
     await trx
       .updateTable('otp_challenges')
@@ -164,11 +163,11 @@ export async function sendSmsCode(deps: ServiceHost, account: Account, purpose: 
  * Checks an SMS code: the newest open challenge of that purpose (and interaction), not expired, with
  * tries left. Each try is claimed atomically (at most 5, then the code is dead); a match consumes it.
  */
-export async function verifySmsCode(deps: ServiceHost, account: Pick<Account, 'id'>, purpose: SmsPurpose, code: string, interactionUid?: string): Promise<boolean> {
+export async function verifySmsCode(deps: ClockedHost, account: Pick<Account, 'id'>, purpose: SmsPurpose, code: string, interactionUid?: string): Promise<boolean> {
   const given = normalizeCode(code);
   if (!/^\d{6}$/.test(given)) return false;
   const db = deps.db.kysely;
-  const nowS = nowIso();
+  const nowS = deps.clock.nowIso();
   let q = db
     .selectFrom('otp_challenges')
     .select(['id', 'code_hash'])
@@ -191,17 +190,17 @@ export async function verifySmsCode(deps: ServiceHost, account: Pick<Account, 'i
   if (Number(claim.numUpdatedRows) !== 1) return false;
   const expected = await hmacHex(deps, 'otp', `${ch.id}:${given}`);
   if (!safeEqual(expected, ch.code_hash)) return false;
-  const used = await db.updateTable('otp_challenges').set({ consumed_at: nowIso() }).where('id', '=', ch.id).where('consumed_at', 'is', null).executeTakeFirst();
+  const used = await db.updateTable('otp_challenges').set({ consumed_at: deps.clock.nowIso() }).where('id', '=', ch.id).where('consumed_at', 'is', null).executeTakeFirst();
   return Number(used.numUpdatedRows) === 1;
 }
 
 /** Confirms SMS enrollment with the `sms_enable` code; returns recovery codes, or null when the code is wrong. */
-export async function enableSms(deps: ServiceHost, account: Account, code: string): Promise<string[] | null> {
+export async function enableSms(deps: ClockedHost, account: Account, code: string): Promise<string[] | null> {
   if (isTwoFactorEnabled(account)) throw new AppError(409, 'two_factor_already_enabled');
   if (!(await verifySmsCode(deps, account, 'sms_enable', code))) return null;
   const recovery = await newRecoveryCodeSet();
   return deps.db.kysely.transaction().execute(async (trx) => {
-    const now = nowIso();
+    const now = deps.clock.nowIso();
     const r = await trx
       .updateTable('accounts')
       .set({ two_factor_method: 'SMS', two_factor_secret: null, two_factor_confirmed_at: now, two_factor_last_step: null, updated_at: now })
@@ -209,16 +208,16 @@ export async function enableSms(deps: ServiceHost, account: Account, code: strin
       .where('two_factor_confirmed_at', 'is', null)
       .executeTakeFirst();
     if (Number(r.numUpdatedRows) !== 1) throw new AppError(409, 'two_factor_already_enabled');
-    return writeRecoveryCodes(trx, account.id, recovery);
+    return writeRecoveryCodes(trx, account.id, recovery, now);
   });
 }
 
 /** Turns 2FA off: method, secret, recovery codes and open SMS codes go. */
-export async function disableTwoFactor(deps: ServiceHost, accountId: string): Promise<void> {
+export async function disableTwoFactor(deps: ClockedHost, accountId: string): Promise<void> {
   await deps.db.kysely.transaction().execute(async (trx) => {
     await trx
       .updateTable('accounts')
-      .set({ two_factor_method: null, two_factor_secret: null, two_factor_confirmed_at: null, two_factor_last_step: null, updated_at: nowIso() })
+      .set({ two_factor_method: null, two_factor_secret: null, two_factor_confirmed_at: null, two_factor_last_step: null, updated_at: deps.clock.nowIso() })
       .where('id', '=', accountId)
       .execute();
     await trx.deleteFrom('recovery_codes').where('account_id', '=', accountId).execute();
@@ -280,8 +279,7 @@ async function newRecoveryCodeSet(): Promise<RecoveryCodeSet> {
   return { codes, hashes };
 }
 
-async function writeRecoveryCodes(db: Kysely<Database> | Transaction<Database>, accountId: string, set: RecoveryCodeSet): Promise<string[]> {
-  const now = nowIso();
+async function writeRecoveryCodes(db: Kysely<Database> | Transaction<Database>, accountId: string, set: RecoveryCodeSet, now: string): Promise<string[]> {
   await db.deleteFrom('recovery_codes').where('account_id', '=', accountId).execute();
   await db
     .insertInto('recovery_codes')
@@ -291,13 +289,13 @@ async function writeRecoveryCodes(db: Kysely<Database> | Transaction<Database>, 
 }
 
 /** 10 new recovery codes (shown once); the old ones stop working. */
-export async function generateRecoveryCodes(deps: ServiceHost, accountId: string): Promise<string[]> {
+export async function generateRecoveryCodes(deps: ClockedHost, accountId: string): Promise<string[]> {
   const set = await newRecoveryCodeSet();
-  return deps.db.kysely.transaction().execute((trx) => writeRecoveryCodes(trx, accountId, set));
+  return deps.db.kysely.transaction().execute((trx) => writeRecoveryCodes(trx, accountId, set, deps.clock.nowIso()));
 }
 
 /** Uses one recovery code: true once per code (conditional update, so parallel uses cannot both pass). */
-export async function consumeRecoveryCode(deps: ServiceHost, account: Pick<Account, 'id'>, code: string): Promise<boolean> {
+export async function consumeRecoveryCode(deps: ClockedHost, account: Pick<Account, 'id'>, code: string): Promise<boolean> {
   const normalized = normalizeRecoveryCode(code);
   if (!normalized) return false;
   const db = deps.db.kysely;
@@ -318,7 +316,7 @@ export async function consumeRecoveryCode(deps: ServiceHost, account: Pick<Accou
     }
   }
   if (!id) return false;
-  const r = await db.updateTable('recovery_codes').set({ used_at: nowIso() }).where('id', '=', id).where('used_at', 'is', null).executeTakeFirst();
+  const r = await db.updateTable('recovery_codes').set({ used_at: deps.clock.nowIso() }).where('id', '=', id).where('used_at', 'is', null).executeTakeFirst();
   return Number(r.numUpdatedRows) === 1;
 }
 
@@ -330,7 +328,7 @@ export function enrollmentSmsPurpose(account: Pick<Account, 'two_factor_method' 
   return isTwoFactorEnabled(account) && account.two_factor_method === 'SMS' ? 'sms_disable' : 'sms_enable';
 }
 
-export async function sendEnrollmentSms(deps: ServiceHost, account: Account): Promise<void> {
+export async function sendEnrollmentSms(deps: ClockedHost, account: Account): Promise<void> {
   await sendSmsCode(deps, account, enrollmentSmsPurpose(account));
 }
 

@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { loadConfig, type AppConfig } from '../../server/config';
 import { buildApp } from '../../server/app';
 import { createDb, migrateToLatest, type Db } from '../../server/db/index';
+import type { Clock } from '../../server/services/deps';
 
 export type DbKind = 'sqlite' | 'postgres';
 export const DB_KINDS: DbKind[] = process.env.TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];
@@ -22,9 +23,10 @@ export interface TestApp {
 
 /**
  * A real app on a fresh database: a SQLite file in a temp dir, or its own PostgreSQL schema
- * (dropped on close) when kind is 'postgres'. `env` overrides configuration variables.
+ * (dropped on close) when kind is 'postgres'. `env` overrides configuration variables; `opts.clock` is the services'
+ * clock (tests/helpers/clock.ts), the system clock by default.
  */
-export async function createTestApp(kind: DbKind = 'sqlite', env: Record<string, string> = {}, opts: { wrapDb?: (db: Db) => Db } = {}): Promise<TestApp> {
+export async function createTestApp(kind: DbKind = 'sqlite', env: Record<string, string> = {}, opts: { wrapDb?: (db: Db) => Db; clock?: Clock } = {}): Promise<TestApp> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'iam-test-'));
   const config = loadConfig({ IAM_DATA_DIR: dataDir, LOG_LEVEL: 'silent', APP_URL: 'http://localhost:3000', IAM_DIST_DIR: path.join(dataDir, 'no-dist'), ...env });
   let db: Db;
@@ -48,7 +50,7 @@ export async function createTestApp(kind: DbKind = 'sqlite', env: Record<string,
   await migrateToLatest(db);
   // the app (and the test) may see the database through a wrapper, e.g. one that counts statements
   if (opts.wrapDb) db = opts.wrapDb(db);
-  const app = await buildApp({ config: { ...config, databaseUrl: kind === 'postgres' ? process.env.TEST_DATABASE_URL : undefined }, db, logger: false, migrate: false });
+  const app = await buildApp({ config: { ...config, databaseUrl: kind === 'postgres' ? process.env.TEST_DATABASE_URL : undefined }, db, logger: false, migrate: false, ...(opts.clock ? { clock: opts.clock } : {}) });
   await app.ready();
   return {
     app,

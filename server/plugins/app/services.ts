@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin';
-import { systemClock, type Deps } from '../../services/deps';
+import { systemClock, type Clock, type Deps } from '../../services/deps';
 import { createJobRunner } from '../../services/jobs';
 import { createCatalogService, type CatalogService } from '../../services/admin/catalog';
 import { createServiceAppsService, type ServiceAppsService } from '../../services/admin/service-apps';
@@ -51,6 +51,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** What services depend on: database, configuration, mailer, clock, logger, job runner. */
     deps: Deps;
+    /** `deps.clock`: the app is a ClockedHost for the helpers that take one (throttle, second factors). */
+    clock: Clock;
     services: Services;
   }
 }
@@ -83,15 +85,18 @@ export function createServices(deps: Deps, oidc: OidcHandle): Services {
 }
 
 /**
- * App tier: decorates `app.deps` and `app.services` (after the database and the mailer exist). The background jobs
+ * App tier: decorates `app.deps` and `app.services` (after the database and the mailer exist); `clock` is the
+ * system clock unless the app was built with another (tests, BuildOptions.clock). The background jobs
  * (server/services/jobs.ts) start when the app is ready and, on shutdown, stop and release their leases before the
  * database closes.
  */
-export default fp(
-  async (app) => {
-    const jobs = createJobRunner(app.log);
-    const deps: Deps = { db: app.db, config: app.config, mailer: app.mailer, clock: systemClock, log: app.log, jobs };
+export default fp<{ clock?: Clock | undefined }>(
+  async (app, opts) => {
+    const clock = opts.clock ?? systemClock;
+    const jobs = createJobRunner(app.log, clock);
+    const deps: Deps = { db: app.db, config: app.config, mailer: app.mailer, clock, log: app.log, jobs };
     app.decorate('deps', deps);
+    app.decorate('clock', clock);
     app.decorate('services', createServices(deps, oidcOf(app)));
     app.addHook('onReady', async () => jobs.start());
     app.addHook('preClose', async () => {

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { setImmediate as yieldToLoop, setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import type { Account, NewAccount } from '../../db/schema';
-import { nowIso } from '../../db/index';
 import { refreshAfterBulkInsert } from '../../db/statistics';
 import { AppError } from '../../errors';
 import { importJobs as importJobMetrics } from '../../lib/metrics';
@@ -11,7 +10,7 @@ import { emailSchema, LOCALES, personNameSchema, phoneSchema } from '../../../co
 import { IMPORT_COLUMN_NAMES, IMPORT_JOB_ERROR_CODES, REQUIRED_IMPORT_COLUMNS, type ImportColumn, type ImportJob, type ImportJobErrorCode, type ImportReport } from '../../../contract/admin/import';
 import { normalizeEmail, searchTextOf } from '../accounts';
 import { actorOpts, sendInvitation } from '../invitations';
-import type { Actor, Deps, Queries } from '../deps';
+import { epochMs, type Actor, type Deps, type Queries } from '../deps';
 import type { LeasedJob } from '../jobs';
 import { recordAudit } from './audit';
 import { CsvRefused, excerpt, exportUsersCsv, parseCsv, type ParsedCsv } from './csv';
@@ -197,7 +196,7 @@ async function runImport(
       inserted = await db.transaction().execute(async (trx) => {
         // the batch's rows are created now: one timestamp for the batch, never ahead of the clock (rows of equal
         // created_at are ordered by id in the list, whose (created_at, id) order and cursors stay total)
-        const at = nowIso();
+        const at = deps.clock.nowIso();
         const rows = await trx
           .insertInto('accounts')
           .values(batch.map((b) => ({ ...b.account, created_at: at, updated_at: at })))
@@ -274,13 +273,13 @@ const jobErrorCode = (code: string): ImportJobErrorCode => IMPORT_JOB_ERROR_CODE
  * lease): status failed, error `import_interrupted`, counts as committed (exact: each batch commits its counts
  * with its rows). Returns how many it closed.
  */
-export async function reapStaleImportJobs(deps: Pick<Deps, 'db' | 'log'>): Promise<number> {
-  const now = nowIso();
+export async function reapStaleImportJobs(deps: Pick<Deps, 'db' | 'log' | 'clock'>): Promise<number> {
+  const now = deps.clock.nowIso();
   const res = await deps.db.kysely
     .updateTable('import_jobs')
     .set({ status: 'failed', error_code: INTERRUPTED, owner: null, updated_at: now, finished_at: now })
     .where('status', 'in', ['queued', 'running'])
-    .where('lease_until', '<', Date.now())
+    .where('lease_until', '<', epochMs(deps.clock))
     .executeTakeFirst();
   const n = Number(res.numUpdatedRows);
   for (let i = 0; i < n; i++) importJobMetrics.recovered('interrupted');
@@ -300,7 +299,7 @@ async function startImportJob(deps: Deps, actor: Actor, parsed: ParsedCsv, opts:
   const { instanceId } = deps.jobs;
   const leaseMs = deps.config.timeouts.jobLeaseMs;
   const id = randomUUID();
-  const now = nowIso();
+  const now = deps.clock.nowIso();
   await db
     .insertInto('import_jobs')
     .values({
@@ -321,7 +320,7 @@ async function startImportJob(deps: Deps, actor: Actor, parsed: ParsedCsv, opts:
       finished_at: null,
       owner: instanceId,
       heartbeat_at: now,
-      lease_until: Date.now() + leaseMs,
+      lease_until: epochMs(deps.clock) + leaseMs,
     })
     .execute();
   importJobMetrics.started();
@@ -336,7 +335,7 @@ async function startImportJob(deps: Deps, actor: Actor, parsed: ParsedCsv, opts:
         inBatch: async (trx, p) => {
           const r = await trx
             .updateTable('import_jobs')
-            .set({ processed: p.processed, created: p.created, skipped_count: p.skipped, failed_count: p.failed, updated_at: nowIso(), heartbeat_at: nowIso(), lease_until: lease.leaseUntil() })
+            .set({ processed: p.processed, created: p.created, skipped_count: p.skipped, failed_count: p.failed, updated_at: deps.clock.nowIso(), heartbeat_at: deps.clock.nowIso(), lease_until: lease.leaseUntil() })
             .where('id', '=', id)
             .where('owner', '=', instanceId)
             .where('status', '=', 'running')
@@ -353,10 +352,10 @@ async function startImportJob(deps: Deps, actor: Actor, parsed: ParsedCsv, opts:
           importJobMetrics.rows('failed', p.failed - lastCounts.failed);
           lastCounts = { created: p.created, skipped: p.skipped, failed: p.failed };
           // dry runs write no rows: their progress is written here
-          if (opts.dryRun) await mine().set({ processed: p.processed, created: p.created, skipped_count: p.skipped, failed_count: p.failed, updated_at: nowIso() }).execute();
+          if (opts.dryRun) await mine().set({ processed: p.processed, created: p.created, skipped_count: p.skipped, failed_count: p.failed, updated_at: deps.clock.nowIso() }).execute();
         },
       });
-      const end = nowIso();
+      const end = deps.clock.nowIso();
       await mine()
         .set({
           status: 'done',
@@ -379,7 +378,7 @@ async function startImportJob(deps: Deps, actor: Actor, parsed: ParsedCsv, opts:
       else deps.log.error({ err, jobId: id }, 'users import failed');
       importJobMetrics.finished(stopped ? 'interrupted' : 'failed');
       if (stopped === 'lease_lost') return; // closed by whoever took it over
-      const end = nowIso();
+      const end = deps.clock.nowIso();
       // the counts stay as the last committed batch left them (exact); the lease is released
       await mine()
         .set({ status: 'failed', error_code: stopped ? INTERRUPTED : FAILED, owner: null, lease_until: 0, updated_at: end, finished_at: end })
@@ -393,7 +392,7 @@ async function startImportJob(deps: Deps, actor: Actor, parsed: ParsedCsv, opts:
   };
   deps.jobs.run({
     leaseMs,
-    renew: async (leaseUntil) => Number((await mine().set({ heartbeat_at: nowIso(), lease_until: leaseUntil }).executeTakeFirst()).numUpdatedRows) > 0,
+    renew: async (leaseUntil) => Number((await mine().set({ heartbeat_at: deps.clock.nowIso(), lease_until: leaseUntil }).executeTakeFirst()).numUpdatedRows) > 0,
     onRenewError: (err) => deps.log.warn({ err: err instanceof Error ? err.message : String(err), jobId: id }, 'import job heartbeat failed'),
     work,
   });
@@ -406,7 +405,7 @@ export async function importJobsSettled(owner: Pick<Deps, 'jobs'>): Promise<void
 }
 
 /** A job's progress and report; `translate` gives the message of its error code in the reader's language. */
-export async function getImportJob(deps: Pick<Deps, 'db' | 'log'>, id: string, translate: (code: string) => string): Promise<ImportJobView> {
+export async function getImportJob(deps: Pick<Deps, 'db' | 'log' | 'clock'>, id: string, translate: (code: string) => string): Promise<ImportJobView> {
   await reapStaleImportJobs(deps);
   const j = await deps.db.kysely.selectFrom('import_jobs').selectAll().where('id', '=', id).executeTakeFirst();
   if (!j) throw new AppError(404, 'import_job_not_found');
@@ -431,8 +430,8 @@ export async function getImportJob(deps: Pick<Deps, 'db' | 'log'>, id: string, t
  * Cancels a running job: closes it as failed with `import_cancelled`. The process running it sees the job closed at
  * its next batch (the batch's fenced update finds no running job of its own) and stops; the batch in flight rolls back.
  */
-export async function cancelImportJob(deps: Pick<Deps, 'db' | 'log'>, actor: Actor, id: string, translate: (code: string) => string): Promise<ImportJobView> {
-  const now = nowIso();
+export async function cancelImportJob(deps: Pick<Deps, 'db' | 'log' | 'clock'>, actor: Actor, id: string, translate: (code: string) => string): Promise<ImportJobView> {
+  const now = deps.clock.nowIso();
   const r = await deps.db.kysely
     .updateTable('import_jobs')
     .set({ status: 'failed', error_code: CANCELLED, owner: null, lease_until: 0, updated_at: now, finished_at: now })
@@ -440,7 +439,7 @@ export async function cancelImportJob(deps: Pick<Deps, 'db' | 'log'>, actor: Act
     .where('status', 'in', ['queued', 'running'])
     .executeTakeFirst();
   if (Number(r.numUpdatedRows) > 0) {
-    await recordAudit(deps.db.kysely, actor, 'user.import_cancel', 'import_job', id, null, {});
+    await recordAudit(deps.db.kysely, actor, 'user.import_cancel', 'import_job', id, null, {}, now);
     deps.log.info({ jobId: id }, 'users import cancelled');
   }
   return getImportJob(deps, id, translate);

@@ -11,6 +11,7 @@ import { loadConfig } from '../../../server/config';
 import { createDb, migrateToLatest, nowIso, type Db } from '../../../server/db/index';
 import { ENCRYPTION_CHECK_SETTING, checkEncryptionKey, encryptionKeyStatus, encryptText } from '../../../server/services/server-secrets';
 import { verifyTotp } from '../../../server/services/two-factor';
+import { systemClock } from '../../../server/services/deps';
 import { startServerProcess, timedFetch } from '../../helpers/faults';
 
 /**
@@ -71,7 +72,7 @@ function recordingLog(): { log: FastifyBaseLogger; errors: string[] } {
 
 const hostFor = (db: Db, dataDir: string, key: string) => {
   const rec = recordingLog();
-  return { deps: { db, config: loadConfig({ IAM_DATA_DIR: dataDir, LOG_LEVEL: 'silent', IAM_ENCRYPTION_KEY: key }), log: rec.log }, errors: rec.errors };
+  return { deps: { db, config: loadConfig({ IAM_DATA_DIR: dataDir, LOG_LEVEL: 'silent', IAM_ENCRYPTION_KEY: key }), log: rec.log, clock: systemClock }, errors: rec.errors };
 };
 
 function runRotation(env: Record<string, string>, args: string[] = []): Promise<{ code: number | null; out: string }> {

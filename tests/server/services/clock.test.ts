@@ -1,0 +1,174 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import { Secret, TOTP } from 'otpauth';
+import { createTestApp, DB_KINDS, type TestApp } from '../../helpers/app';
+import { createAccount, startAuthorize } from '../../helpers/auth';
+import { testClock } from '../../helpers/clock';
+import { createJobRunner, type LeasedJob } from '../../../server/services/jobs';
+import { createTotpSecret, enableTotp, sendSmsCode, verifySmsCode } from '../../../server/services/two-factor';
+import { assertNotLocked, recordFailure, throttleKeys } from '../../../server/services/throttle';
+import { setSmsSender } from '../../../server/services/sms';
+import { AppError } from '../../../server/errors';
+
+/**
+ * Issue 32.5, the clock: sign-in (password expiry), second factors, throttle windows and import leases decide by
+ * `deps.clock`, so a test sets the time. The app's clock here stands a day (or a hundred days) behind the machine's:
+ * each case passes on that clock and fails when the code reads Date.now() instead.
+ */
+const DAY = 86_400_000;
+const MIN = 60_000;
+const PW = 'Correct-Horse-1!';
+let n = 0;
+const email = (p: string) => `${p}-${++n}-${Date.now()}@clock.test`;
+let ipSeq = 0;
+const freshIp = () => `198.51.100.${(++ipSeq % 250) + 1}`;
+
+describe('job runner: a lease is taken on its clock', () => {
+  it('leaseUntil is the clock + the lease period, and moves with the clock', async () => {
+    const clock = testClock(Date.UTC(2031, 5, 1));
+    const runner = createJobRunner({ warn: () => undefined }, clock);
+    const seen: number[] = [];
+    runner.run({
+      leaseMs: 30_000,
+      renew: async () => true,
+      onRenewError: () => undefined,
+      work: async (lease: LeasedJob) => {
+        seen.push(lease.leaseUntil());
+        clock.advance(10_000);
+        seen.push(lease.leaseUntil());
+      },
+    });
+    await runner.settled();
+    expect(seen).toEqual([Date.UTC(2031, 5, 1) + 30_000, Date.UTC(2031, 5, 1) + 40_000]);
+  });
+});
+
+for (const kind of DB_KINDS) {
+  describe(`decisions on deps.clock [${kind}]`, () => {
+    // a day behind the machine: a deadline set on this clock is already past on Date.now()
+    const clock = testClock(Date.now() - DAY);
+    let t: TestApp;
+    beforeAll(async () => {
+      t = await createTestApp(kind, { IAM_PASSWORD_MAX_AGE_DAYS: '30' }, { clock });
+    });
+    afterAll(async () => {
+      await t?.close();
+    });
+
+    const login = async (mail: string) => {
+      const s = await startAuthorize(t);
+      const res = await t.app.inject({ method: 'POST', url: '/api/login', headers: { cookie: s.jar.header() }, payload: { email: mail, password: PW, interaction: s.interaction ?? '' }, remoteAddress: freshIp() });
+      expect(res.statusCode, res.body).toBe(200);
+      return (res.json() as { data: { status: string } }).data.status;
+    };
+
+    it('password expiry: a password is old by the clock, not by the machine', async () => {
+      // changed 100 days before the machine's now: expired on Date.now() (30 days), 20 days old on the clock below
+      const changedAt = Date.now() - 100 * DAY;
+      const acc = await createAccount(t, { type: 'user', email: email('expiry'), password: PW });
+      await t.db.kysely.updateTable('accounts').set({ password_changed_at: new Date(changedAt).toISOString() }).where('id', '=', acc.id).execute();
+      clock.set(changedAt + 20 * DAY);
+      expect(await login(acc.email)).toBe('complete');
+      clock.set(changedAt + 30 * DAY - MIN);
+      expect(await login(acc.email)).toBe('complete');
+      clock.set(changedAt + 30 * DAY);
+      expect(await login(acc.email)).toBe('password_expired');
+      clock.set(Date.now() - DAY);
+    });
+
+    it('TOTP: the ±1 step window is around the clock', async () => {
+      const acc = await createAccount(t, { type: 'user', email: email('totp'), password: PW });
+      const { secret } = await createTotpSecret(t.app, acc);
+      const codeAt = (timestamp: number) => TOTP.generate({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30, timestamp });
+      const at = Math.floor((Date.now() - DAY) / 30_000) * 30_000 + 15_000; // mid-step
+      clock.set(at);
+      // the machine's code and one three steps ahead of the clock are outside the window
+      expect(await enableTotp(t.app, acc, codeAt(Date.now()))).toBeNull();
+      expect(await enableTotp(t.app, acc, codeAt(at + 90_000))).toBeNull();
+      // a minute on, the previous step's code is still in the window
+      clock.advance(30_000);
+      expect(await enableTotp(t.app, acc, codeAt(at))).toHaveLength(10);
+    });
+
+    it('SMS code: it lives 10 minutes on the clock', async () => {
+      const sent: string[] = [];
+      setSmsSender(t.app, { send: async (_to, body) => void sent.push(body) });
+      const acc = await createAccount(t, { type: 'user', email: email('sms'), password: PW, phone: '+41790000077' });
+      const lastCode = () => /\b(\d{6})\b/.exec(sent.at(-1) ?? '')?.[1] ?? '';
+      const start = Date.now() - DAY;
+      clock.set(start);
+      await sendSmsCode(t.app, acc, 'sms_enable');
+      const row = await t.db.kysely.selectFrom('otp_challenges').select(['sent_at', 'expires_at']).where('account_id', '=', acc.id).executeTakeFirstOrThrow();
+      expect(row).toEqual({ sent_at: new Date(start).toISOString(), expires_at: new Date(start + 10 * MIN).toISOString() });
+      // 9 minutes on the clock: still good (on Date.now() it died a day ago)
+      clock.set(start + 9 * MIN);
+      expect(await verifySmsCode(t.app, acc, 'sms_enable', lastCode())).toBe(true);
+      // a second code, tried after its 10 minutes on the clock (on Date.now() it would not have expired)
+      clock.set(start + 20 * MIN);
+      await sendSmsCode(t.app, acc, 'sms_enable');
+      clock.set(start + 30 * MIN);
+      expect(await verifySmsCode(t.app, acc, 'sms_enable', lastCode())).toBe(false);
+    });
+
+    it('throttle: the failure window, the lock and its retry-after run on the clock', async () => {
+      const key = throttleKeys.account(randomUUID());
+      const start = Date.now() - DAY;
+      clock.set(start);
+      // 4 failures, then the 15-minute window is over: the count starts again
+      for (let i = 0; i < 4; i++) await recordFailure(t.app, [key]);
+      clock.set(start + 15 * MIN);
+      expect(await recordFailure(t.app, [key])).toEqual([{ key, count: 1, lockedUntil: 0 }]);
+      // 5 failures within the window lock the key for 15 minutes from the fifth
+      for (let i = 0; i < 4; i++) await recordFailure(t.app, [key]);
+      const lockedAt = start + 15 * MIN;
+      await expect(assertNotLocked(t.app, [key])).rejects.toBeInstanceOf(AppError);
+      clock.set(lockedAt + 5 * MIN);
+      const err = await assertNotLocked(t.app, [key]).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(err).toBeInstanceOf(AppError);
+      expect((err as AppError).code).toBe('account_locked');
+      expect((err as AppError).headers).toEqual({ 'retry-after': '600' });
+      clock.set(lockedAt + 15 * MIN);
+      await expect(assertNotLocked(t.app, [key])).resolves.toBeUndefined();
+    });
+
+    it('import lease: a job whose lease ran out on the clock is closed as interrupted when read', async () => {
+      const start = Date.now() - DAY;
+      clock.set(start);
+      const id = randomUUID();
+      const at = new Date(start).toISOString();
+      await t.db.kysely
+        .insertInto('import_jobs')
+        .values({
+          id,
+          actor_id: null,
+          status: 'running',
+          dry_run: 0,
+          send_invitations: 0,
+          total: 10,
+          processed: 0,
+          created: 0,
+          skipped_count: 0,
+          failed_count: 0,
+          report: null,
+          error_code: null,
+          created_at: at,
+          updated_at: at,
+          finished_at: null,
+          owner: 'another-instance:1:dead',
+          heartbeat_at: at,
+          lease_until: start + MIN,
+        })
+        .execute();
+      const read = () => t.app.services.usersImport.job(id, (code) => code);
+      // its owner's last heartbeat was a moment ago on the clock: the job is still its owner's
+      clock.set(start + MIN - 1);
+      expect(await read()).toMatchObject({ status: 'running', error: null });
+      // the lease has run out: whoever reads it closes it
+      clock.set(start + MIN + 1);
+      expect(await read()).toMatchObject({ status: 'failed', error: { code: 'import_interrupted' }, finished_at: new Date(start + MIN + 1).toISOString() });
+    });
+  });
+}
