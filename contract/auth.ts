@@ -272,6 +272,23 @@ export const ssoCallback = defineEndpoint({
   errors: { 404: ['sso_provider_unknown'] },
 });
 
+/**
+ * The upstream provider sends the browser back here after signing the person out there, when an app's RP-initiated
+ * logout of an SSO session went on to the upstream (server/oidc/upstream-logout.ts). Register
+ * `APP_URL/api/sso/<provider>/signed-out` at the upstream as a post-logout redirect URI. Always a redirect: to the
+ * app's post-logout redirect URI (with the app's `state`) or our signed-out page, kept server-side for the browser
+ * holding the `iam_sso_logout` cookie and used once; anything else (no or another cookie, used, expired, another
+ * provider or `state`) goes to our signed-out page.
+ */
+export const ssoSignedOut = defineEndpoint({
+  method: 'GET', path: '/api/sso/:provider/signed-out', tag, access: 'public', summary: 'Upstream provider sign-out return: continues to where the app\'s sign-out ends (browser redirect)',
+  params: providerParams,
+  query: z.object({ state: z.string().max(200).optional() }).passthrough(),
+  status: 302,
+  response: z.null().describe("Redirect to the app's post-logout redirect URI or the signed-out page (clears the `iam_sso_logout` cookie)"),
+  errors: {},
+});
+
 /** Error codes the SSO callback puts in the login page's query (`?error=…`). */
 export const SSO_CALLBACK_ERRORS = ['sso_failed', 'sso_account_not_found', 'sso_email_missing', 'sso_email_unverified', 'interaction_expired', 'interaction_foreign_browser'] as const;
 export type SsoCallbackError = (typeof SSO_CALLBACK_ERRORS)[number];

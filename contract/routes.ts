@@ -28,6 +28,7 @@ export const auth = {
   logout: route<typeof authEndpoints.logout>('POST', '/api/logout'),
   resendSms: route<typeof authEndpoints.resendSms>('POST', '/api/2fa/sms/resend'),
   ssoCallback: route<typeof authEndpoints.ssoCallback>('GET', '/api/sso/:provider/callback'),
+  ssoSignedOut: route<typeof authEndpoints.ssoSignedOut>('GET', '/api/sso/:provider/signed-out'),
   ssoStart: route<typeof authEndpoints.ssoStart>('GET', '/api/sso/:provider/start'),
   validateOtp: route<typeof authEndpoints.validateOtp>('POST', '/api/2fa/google/validate-otp'),
   validateRecoveryCode: route<typeof authEndpoints.validateRecoveryCode>('POST', '/api/2fa/validate-recovery-code'),

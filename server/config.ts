@@ -32,9 +32,11 @@ const ssoProviderSchema = z.object({
   require_email_verified: z.boolean().default(true),
   /**
    * Whether signing out here also signs the person out at this provider (default true, when it advertises an
-   * end_session_endpoint): the browser continues to it with `id_token_hint`, and comes back to the login page, so the
-   * next SSO sign-in asks for the upstream password again. Register `APP_URL/login` and `APP_URL/admin/login` there as
-   * post-logout redirect URIs.
+   * end_session_endpoint), so the next SSO sign-in asks for the upstream password again: the browser continues to it
+   * with `id_token_hint`. After a sign-out in the portal or the admin console it comes back to the login page; after
+   * an app's RP-initiated logout to `APP_URL/api/sso/<id>/signed-out`, which goes on to where the app's sign-out
+   * ends. Register `APP_URL/login`, `APP_URL/admin/login` and `APP_URL/api/sso/<id>/signed-out` there as post-logout
+   * redirect URIs.
    */
   end_session: z.boolean().default(true),
 });

@@ -16,6 +16,7 @@ import { accountClaims } from './claims';
 import { recordCompletedSignIn } from './activity';
 import { readInteractionResult } from './interaction-result';
 import { rememberUpstreamSignIn } from './upstream-sessions';
+import { continueAtUpstream, upstreamLogoutFormAction } from './upstream-logout';
 import { BINDING_COOKIE_PATH, bindingCookieName, bindingValue } from './interaction-binding';
 import { answerStructuredRevocations, revocationAllowed, type AccessTokenReader } from './revocation';
 import { DPOP_ALGS } from './dpop';
@@ -38,26 +39,32 @@ const epoch = (): number => Math.floor(Date.now() / 1000);
  * ends the whole session ("Yes": every client) or one client's part of it. The session is read before the provider
  * acts; afterwards each client it no longer holds gets a logout token queued for its back-channel logout URI (with the
  * sid its ID tokens carried), then this instance's sender is woken. The person's redirect does not wait for any app.
+ * When the whole session ended and it came through an upstream provider, the browser goes on to sign out there first
+ * (server/oidc/upstream-logout.ts).
  */
-function logoutTokensOnEndSession(provider: Provider, db: Kysely<Database>, log: ServiceHost['log']) {
+function onEndSessionConfirm(provider: Provider, host: ProviderHost) {
+  const db = host.db.kysely;
   return async (ctx: KoaContextWithOIDC, next: () => Promise<void>): Promise<void> => {
     if (ctx.method !== 'POST' || ctx.path !== '/session/end/confirm') return next();
     const before = await provider.Session.get(ctx).catch(() => undefined);
     const accountId = before?.accountId;
     const authorizations = before?.authorizations ? structuredClone(before.authorizations) : {};
     await next();
-    if (!accountId || ctx.status !== 303 || (ctx.oidc as KoaContextWithOIDC['oidc'] | undefined)?.route !== 'end_session_confirm') return;
+    if (!before || !accountId || ctx.status !== 303 || (ctx.oidc as KoaContextWithOIDC['oidc'] | undefined)?.route !== 'end_session_confirm') return;
     // the provider's session object after the confirmation: destroyed ("Yes"), or without the client that asked
     const after = ctx.oidc.entities.Session as (KoaContextWithOIDC['oidc']['entities']['Session'] & { destroyed?: boolean }) | undefined;
-    const ended = Object.entries(authorizations).filter(([clientId]) => !after || after.destroyed === true || !after.authorizations?.[clientId]);
-    if (!ended.length) return;
-    try {
-      const queued = await enqueueLogouts(db, accountId, ended.map(([clientId, a]) => ({ clientId, sid: typeof a.sid === 'string' ? a.sid : null })), 'rp_logout');
-      if (queued) wakeLogoutDeliveries(db);
-    } catch (err) {
-      // the sign-out itself is done; an unreachable database is logged, never shown to the person leaving
-      log.warn({ err: err instanceof Error ? err.message : String(err) }, 'back-channel logout tokens not queued');
+    const wholeSession = !after || after.destroyed === true;
+    const ended = Object.entries(authorizations).filter(([clientId]) => wholeSession || !after.authorizations?.[clientId]);
+    if (ended.length) {
+      try {
+        const queued = await enqueueLogouts(db, accountId, ended.map(([clientId, a]) => ({ clientId, sid: typeof a.sid === 'string' ? a.sid : null })), 'rp_logout');
+        if (queued) wakeLogoutDeliveries(db);
+      } catch (err) {
+        // the sign-out itself is done; an unreachable database is logged, never shown to the person leaving
+        host.log.warn({ err: err instanceof Error ? err.message : String(err) }, 'back-channel logout tokens not queued');
+      }
     }
+    if (wholeSession) await continueAtUpstream(host, ctx, before.uid);
   };
 }
 
@@ -335,8 +342,10 @@ export async function createProvider(deps: ProviderHost, jwks: JWKS, jwksMaxAgeS
     if (ctx.path === '/jwks' && ctx.status === 200) ctx.set('cache-control', `public, max-age=${jwksMaxAgeSeconds}`);
   });
 
-  // RP-initiated logout: the service apps of the session the confirmation ends are told (back-channel logout)
-  provider.use(logoutTokensOnEndSession(provider, db, log));
+  // RP-initiated logout: the service apps of the session the confirmation ends are told (back-channel logout), and an
+  // SSO session signs out at its upstream provider too; the logout page's form-action allows that provider
+  provider.use(onEndSessionConfirm(provider, deps));
+  provider.use(upstreamLogoutFormAction(deps));
 
   // a token refresh through a session uses it: the sessions list's "last used"
   provider.on('grant.success', (ctx: KoaContextWithOIDC) => {

@@ -1,14 +1,15 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { cleanLoginHint, cleanUiLocales } from '../oidc/login-hints';
 import * as oidc from 'openid-client';
-import type { AppConfig, SsoProviderConfig } from '../config';
 import { nowIso } from '../db/index';
 import { AppError } from '../errors';
 import { createAdapterClass } from '../oidc/adapter';
 import { accountTypeForClient } from '../oidc/access';
 import { holdsInteraction } from '../oidc/interaction-binding';
+import { returnFromUpstream } from '../oidc/upstream-logout';
 import { normalizeEmail } from './accounts';
 import type { Deps } from './deps';
+import { upstreamEndSessionUrl, upstreamOf } from './sso-upstream';
 import { clientOf, type BrowserCookies, type ClientInfo, type SignInService } from './sign-in';
 
 /**
@@ -47,23 +48,6 @@ export interface SsoStart {
   browser: string;
 }
 
-const configs = new WeakMap<AppConfig, Map<string, Promise<oidc.Configuration>>>();
-
-/** Discovery of an upstream provider, cached per provider (dropped on failure so it is retried). */
-function upstreamOf(config: AppConfig, p: SsoProviderConfig): Promise<oidc.Configuration> {
-  let byId = configs.get(config);
-  if (!byId) configs.set(config, (byId = new Map()));
-  let c = byId.get(p.id);
-  if (!c) {
-    const insecure = p.issuer.startsWith('http:');
-    const auth = !p.client_secret ? oidc.None() : p.token_endpoint_auth_method === 'client_secret_basic' ? oidc.ClientSecretBasic(p.client_secret) : oidc.ClientSecretPost(p.client_secret);
-    c = oidc.discovery(new URL(p.issuer), p.client_id, p.client_secret ? { client_secret: p.client_secret } : undefined, auth, insecure ? { execute: [oidc.allowInsecureRequests] } : undefined);
-    byId.set(p.id, c);
-    c.catch(() => byId.delete(p.id));
-  }
-  return c;
-}
-
 export function createSsoService(deps: Deps, signIn: Pick<SignInService, 'loadInteraction' | 'finishSignIn'>) {
   const States = createAdapterClass(deps.db.kysely);
   const states = new States('SsoState');
@@ -85,16 +69,16 @@ export function createSsoService(deps: Deps, signIn: Pick<SignInService, 'loadIn
      * (the sign-out here has happened either way).
      */
     async endSessionUrl(upstream: { provider: string; idToken: string }, type: 'user' | 'admin'): Promise<string | undefined> {
-      const p = deps.config.ssoProviders.find((x) => x.id === upstream.provider);
-      if (!p?.end_session) return undefined;
-      try {
-        const config = await upstreamOf(deps.config, p);
-        if (!config.serverMetadata().end_session_endpoint) return undefined;
-        return oidc.buildEndSessionUrl(config, { id_token_hint: upstream.idToken, post_logout_redirect_uri: `${deps.config.appUrl}${type === 'admin' ? '/admin/login' : '/login'}` }).href;
-      } catch (err) {
-        deps.log.warn({ err, provider: p.id }, 'upstream sign-out skipped: discovery failed');
-        return undefined;
-      }
+      return upstreamEndSessionUrl(deps, upstream, `${deps.config.appUrl}${type === 'admin' ? '/admin/login' : '/login'}`);
+    },
+
+    /**
+     * Where the browser goes when the upstream `providerId` sends it back after an app's RP-initiated logout went on
+     * to sign out there (GET /api/sso/:provider/signed-out): the target kept for this browser (`key`: its
+     * `iam_sso_logout` cookie), once; else our signed-out page (server/oidc/upstream-logout.ts).
+     */
+    async signedOut(providerId: string, state: string | undefined, key: string | undefined): Promise<string> {
+      return returnFromUpstream(deps, providerId, state, key);
     },
 
     /**

@@ -4,6 +4,7 @@ import { clientInfoOf } from '../../lib/client-info';
 import { routeOf } from '../../lib/route';
 import { SSO_BROWSER_COOKIE } from '../../services/sso';
 import { cookieOf } from '../../oidc/interaction-binding';
+import { SSO_LOGOUT_COOKIE, SSO_LOGOUT_COOKIE_PATH } from '../../oidc/upstream-logout';
 
 /** Upstream single sign-on: browser redirects to the upstream provider and back (server/services/sso.ts). */
 const routes: FastifyPluginAsyncZod = async (app) => {
@@ -29,6 +30,17 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       const onRefused = (problem: { code: string; message: string }) =>
         app.services.errorLog.record({ status: 403, code: problem.code, method: 'GET', route: '/api/sso/:provider/callback', params: { provider: req.params.provider }, path: `/api/sso/${req.params.provider}/callback`, message: problem.message, userEmail: null });
       const to = await sso.callback(req.params.provider, req.query.state, req.url, clientInfoOf(req), req.log, cookieOf(req.headers.cookie, SSO_BROWSER_COOKIE), req.headers.cookie, onRefused);
+      return reply.redirect(to, 302);
+    },
+  });
+
+  app.route({
+    ...routeOf(auth.ssoSignedOut),
+    handler: async (req, reply) => {
+      // back from the upstream's sign-out: on to where the app's RP-initiated logout ends, for this browser only, once
+      const to = await sso.signedOut(req.params.provider, req.query.state, cookieOf(req.headers.cookie, SSO_LOGOUT_COOKIE));
+      reply.header('set-cookie', `${SSO_LOGOUT_COOKIE}=; Path=${SSO_LOGOUT_COOKIE_PATH}; Max-Age=0; HttpOnly; SameSite=Lax${secure}`);
+      reply.header('cache-control', 'no-store');
       return reply.redirect(to, 302);
     },
   });
