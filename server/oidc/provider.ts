@@ -22,8 +22,7 @@ import { answerStructuredRevocations, revocationAllowed, type AccessTokenReader 
 import { DPOP_ALGS } from './dpop';
 import type { ServiceHost } from '../services/deps';
 import type { AppConfig } from '../config';
-import type { Account, Database } from '../db/schema';
-import type { Kysely } from 'kysely';
+import type { Account } from '../db/schema';
 import { enqueueLogouts, wakeLogoutDeliveries } from './backchannel-logout';
 import type { Mailer } from '../services/mail';
 import { DEVICE_COOKIE, DEVICE_COOKIE_MAX_AGE_MS, recordSignIn, touchSession } from '../services/sessions';
