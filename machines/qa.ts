@@ -14,6 +14,7 @@ import * as csvImport from './csvImport.qa';
 import * as disableCode from './disableCode.qa';
 import * as invitationResend from './invitationResend.qa';
 import * as login from './login.qa';
+import * as passkeyRegistration from './passkeyRegistration.qa';
 import * as session from './session.qa';
 import * as ssoCallback from './ssoCallback.qa';
 import * as twoFactorSetup from './twoFactorSetup.qa';
@@ -30,6 +31,7 @@ export const qaModules: Record<string, Record<string, unknown>> = {
   'apiKey.qa.ts': apiKey,
   'ssoCallback.qa.ts': ssoCallback,
   'session.qa.ts': session,
+  'passkeyRegistration.qa.ts': passkeyRegistration,
 };
 
 /**

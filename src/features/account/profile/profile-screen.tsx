@@ -1,7 +1,7 @@
 /**
  * Profile for users (/profile) and admins (/admin/profile): avatar, personal
  * info (name, phone, language), password change with the live policy
- * checklist, two-factor setup driven by the twoFactorSetup machine, and the live sessions.
+ * checklist, two-factor setup driven by the twoFactorSetup machine, passkeys (passkeyRegistration machine), and the live sessions.
  */
 import { msg } from '@lingui/core/macro';
 import { Trans } from '@lingui/react/macro';
@@ -17,6 +17,7 @@ import { ChangePasswordSection } from './change-password-section';
 import { PersonalInfoSection } from './personal-info-section';
 import { TwoFactorSection } from './two-factor-section';
 import { SessionsSection } from './sessions-section';
+import { PasskeysSection } from './passkeys-section';
 
 export const profileTitle = msg`Profile`;
 
@@ -49,6 +50,7 @@ export function ProfileScreen({ kind }: { kind: AccountKind }) {
         <PersonalInfoSection kind={kind} user={user} />
         <ChangePasswordSection kind={kind} sso={user.auth_type === 'SSO'} />
         <TwoFactorSection key={`${String(query.data['2fa'].enabled)}-${user.phone ?? ''}`} kind={kind} phone={user.phone} status={query.data['2fa']} />
+        <PasskeysSection kind={kind} />
         <SessionsSection kind={kind} />
       </div>
     </div>
