@@ -60,7 +60,10 @@ function record(entry: WalkRecord): WalkRecord {
  * Machines with QA words whose browser driver is not written yet (issue 13 stays open for them). Any other machine
  * without a driver fails the walk.
  */
-const BROWSER_PENDING: Readonly<Record<string, string>> = {};
+const BROWSER_PENDING: Readonly<Record<string, string>> = {
+  passkeyRegistration:
+    "issue 33: the driver (Chromium's virtual authenticator, e2e/webauthn.ts) is not written yet; its enrolment scenario needs the login machine's enrolment screen, which has not landed.",
+};
 
 /**
  * Cases whose browser walk fails on a driver fault that is understood but not yet fixed: listed (fixme in the report),
