@@ -53,22 +53,48 @@ export interface SsoUpstream {
   authorizations: URL[];
   /** The token requests it answered, with their status. */
   tokenStatuses: number[];
+  /** How many times it asked for a sign-in (its interaction: where a real provider shows its password form). */
+  prompts: number;
   close(): Promise<void>;
 }
 
+let shared: Promise<SsoUpstream> | undefined;
+/**
+ * The upstream provider, started once per worker process (every spec and driver of the worker shares it: it listens on
+ * one fixed port). The e2e server discovers it on the first upstream sign-in.
+ */
+export function sharedSsoUpstream(env: NodeJS.ProcessEnv = process.env): Promise<SsoUpstream> {
+  shared ??= startSsoUpstream(env);
+  return shared;
+}
+
+/** The worker's upstream provider when it was started, else undefined (nothing to reset). */
+export const runningSsoUpstream = (): Promise<SsoUpstream> | undefined => shared;
+
 export async function startSsoUpstream(env: NodeJS.ProcessEnv = process.env): Promise<SsoUpstream> {
   const issuer = upstreamIssuer(env);
-  const state: SsoUpstream = { issuer, person: null, failTokens: false, authorizations: [], tokenStatuses: [], close: async () => undefined };
+  const state: SsoUpstream = { issuer, person: null, failTokens: false, authorizations: [], tokenStatuses: [], prompts: 0, close: async () => undefined };
   const provider = new Provider(issuer, {
     clients: [
       {
         client_id: SSO_WALK.clientId,
         client_secret: SSO_WALK.clientSecret,
         redirect_uris: [`${appUrl(env)}/api/sso/${SSO_WALK.id}/callback`],
+        // the portal's sign-out comes back to the login pages, an app's (through this IAM) to the fixed URI
+        post_logout_redirect_uris: [`${appUrl(env)}/login`, `${appUrl(env)}/admin/login`, `${appUrl(env)}/api/sso/${SSO_WALK.id}/signed-out`],
         token_endpoint_auth_method: 'client_secret_post',
       },
     ],
-    features: { devInteractions: { enabled: false } },
+    features: {
+      devInteractions: { enabled: false },
+      // its sign-out asks "Sign out?" (as LemonLDAP::NG does by default), in a page without outside resources
+      rpInitiatedLogout: {
+        enabled: true,
+        logoutSource: async (ctx, form) => {
+          ctx.body = `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Walk IdP</title></head><body><main><h1>Sign out of Walk IdP?</h1>${form}<button type="submit" form="op.logoutForm" name="logout" value="yes">Yes, sign me out</button></main></body></html>`;
+        },
+      },
+    },
     claims: { openid: ['sub'], email: ['email', 'email_verified'] },
     scopes: ['openid', 'email', 'profile'],
     cookies: { keys: ['sso-walk-upstream-key'] },
@@ -94,6 +120,7 @@ export async function startSsoUpstream(env: NodeJS.ProcessEnv = process.env): Pr
     const url = new URL(req.url ?? '/', issuer);
     if (url.pathname === '/auth') state.authorizations.push(url);
     if (url.pathname.startsWith('/interaction/')) {
+      state.prompts++;
       if (!state.person) {
         res.statusCode = 500;
         res.end('no person chosen for the upstream sign-in');

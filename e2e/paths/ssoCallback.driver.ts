@@ -18,7 +18,7 @@
 import { expect, type Browser, type BrowserContext, type Page, type Request, type Route } from '@playwright/test';
 import { randomBytes } from 'node:crypto';
 import { ADMIN, createUserWithPassword, fillCredentials, setLanguage, superAdminToken, withDb } from '../helpers';
-import { appUrl, SSO_WALK, startSsoUpstream, type SsoUpstream } from '../sso-upstream';
+import { appUrl, runningSsoUpstream, SSO_WALK, sharedSsoUpstream, type SsoUpstream } from '../sso-upstream';
 import { nextStep, startedBy, type DriverContext, type DriverFn, type MachineDriver } from './driver';
 
 const PASSWORD = 'Sso-Walk-Passw0rd!';
@@ -136,11 +136,9 @@ async function ssoAccount(ctx: DriverContext, locale: 'en' | 'de'): Promise<{ em
   return account;
 }
 
-let upstreamStarted: Promise<SsoUpstream> | undefined;
 /** The upstream provider, started once per worker (the e2e server discovers it on the first upstream sign-in). */
 async function upstream(): Promise<SsoUpstream> {
-  upstreamStarted ??= startSsoUpstream();
-  const u = await upstreamStarted;
+  const u = await sharedSsoUpstream();
   u.person = null;
   u.failTokens = false;
   return u;
@@ -563,8 +561,9 @@ export const ssoCallbackDriver: MachineDriver = {
     for (const context of w.contexts) await context.close().catch(() => undefined);
     if (w.heldToken) await w.heldToken.abort().catch(() => undefined);
     await ctx.page.unrouteAll({ behavior: 'ignoreErrors' });
-    if (upstreamStarted) {
-      const up = await upstreamStarted;
+    const running = runningSsoUpstream();
+    if (running) {
+      const up = await running;
       up.person = null;
       up.failTokens = false;
     }

@@ -102,18 +102,26 @@ export async function continueAtUpstream(host: Pick<ServiceHost, 'db' | 'config'
   }
 }
 
+/** Where a return from the upstream goes, and whether the browser's `iam_sso_logout` cookie is still needed. */
+export interface UpstreamReturn {
+  to: string;
+  /** A live way back of this browser that this return did not match (another provider or `state`): kept for the real one. */
+  keepCookie: boolean;
+}
+
 /**
  * The upstream sent the browser back to `APP_URL/api/sso/<providerId>/signed-out`: the kept target of this browser's
  * sign-out (`key`: its `iam_sso_logout` cookie), once, when it is live, of this provider, and the `state` the upstream
- * returned (if it returned one) is the one sent; otherwise our signed-out page. A return with another `state` leaves
- * the record for the real one.
+ * returned (if it returned one) is the one sent; otherwise our signed-out page. A return with another provider or
+ * `state` leaves the record, and the cookie, for the real one.
  */
-export async function returnFromUpstream(host: Pick<ServiceHost, 'db' | 'config'>, providerId: string, state: string | undefined, key: string | undefined): Promise<string> {
+export async function returnFromUpstream(host: Pick<ServiceHost, 'db' | 'config'>, providerId: string, state: string | undefined, key: string | undefined): Promise<UpstreamReturn> {
   const fallback = signedOutPage(host.config.issuer);
-  if (!key) return fallback;
+  if (!key) return { to: fallback, keepCookie: false };
   const Store = createAdapterClass(host.db.kysely);
   const kept = logoutReturnOf(await new Store(MODEL).find(key));
-  if (!kept || kept.provider !== providerId || (state !== undefined && state !== kept.sentState)) return fallback;
+  if (!kept) return { to: fallback, keepCookie: false };
+  if (kept.provider !== providerId || (state !== undefined && state !== kept.sentState)) return { to: fallback, keepCookie: true };
   const taken = logoutReturnOf(await takeStored(host.db.kysely, MODEL, key));
-  return taken?.target ?? fallback;
+  return { to: taken?.target ?? fallback, keepCookie: false };
 }

@@ -6,7 +6,7 @@ import { AppError } from '../errors';
 import { createAdapterClass } from '../oidc/adapter';
 import { accountTypeForClient } from '../oidc/access';
 import { holdsInteraction } from '../oidc/interaction-binding';
-import { returnFromUpstream } from '../oidc/upstream-logout';
+import { returnFromUpstream, type UpstreamReturn } from '../oidc/upstream-logout';
 import { normalizeEmail } from './accounts';
 import type { Deps } from './deps';
 import { upstreamEndSessionUrl, upstreamOf } from './sso-upstream';
@@ -75,9 +75,10 @@ export function createSsoService(deps: Deps, signIn: Pick<SignInService, 'loadIn
     /**
      * Where the browser goes when the upstream `providerId` sends it back after an app's RP-initiated logout went on
      * to sign out there (GET /api/sso/:provider/signed-out): the target kept for this browser (`key`: its
-     * `iam_sso_logout` cookie), once; else our signed-out page (server/oidc/upstream-logout.ts).
+     * `iam_sso_logout` cookie), once; else our signed-out page (server/oidc/upstream-logout.ts). `keepCookie`: the
+     * browser's cookie still leads to a live way back this return did not match.
      */
-    async signedOut(providerId: string, state: string | undefined, key: string | undefined): Promise<string> {
+    async signedOut(providerId: string, state: string | undefined, key: string | undefined): Promise<UpstreamReturn> {
       return returnFromUpstream(deps, providerId, state, key);
     },
 

@@ -38,10 +38,10 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     ...routeOf(auth.ssoSignedOut),
     handler: async (req, reply) => {
       // back from the upstream's sign-out: on to where the app's RP-initiated logout ends, for this browser only, once
-      const to = await sso.signedOut(req.params.provider, req.query.state, cookieOf(req.headers.cookie, SSO_LOGOUT_COOKIE));
-      reply.header('set-cookie', `${SSO_LOGOUT_COOKIE}=; Path=${SSO_LOGOUT_COOKIE_PATH}; Max-Age=0; HttpOnly; SameSite=Lax${secure}`);
+      const back = await sso.signedOut(req.params.provider, req.query.state, cookieOf(req.headers.cookie, SSO_LOGOUT_COOKIE));
+      if (!back.keepCookie) reply.header('set-cookie', `${SSO_LOGOUT_COOKIE}=; Path=${SSO_LOGOUT_COOKIE_PATH}; Max-Age=0; HttpOnly; SameSite=Lax${secure}`);
       reply.header('cache-control', 'no-store');
-      return reply.redirect(to, 302);
+      return reply.redirect(back.to, 302);
     },
   });
 };

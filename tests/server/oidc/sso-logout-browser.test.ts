@@ -178,7 +178,8 @@ describeEachDb(
         await page.waitForURL(`${rpUrl}/?state=bye`, { timeout: 15_000 });
         expect(rp.loggedOut).toEqual(['?state=bye']);
         expect((await context.cookies(appUrl)).map((c) => c.name)).not.toContain('iam_sso_logout');
-        // back in the history to our fixed URI: our signed-out page, not the app again
+        // Back re-opens the upstream's sign-out address; signed out there, it sends the browser straight back to our
+        // fixed URI: a second return, which shows our signed-out page, not the app again
         await page.goBack();
         await page.waitForURL(`${appUrl}/oidc/session/end/success`, { timeout: 15_000 });
         expect(rp.loggedOut).toEqual(['?state=bye']);

@@ -233,19 +233,21 @@ describeEachDb(
       expect(key).toBeTruthy();
       const signedOut = `${t.config.issuer}/session/end/success`;
       const evil = encodeURIComponent('https://evil.example/steal');
-      const refused: Array<[string, string]> = [
-        [`/api/sso/corp/signed-out?state=${state}`, ''], // another browser: no cookie
-        [`/api/sso/corp/signed-out?state=${state}`, `iam_sso_logout=${randomBytes(32).toString('base64url')}`], // a key never issued
-        [`/api/sso/corp/signed-out?state=wrong-state`, `iam_sso_logout=${key}`], // not the state sent upstream
-        [`/api/sso/corpkeep/signed-out?state=${state}`, `iam_sso_logout=${key}`], // another provider's return
-        [`/api/sso/nope/signed-out?state=${state}`, `iam_sso_logout=${key}`], // an unknown provider
-        [`/api/sso/corp/signed-out?post_logout_redirect_uri=${evil}&redirect_uri=${evil}&target=${evil}&state=${state}x`, `iam_sso_logout=${key}`],
-        [`/api/sso/corp/signed-out?post_logout_redirect_uri=${evil}`, ''],
+      // [url, cookie, whether the browser keeps its cookie (a live way back this return did not match)]
+      const refused: Array<[string, string, boolean]> = [
+        [`/api/sso/corp/signed-out?state=${state}`, '', false], // another browser: no cookie
+        [`/api/sso/corp/signed-out?state=${state}`, `iam_sso_logout=${randomBytes(32).toString('base64url')}`, false], // a key never issued
+        [`/api/sso/corp/signed-out?state=wrong-state`, `iam_sso_logout=${key}`, true], // not the state sent upstream
+        [`/api/sso/corpkeep/signed-out?state=${state}`, `iam_sso_logout=${key}`, true], // another provider's return
+        [`/api/sso/nope/signed-out?state=${state}`, `iam_sso_logout=${key}`, true], // an unknown provider
+        [`/api/sso/corp/signed-out?post_logout_redirect_uri=${evil}&redirect_uri=${evil}&target=${evil}&state=${state}x`, `iam_sso_logout=${key}`, true],
+        [`/api/sso/corp/signed-out?post_logout_redirect_uri=${evil}`, '', false],
       ];
-      for (const [url, cookie] of refused) {
+      for (const [url, cookie, keeps] of refused) {
         const res = await t.app.inject({ method: 'GET', url, headers: cookie ? { cookie } : {} });
         expect(res.statusCode, url).toBe(302);
         expect(res.headers.location, `${url} ${cookie}`).toBe(signedOut);
+        expect(setCookies(res).some((c) => c.startsWith('iam_sso_logout=;')), `${url} ${cookie}`).toBe(!keeps);
       }
       // none of them used the way back up: the browser that holds it, with the upstream's state, goes to the app
       const landed = await t.app.inject({ method: 'GET', url: `/api/sso/corp/signed-out?state=${state}&post_logout_redirect_uri=${evil}`, headers: { cookie: `iam_sso_logout=${key}` } });

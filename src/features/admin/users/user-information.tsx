@@ -1,4 +1,3 @@
-import { UserPasskeysCard } from './user-passkeys-card';
 import { UserSessionsCard } from './user-sessions-card';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useQuery } from '@tanstack/react-query';
@@ -71,7 +70,7 @@ function UserDetailView({ user, canEditRoles }: { user: UserDetail; canEditRoles
   const name = `${user.first_name} ${user.last_name}`.trim() || user.email;
   const latest = user.latest_activity;
   const active = user.status === 'ACTIVE';
-  const ids = { activity: useId(), account: useId(), subs: useId(), key: useId(), history: useId(), sessions: useId(), passkeys: useId() };
+  const ids = { activity: useId(), account: useId(), subs: useId(), key: useId(), history: useId(), sessions: useId() };
 
   return (
     <>
@@ -142,8 +141,6 @@ function UserDetailView({ user, canEditRoles }: { user: UserDetail; canEditRoles
       {user.technical ? <ApiKeyCard user={user} titleId={ids.key} /> : null}
 
       <UserSessionsCard userId={user.id} titleId={ids.sessions} />
-
-      <UserPasskeysCard userId={user.id} titleId={ids.passkeys} />
 
       <Card title={t`Recent sign-ins`} titleId={ids.history}>
         <TableFrame label={t`Recent sign-ins`}>
