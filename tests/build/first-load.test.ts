@@ -162,12 +162,16 @@ describe('first-load chunks (production build)', () => {
   // 124 901 B) with the same modules and identical sources: the build gained @simplewebauthn/browser's chunk (now
   // imported by the profile) and the minifier's output of the entry differs; the rest is the account catalog's
   // passkey words (the registration view is shared with the sign-in's enrolment).
+  // Issue 33 (the user information page's Passkeys card): user list 206.5 -> 207 (measured 206.51; main 90d46c7 before:
+  // 206.17): the card's 15 messages in admin-users, the catalog the user list shares with the user information page
+  // (+0.22 KB), and the entry's brotli size moving with its chunk names (+0.1 KB here: the same 457 340 bytes raw,
+  // only the hashes in its preload map differ). The other first loads: the same modules, within 0.1 KB.
   it.each([
     ['/admin/dashboard (admin shell)', 153.5],
     ['/admin/… (shell layout alone)', 136.5],
     ['/login', 160.5],
     ['/admin/login', 162],
-    ['/admin/user-management', 206.5],
+    ['/admin/user-management', 207],
     ['/admin/admin-management', 199],
   ] as const)('%s: first load at most %d KB brotli', (route, kb) => {
     expect(firstLoadBrotli(route) / 1024).toBeLessThanOrEqual(kb);

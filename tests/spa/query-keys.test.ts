@@ -38,6 +38,8 @@ const SAMPLE_ARGS: Record<string, unknown[][]> = {
   dailySignInsQueryOptions: [[], [7]],
   errorLogsQueryOptions: [[{ page: 1, size: 20 }]],
   auditQueryOptions: [[{ page: 1, size: 20 }]],
+  userPasskeysQueryOptions: [['u1'], ['u2']],
+  secondFactorPolicyQueryOptions: [[]],
 };
 
 interface Made {

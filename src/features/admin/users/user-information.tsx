@@ -1,3 +1,4 @@
+import { UserPasskeysCard } from './user-passkeys-card';
 import { UserSessionsCard } from './user-sessions-card';
 import { Trans, useLingui } from '@lingui/react/macro';
 import { useQuery } from '@tanstack/react-query';
@@ -70,7 +71,7 @@ function UserDetailView({ user, canEditRoles }: { user: UserDetail; canEditRoles
   const name = `${user.first_name} ${user.last_name}`.trim() || user.email;
   const latest = user.latest_activity;
   const active = user.status === 'ACTIVE';
-  const ids = { activity: useId(), account: useId(), subs: useId(), key: useId(), history: useId(), sessions: useId() };
+  const ids = { activity: useId(), account: useId(), subs: useId(), key: useId(), history: useId(), sessions: useId(), passkeys: useId() };
 
   return (
     <>
@@ -141,6 +142,8 @@ function UserDetailView({ user, canEditRoles }: { user: UserDetail; canEditRoles
       {user.technical ? <ApiKeyCard user={user} titleId={ids.key} /> : null}
 
       <UserSessionsCard userId={user.id} titleId={ids.sessions} />
+
+      <UserPasskeysCard userId={user.id} titleId={ids.passkeys} />
 
       <Card title={t`Recent sign-ins`} titleId={ids.history}>
         <TableFrame label={t`Recent sign-ins`}>
