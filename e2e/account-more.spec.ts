@@ -292,7 +292,7 @@ test.describe('account, more', () => {
     await expect(nav.getByRole('link')).toHaveText(['Dashboard', 'Benutzerverwaltung']);
     await shot(page, 'more-manager-dashboard', 'de');
     await setLanguage(page, 'English');
-    for (const path of ['/admin/roles', '/admin/service-apps', '/admin/subscriptions', '/admin/admin-management']) {
+    for (const path of ['/admin/roles', '/admin/service-apps', '/admin/subscriptions', '/admin/admin-management', '/admin/settings']) {
       await page.goto(path);
       await expect(page, path).toHaveURL(/\/404$/);
     }

@@ -31,6 +31,7 @@ import { Route as AdminShellDashboardRouteImport } from './routes/admin/_shell/d
 import { Route as AdminShellProfileRouteImport } from './routes/admin/_shell/profile';
 import { Route as AdminShellRolesRouteImport } from './routes/admin/_shell/roles';
 import { Route as AdminShellServiceAppsRouteImport } from './routes/admin/_shell/service-apps';
+import { Route as AdminShellSettingsRouteImport } from './routes/admin/_shell/settings';
 import { Route as AdminShellSubscriptionsRouteImport } from './routes/admin/_shell/subscriptions';
 import { Route as AdminShellUserManagementRouteImport } from './routes/admin/_shell/user-management';
 import { Route as AdminShellUserInformationIdRouteImport } from './routes/admin/_shell/user-information.$id';
@@ -145,6 +146,11 @@ const AdminShellServiceAppsRoute = AdminShellServiceAppsRouteImport.update({
   path: '/service-apps',
   getParentRoute: () => AdminShellRoute,
 } as any);
+const AdminShellSettingsRoute = AdminShellSettingsRouteImport.update({
+  id: '/settings',
+  path: '/settings',
+  getParentRoute: () => AdminShellRoute,
+} as any);
 const AdminShellSubscriptionsRoute = AdminShellSubscriptionsRouteImport.update({
   id: '/subscriptions',
   path: '/subscriptions',
@@ -183,6 +189,7 @@ export interface FileRoutesByFullPath {
   '/admin/profile': typeof AdminShellProfileRoute;
   '/admin/roles': typeof AdminShellRolesRoute;
   '/admin/service-apps': typeof AdminShellServiceAppsRoute;
+  '/admin/settings': typeof AdminShellSettingsRoute;
   '/admin/subscriptions': typeof AdminShellSubscriptionsRoute;
   '/admin/user-management': typeof AdminShellUserManagementRoute;
   '/admin/user-information/$id': typeof AdminShellUserInformationIdRoute;
@@ -206,6 +213,7 @@ export interface FileRoutesByTo {
   '/admin/profile': typeof AdminShellProfileRoute;
   '/admin/roles': typeof AdminShellRolesRoute;
   '/admin/service-apps': typeof AdminShellServiceAppsRoute;
+  '/admin/settings': typeof AdminShellSettingsRoute;
   '/admin/subscriptions': typeof AdminShellSubscriptionsRoute;
   '/admin/user-management': typeof AdminShellUserManagementRoute;
   '/admin/user-information/$id': typeof AdminShellUserInformationIdRoute;
@@ -234,6 +242,7 @@ export interface FileRoutesById {
   '/admin/_shell/profile': typeof AdminShellProfileRoute;
   '/admin/_shell/roles': typeof AdminShellRolesRoute;
   '/admin/_shell/service-apps': typeof AdminShellServiceAppsRoute;
+  '/admin/_shell/settings': typeof AdminShellSettingsRoute;
   '/admin/_shell/subscriptions': typeof AdminShellSubscriptionsRoute;
   '/admin/_shell/user-management': typeof AdminShellUserManagementRoute;
   '/admin/_shell/user-information/$id': typeof AdminShellUserInformationIdRoute;
@@ -260,6 +269,7 @@ export interface FileRouteTypes {
     | '/admin/profile'
     | '/admin/roles'
     | '/admin/service-apps'
+    | '/admin/settings'
     | '/admin/subscriptions'
     | '/admin/user-management'
     | '/admin/user-information/$id';
@@ -283,6 +293,7 @@ export interface FileRouteTypes {
     | '/admin/profile'
     | '/admin/roles'
     | '/admin/service-apps'
+    | '/admin/settings'
     | '/admin/subscriptions'
     | '/admin/user-management'
     | '/admin/user-information/$id';
@@ -310,6 +321,7 @@ export interface FileRouteTypes {
     | '/admin/_shell/profile'
     | '/admin/_shell/roles'
     | '/admin/_shell/service-apps'
+    | '/admin/_shell/settings'
     | '/admin/_shell/subscriptions'
     | '/admin/_shell/user-management'
     | '/admin/_shell/user-information/$id';
@@ -481,6 +493,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AdminShellServiceAppsRouteImport;
       parentRoute: typeof AdminShellRoute;
     };
+    '/admin/_shell/settings': {
+      id: '/admin/_shell/settings';
+      path: '/settings';
+      fullPath: '/admin/settings';
+      preLoaderRoute: typeof AdminShellSettingsRouteImport;
+      parentRoute: typeof AdminShellRoute;
+    };
     '/admin/_shell/subscriptions': {
       id: '/admin/_shell/subscriptions';
       path: '/subscriptions';
@@ -558,6 +577,7 @@ interface AdminShellRouteChildren {
   AdminShellProfileRoute: typeof AdminShellProfileRoute;
   AdminShellRolesRoute: typeof AdminShellRolesRoute;
   AdminShellServiceAppsRoute: typeof AdminShellServiceAppsRoute;
+  AdminShellSettingsRoute: typeof AdminShellSettingsRoute;
   AdminShellSubscriptionsRoute: typeof AdminShellSubscriptionsRoute;
   AdminShellUserManagementRoute: typeof AdminShellUserManagementRoute;
   AdminShellUserInformationIdRoute: typeof AdminShellUserInformationIdRoute;
@@ -569,6 +589,7 @@ const AdminShellRouteChildren: AdminShellRouteChildren = {
   AdminShellProfileRoute: AdminShellProfileRoute,
   AdminShellRolesRoute: AdminShellRolesRoute,
   AdminShellServiceAppsRoute: AdminShellServiceAppsRoute,
+  AdminShellSettingsRoute: AdminShellSettingsRoute,
   AdminShellSubscriptionsRoute: AdminShellSubscriptionsRoute,
   AdminShellUserManagementRoute: AdminShellUserManagementRoute,
   AdminShellUserInformationIdRoute: AdminShellUserInformationIdRoute,

@@ -18,6 +18,8 @@ const ADMIN_PAGES: Record<string, (typeof ADMIN_PAGE_AREAS)[number]> = {
   roles: 'catalog',
   'service-apps': 'catalog',
   subscriptions: 'catalog',
+  // the second-factor requirement, set per role (src/features/admin/catalog/second-factor-settings.tsx)
+  settings: 'catalog',
   'admin-management': 'admins',
 };
 

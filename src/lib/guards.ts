@@ -35,7 +35,7 @@ export async function settledSession(session: SessionHandle): Promise<SessionKin
 }
 
 /** Admin pages only super_admin may open (docs/SPEC.md §2 sidebar, §6); the sidebar shows them by the same list. */
-export const SUPER_ADMIN_PATHS: readonly AppPath[] = ['/admin/admin-management', '/admin/roles', '/admin/service-apps', '/admin/subscriptions'];
+export const SUPER_ADMIN_PATHS: readonly AppPath[] = ['/admin/admin-management', '/admin/roles', '/admin/service-apps', '/admin/subscriptions', '/admin/settings'];
 
 /** The roles that may open an admin page: every admin role (contract/domain/admin-roles.ts), or super_admin alone. */
 export function requiredAdminRoles(pathname: string): readonly AdminRole[] {

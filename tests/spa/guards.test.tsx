@@ -117,8 +117,9 @@ describe('admin area guard', () => {
   it('lets an admin in', async () => {
     expect((await landsOn('/admin/dashboard', 'manager')).pathname).toBe('/admin/dashboard');
     expect((await landsOn('/admin/roles', 'super_admin')).pathname).toBe('/admin/roles');
+    expect((await landsOn('/admin/settings', 'super_admin')).pathname).toBe('/admin/settings');
   });
-  it.each(['/admin/roles', '/admin/admin-management', '/admin/service-apps', '/admin/subscriptions'])('sends a manager from %s to /404', async (path) => {
+  it.each(['/admin/roles', '/admin/admin-management', '/admin/service-apps', '/admin/subscriptions', '/admin/settings'])('sends a manager from %s to /404', async (path) => {
     expect((await landsOn(path, 'manager')).pathname).toBe('/404');
   });
   it('lets a manager open user management', async () => {

@@ -38,6 +38,8 @@ describe('catalogs by area', () => {
     expect(catalogsForPath('/admin/profile')).toEqual(['common', 'account', 'account-user', 'admin']);
     expect(catalogsForPath('/admin/dashboard')).toEqual(['common', 'admin', 'admin-dashboard']);
     expect(catalogsForPath('/admin/user-information/123')).toEqual(['common', 'admin', 'admin-users']);
+    // the second-factor settings are set per role: the catalog pages' area (no catalog of its own in the entry's loader table)
+    expect(catalogsForPath('/admin/settings')).toEqual(['common', 'admin', 'admin-catalog']);
     expect(catalogsForPath('/admin/service-apps')).toEqual(['common', 'admin', 'admin-catalog']);
     expect(catalogsForPath('/admin/admin-management')).toEqual(['common', 'admin', 'admin-admins']);
     expect(catalogsForPath('/admin/nowhere')).toEqual(['common', 'admin']);

@@ -16,12 +16,20 @@ function navLinks() {
 describe('admin sidebar', () => {
   it('shows every item to a super_admin', async () => {
     await renderWithRouter(() => <Sidebar role="super_admin" collapsed={false} onToggle={() => {}} />);
-    expect(navLinks()).toEqual(['Dashboard', 'Admin management', 'User management', 'Roles', 'Service apps', 'Subscriptions']);
+    expect(navLinks()).toEqual(['Dashboard', 'Admin management', 'User management', 'Roles', 'Service apps', 'Subscriptions', 'Settings']);
   });
 
   it('shows only dashboard and user management to a manager', async () => {
     await renderWithRouter(() => <Sidebar role="manager" collapsed={false} onToggle={() => {}} />);
     expect(navLinks()).toEqual(['Dashboard', 'User management']);
+  });
+
+  it('links "Settings" (the second-factor requirement, GET/PUT /api/admin/settings/second-factor: super_admin) for a super_admin only', async () => {
+    expect(navItemsForRole('super_admin').map((item) => item.to)).toContain('/admin/settings');
+    expect(navItemsForRole('manager').map((item) => item.to)).not.toContain('/admin/settings');
+    await renderWithRouter(() => <Sidebar role="super_admin" collapsed={false} onToggle={() => {}} />, '/admin/settings');
+    expect(screen.getByRole('link', { name: 'Settings' })).toHaveAttribute('href', '/admin/settings');
+    expect(screen.getByRole('link', { name: 'Settings' })).toHaveAttribute('aria-current', 'page');
   });
 
   it('shows no items without a role', async () => {

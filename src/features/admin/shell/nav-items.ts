@@ -1,6 +1,7 @@
 import type { MessageDescriptor } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 import type { ComponentType, SVGProps } from 'react';
+import { LockIcon } from '../../../components/ui/icons';
 import { AppsIcon, DashboardIcon, KeyIcon, LayersIcon, ShieldIcon, UsersIcon } from '../../../components/ui/icons-more';
 import type { AdminRole } from '../../../lib/current-admin';
 import { requiredAdminRoles } from '../../../lib/guards';
@@ -11,7 +12,8 @@ export type AdminNavPath =
   | '/admin/user-management'
   | '/admin/roles'
   | '/admin/service-apps'
-  | '/admin/subscriptions';
+  | '/admin/subscriptions'
+  | '/admin/settings';
 
 export interface AdminNavItem {
   to: AdminNavPath;
@@ -27,6 +29,8 @@ export const ADMIN_NAV_ITEMS: readonly AdminNavItem[] = [
   { to: '/admin/roles', label: msg`Roles`, icon: KeyIcon },
   { to: '/admin/service-apps', label: msg`Service apps`, icon: AppsIcon },
   { to: '/admin/subscriptions', label: msg`Subscriptions`, icon: LayersIcon },
+  // the sign-in security settings (second factor, passkeys): the lock the entry already carries, no icon of its own
+  { to: '/admin/settings', label: msg`Settings`, icon: LockIcon },
 ];
 
 export function navItemsForRole(role: AdminRole | null | undefined): AdminNavItem[] {
