@@ -166,11 +166,15 @@ describe('first-load chunks (production build)', () => {
   // 206.17): the card's 15 messages in admin-users, the catalog the user list shares with the user information page
   // (+0.22 KB), and the entry's brotli size moving with its chunk names (+0.1 KB here: the same 457 340 bytes raw,
   // only the hashes in its preload map differ). The other first loads: the same modules, within 0.1 KB.
+  // Issue 33 (the audit trail's words for the passkey and second-factor actions, admin-dashboard): /admin/login 162 ->
+  // 162.5 (measured 162.01; main e1723be before: 161.95). Nothing /admin/login loads changed: its entry chunk has the
+  // same modules, only the dashboard chunk's hash in the entry's preload map is new, and that alone moves the brotli
+  // size by ~0.05 KB either way. Dashboard 153.27 -> 153.38 (the six labels, ~0.06, and the same hash effect).
   it.each([
     ['/admin/dashboard (admin shell)', 153.5],
     ['/admin/… (shell layout alone)', 136.5],
     ['/login', 160.5],
-    ['/admin/login', 162],
+    ['/admin/login', 162.5],
     ['/admin/user-management', 207],
     ['/admin/admin-management', 199],
   ] as const)('%s: first load at most %d KB brotli', (route, kb) => {

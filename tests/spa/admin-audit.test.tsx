@@ -1,5 +1,8 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
+import { ACTION_LABELS } from '../../src/features/admin/dashboard/audit-card';
 import { Dashboard } from '../../src/features/admin/dashboard/dashboard';
 import { activateLocale } from '../../src/lib/i18n';
 import { startAdminServer } from './admin-server';
@@ -51,5 +54,23 @@ describe('admin audit trail', () => {
     await screen.findByText('No errors logged');
     expect(screen.queryByText('Audit trail')).toBeNull();
     expect(server!.requests.some((r) => r.path === '/api/admin/audit')).toBe(false);
+  });
+});
+
+describe('audit action words', () => {
+  it('every action the server records under a literal name (recordAudit(…, \'area.action\', …)) has words in the audit trail', () => {
+    const files: string[] = [];
+    const walk = (dir: string) => {
+      for (const name of readdirSync(dir)) {
+        const path = join(dir, name);
+        if (statSync(path).isDirectory()) walk(path);
+        else if (name.endsWith('.ts')) files.push(path);
+      }
+    };
+    walk(join(__dirname, '../../server'));
+    const recorded = new Set(files.flatMap((file) => [...readFileSync(file, 'utf8').matchAll(/recordAudit\([^;']{0,160}?'([a-z_]+\.[a-z_.]+)'/g)].map((m) => m[1]!)));
+    // the passkey actions (issue 33) among them, so that the scan itself is seen to work
+    expect([...recorded]).toEqual(expect.arrayContaining(['passkey.registered', 'passkey.counter_regression', 'user.passkey_removed', 'settings.second_factor', 'lock.cleared']));
+    expect([...recorded].filter((action) => !(action in ACTION_LABELS)).sort()).toEqual([]);
   });
 });

@@ -14,18 +14,26 @@ import { useFormat } from '../components/format';
 import { QueryRows } from '../components/query-rows';
 import { auditFilters, type DashboardSearch } from './search';
 
-/** The audited actions (server/services: recordAudit) in the admin's words; an action not listed shows its code. */
-const ACTION_LABELS: Record<string, MessageDescriptor> = {
+/**
+ * The audited actions (server/services: recordAudit) in the admin's words; an action not listed shows its code
+ * (tests/spa/admin-audit.test.tsx: every action the server records under a literal name has words here).
+ */
+export const ACTION_LABELS: Record<string, MessageDescriptor> = {
   'admin.create': msg`Admin created`,
   'admin.role_change': msg`Admin role changed`,
   'invitation.sent': msg`Invitation sent`,
   'lock.cleared': msg`Lock cleared`,
+  'passkey.counter_regression': msg`Passkey refused: its counter went back (a cloned authenticator?)`,
+  'passkey.registered': msg`Passkey added`,
+  'passkey.removed': msg`Passkey removed by its owner`,
+  'passkey.renamed': msg`Passkey renamed`,
   'role.create': msg`Role created`,
   'role.delete': msg`Role deleted`,
   'role.update': msg`Role changed`,
   'service_app.create': msg`Service app created`,
   'service_app.delete': msg`Service app deleted`,
   'service_app.update': msg`Service app changed`,
+  'settings.second_factor': msg`Second-factor requirement changed`,
   'subscription.create': msg`Subscription created`,
   'subscription.delete': msg`Subscription deleted`,
   'subscription.update': msg`Subscription changed`,
@@ -34,6 +42,7 @@ const ACTION_LABELS: Record<string, MessageDescriptor> = {
   'user.create': msg`User created`,
   'user.import': msg`Users imported`,
   'user.import_cancel': msg`User import cancelled`,
+  'user.passkey_removed': msg`Passkey removed by an admin`,
   'user.password_set': msg`Password set by an admin`,
   'user.sessions_ended': msg`Sessions ended by an admin`,
   'user.session_ended': msg`Session ended`,
