@@ -17,7 +17,8 @@ import { seedServiceApp, type SeededServiceApp } from '../../helpers/service-app
  * registered there as an OpenID Connect relying party. In Chromium: a person signs in to an app through LemonLDAP's
  * password form, signs out of the app (RP-initiated logout here), confirms "Do you want to logout?" at LemonLDAP (its
  * default), lands on the app's post-logout URI with the app's state, and the next sign-in shows LemonLDAP's password
- * form again. With the relying party's `oidcRPMetaDataOptionsLogoutBypassConfirm` on, LemonLDAP asks nothing.
+ * form again. With the relying party's `oidcRPMetaDataOptionsLogoutBypassConfirm` on, LemonLDAP asks nothing. The
+ * portal's own sign-out (POST /api/logout, issue 31.1) is walked too.
  */
 const port = await freePort();
 const rpPort = await freePort();
@@ -246,6 +247,60 @@ describeEachDb(
         }
       }, 90_000);
     }
+
+    it("the portal's sign-out (POST /api/logout → upstream_logout_url) ends the LemonLDAP session and comes back to /login", async () => {
+      const t = get();
+      await startLemon(false);
+      const acct = await createAccount(t, { type: 'user', email: DEMO.email, password: null, auth_type: 'SSO', provider: 'lemon' });
+      const context = await browser!.newContext();
+      const page = await context.newPage();
+      let passwordForms = 0;
+      /** The portal's sign-in as the SPA starts it (PKCE), through LemonLDAP; answers the portal's tokens. */
+      const portalSignIn = async () => {
+        const verifier = randomBytes(32).toString('base64url');
+        const state = randomBytes(16).toString('base64url');
+        const q = new URLSearchParams({ client_id: 'portal', redirect_uri: `${appUrl}/login`, response_type: 'code', scope: 'openid profile email', state, code_challenge: createHash('sha256').update(verifier).digest('base64url'), code_challenge_method: 'S256' });
+        await page.goto(`${appUrl}/oidc/auth?${q.toString()}`);
+        const interaction = new URL(page.url()).searchParams.get('interaction');
+        expect(interaction).toBeTruthy();
+        await page.goto(`${appUrl}/api/sso/lemon/start?interaction=${interaction}`);
+        await page.waitForURL((u) => u.origin === lemonUrl || u.searchParams.has('code'), { timeout: 15_000 });
+        if (new URL(page.url()).origin === lemonUrl) {
+          passwordForms++;
+          await page.fill('input[name=user]', DEMO.login);
+          await page.fill('input[name=password]', DEMO.login);
+          await page.click('button[type=submit]');
+          await page.waitForURL((u) => u.searchParams.has('code'), { timeout: 15_000 });
+        }
+        const back = new URL(page.url());
+        expect(`${back.origin}${back.pathname}`).toBe(`${appUrl}/login`);
+        expect(back.searchParams.get('state')).toBe(state);
+        const tok = await fetch(`${appUrl}/oidc/token`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({ grant_type: 'authorization_code', code: String(back.searchParams.get('code')), redirect_uri: `${appUrl}/login`, client_id: 'portal', code_verifier: verifier }),
+        });
+        expect(tok.status).toBe(200);
+        return ((await tok.json()) as { access_token: string }).access_token;
+      };
+      try {
+        const token = await portalSignIn();
+        expect(passwordForms).toBe(1);
+        const out = await fetch(`${appUrl}/api/logout`, { method: 'POST', headers: { authorization: `Bearer ${token}` } });
+        const url = ((await out.json()) as { data: { upstream_logout_url?: string } }).data.upstream_logout_url;
+        expect(url?.startsWith(`${lemonUrl}/oauth2/logout?`)).toBe(true);
+        // where the session statechart sends the browser (src/lib/session.ts)
+        await page.goto(String(url));
+        await expect.poll(() => page.textContent('.oidc_logout_message')).toContain('Do you want to logout?');
+        await page.click('button.positive');
+        await page.waitForURL((u) => u.origin === appUrl && u.pathname === '/login', { timeout: 15_000 });
+        await portalSignIn();
+        expect(passwordForms).toBe(2);
+      } finally {
+        await context.close();
+        await t.db.kysely.deleteFrom('accounts').where('id', '=', acct.id).execute();
+      }
+    }, 90_000);
   },
   {
     APP_URL: appUrl,
