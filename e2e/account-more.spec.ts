@@ -259,7 +259,7 @@ test.describe('account, more', () => {
     await fillCredentials(page, user.email, user.password);
     await expect(page.getByRole('alert')).toBeVisible();
     await page.getByLabel(/^password/i).fill(NEW_PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await expect(page).toHaveURL(/\/$/);
     await expect(page.getByRole('heading', { level: 1, name: `Welcome, ${user.first}!` })).toBeVisible();
   });

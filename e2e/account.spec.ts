@@ -22,7 +22,7 @@ test.describe('account', () => {
       await axe(page, `admin-login-${lang}`);
       await shot(page, 'account-admin-login', lang);
 
-      await page.getByRole('button', { name: lang === 'de' ? 'Anmelden' : 'Sign in' }).click();
+      await page.getByRole('button', { name: lang === 'de' ? 'Anmelden' : 'Sign in', exact: true }).click();
       await expect(page.getByText(lang === 'de' ? 'E-Mail ist erforderlich' : 'E-mail is required')).toBeVisible();
       await shot(page, 'account-login-errors', lang);
 
@@ -106,11 +106,11 @@ test.describe('account', () => {
     await shot(page, 'account-login');
     await page.getByRole('textbox', { name: /e-mail/i }).fill(USER.email);
     await page.getByLabel(/^password/i).fill('Wrong-Passw0rd!!');
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await expect(page.getByRole('alert')).toBeVisible();
     await shot(page, 'account-login-invalid');
     await page.getByLabel(/^password/i).fill(USER.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
 
     await expect(page).toHaveURL(/\/$/);
     await expect(page.getByRole('heading', { level: 1, name: `Welcome, ${USER.first}!` })).toBeVisible();
@@ -152,7 +152,7 @@ test.describe('account', () => {
     await expect(page.getByRole('button', { name: /yes, sign me out/i })).toHaveCount(0);
     await page.getByRole('textbox', { name: /e-mail/i }).fill(USER.email);
     await page.getByLabel(/^password/i).fill(USER.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await expect(page.getByRole('heading', { level: 1, name: 'Two-factor verification' })).toBeVisible();
     await axe(page, 'two-factor');
     await shot(page, 'account-two-factor');

@@ -149,7 +149,7 @@ export async function fillCredentials(page: Page, email: string, password: strin
   const form = SIGN_IN_FORM[lang];
   await page.getByRole('textbox', { name: /e-mail/i }).fill(email);
   await page.getByLabel(form.password).fill(password);
-  await page.getByRole('button', { name: form.submit }).click();
+  await page.getByRole('button', { name: form.submit, exact: true }).click();
 }
 
 /**

@@ -12,7 +12,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { request as playwrightRequest, type APIRequestContext } from '@playwright/test';
+import { request as playwrightRequest, type APIRequestContext, type Browser, type Page } from '@playwright/test';
+import { authCacheMs } from '../server/config';
 import { expect, test } from './fixtures';
 import { apiToken, createUserWithPassword, fillCredentials } from './helpers';
 import { freePort } from './interop/net';
@@ -53,8 +54,8 @@ test.afterAll(async () => {
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 
-test('a passkey is added from the profile through the browser\'s ceremony, listed, renamed and removed; a refused prompt saves nothing', async ({ browser }) => {
-  // the first super_admin signs in through the form once, for the token that creates the user
+/** A user with a password on this server (the first super_admin signs in through the form once, for the token). */
+async function newUser(browser: Browser, first: string): Promise<{ email: string; first: string; last: string; password: string }> {
   const adminContext = await browser.newContext({ baseURL: ORIGIN });
   const adminPage = await adminContext.newPage();
   await adminPage.goto('/admin/login');
@@ -63,8 +64,8 @@ test('a passkey is added from the profile through the browser\'s ceremony, liste
   await expect(adminPage).toHaveURL(/\/admin\/dashboard/);
   const token = await apiToken(adminPage);
   await adminContext.close();
-  const run = String(Date.now()).slice(-9);
-  const user = { email: `passkey.${run}@example.com`, first: 'Pia', last: 'Passkey', password: 'Passkey-Passw0rd!x' };
+  const run = `${Date.now()}`.slice(-9) + String(Math.floor(Math.random() * 1000));
+  const user = { email: `passkey.${run}@example.com`, first, last: 'Passkey', password: 'Passkey-Passw0rd!x' };
   const previous = process.env.E2E_DATA_DIR;
   process.env.E2E_DATA_DIR = dataDir; // the invitation lands in this server's outbox
   try {
@@ -72,21 +73,41 @@ test('a passkey is added from the profile through the browser\'s ceremony, liste
   } finally {
     process.env.E2E_DATA_DIR = previous;
   }
+  return user;
+}
 
-  const context = await browser.newContext({ baseURL: ORIGIN });
-  const page = await context.newPage();
+/** Signs in through the form and opens the profile from the account menu. */
+async function signInToProfile(page: Page, user: { email: string; first: string; password: string }): Promise<void> {
+  await page.goto('/login');
+  await expect(page).toHaveURL(/\/login\?interaction=/);
+  await fillCredentials(page, user.email, user.password);
+  await expect(page.getByRole('heading', { level: 1, name: `Welcome, ${user.first}!` })).toBeVisible();
+  await openProfile(page);
+}
+
+async function openProfile(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Account menu' }).click();
+  await page.getByRole('menuitem', { name: 'Profile' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Profile' })).toBeVisible();
+}
+
+function collectErrors(page: Page): string[] {
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
   page.on('console', (m) => {
     if (m.type() === 'error') errors.push(m.text());
   });
+  return errors;
+}
+
+test('a passkey is added from the profile through the browser\'s ceremony, listed, renamed and removed; a refused prompt saves nothing', async ({ browser }) => {
+  const user = await newUser(browser, 'Pia');
+
+  const context = await browser.newContext({ baseURL: ORIGIN });
+  const page = await context.newPage();
+  const errors = collectErrors(page);
   try {
-    await page.goto('/login');
-    await expect(page).toHaveURL(/\/login\?interaction=/);
-    await fillCredentials(page, user.email, user.password);
-    await expect(page.getByRole('heading', { level: 1, name: `Welcome, ${user.first}!` })).toBeVisible();
-    await page.getByRole('button', { name: 'Account menu' }).click();
-    await page.getByRole('menuitem', { name: 'Profile' }).click();
+    await signInToProfile(page, user);
     const card = page.locator('section[aria-labelledby="passkeys"]');
     await expect(card.getByText(/No passkeys yet/)).toBeVisible();
 
@@ -127,5 +148,75 @@ test('a passkey is added from the profile through the browser\'s ceremony, liste
     expect(errors).toEqual([]);
   } finally {
     await context.close();
+  }
+});
+
+test('done-when (issue 33): a passkey registered in the profile signs in without a password; another browser sees that session, ends it, and the first browser is signed out', async ({ browser }) => {
+  const user = await newUser(browser, 'Paul');
+  const first = await browser.newContext({ baseURL: ORIGIN, userAgent: 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36' });
+  const second = await browser.newContext({ baseURL: ORIGIN, userAgent: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:128.0) Gecko/20100101 Firefox/128.0' });
+  try {
+    const one = await first.newPage();
+    const errors = collectErrors(one);
+    const authenticator = await addVirtualAuthenticator(one, { backupEligible: true });
+    await signInToProfile(one, user);
+    const card = one.locator('section[aria-labelledby="passkeys"]');
+    await card.getByRole('button', { name: 'Add a passkey' }).click();
+    await card.getByRole('button', { name: 'Continue' }).click();
+    await expect(card.getByText(/^Passkey added: /)).toBeVisible();
+
+    // signed out: the sign-in page's e-mail field offers the device's passkeys (conditional UI); Chromium's virtual
+    // authenticator picks the one it holds at once, so the person is signed in without typing anything
+    const visited: string[] = [];
+    one.on('framenavigated', (frame) => {
+      if (frame === one.mainFrame()) visited.push(frame.url());
+    });
+    await one.getByRole('button', { name: 'Account menu' }).click();
+    await one.getByRole('menuitem', { name: 'Logout' }).click();
+    // through the sign-in page and back into the portal, without a password typed
+    await expect.poll(() => visited.some((url) => /\/login\?interaction=/.test(url)), { timeout: 30_000 }).toBe(true);
+    await expect(one).toHaveURL(new RegExp(`^${ORIGIN}/(profile)?$`), { timeout: 30_000 });
+    await expect(one.getByRole('button', { name: 'Account menu' })).toBeVisible();
+    await openProfile(one);
+    // the passkey was used: its "last used" is set
+    await expect(card.getByRole('list', { name: 'Passkeys' })).toContainText('Last used');
+    await one.getByRole('button', { name: 'Account menu' }).click();
+    await one.getByRole('menuitem', { name: 'Home' }).click();
+    await expect(one.getByRole('heading', { level: 1, name: `Welcome, ${user.first}!` })).toBeVisible();
+
+    // another browser of the same person: the synced passkey is on that device too (a copy of the credential, its
+    // counter ahead, as a synced passkey's is), so it also signs in without a password (the password would now ask
+    // for the passkey as the second factor anyway)
+    const two = await second.newPage();
+    const [credential] = await authenticator.credentials();
+    if (!credential) throw new Error('the authenticator holds no passkey');
+    const synced = await addVirtualAuthenticator(two, { backupEligible: true });
+    await synced.addCredential({ ...credential, signCount: credential.signCount + 100 });
+    await two.goto('/login');
+    await expect(two).toHaveURL(new RegExp(`^${ORIGIN}/(profile)?$`), { timeout: 30_000 });
+    await openProfile(two);
+    const list = two.getByRole('list', { name: 'Sessions' });
+    await expect(list.getByRole('listitem')).toHaveCount(2);
+    const other = list.getByRole('listitem').filter({ hasText: 'Chrome 156 on Linux' });
+    await expect(other).toHaveCount(1);
+    await expect(other).not.toContainText('This device');
+    await other.getByRole('button', { name: 'End session: Chrome 156 on Linux' }).click();
+    await two.getByRole('alertdialog', { name: 'End this session?' }).getByRole('button', { name: 'End session' }).click();
+    const ended = Date.now();
+    await expect(list.getByRole('listitem')).toHaveCount(1);
+
+    // the first browser's next click meets the ended session: the sign-in page, within the auth cache's bound (the
+    // person does not touch the authenticator now, so its passkey is offered, not used)
+    await authenticator.presence(false);
+    await openProfile(one).catch(() => undefined);
+    await expect(one).toHaveURL(/\/login\?interaction=/, { timeout: authCacheMs() + 15_000 });
+    expect(Date.now() - ended).toBeLessThan(authCacheMs() + 15_000);
+    await expect(one.getByRole('button', { name: 'Sign in', exact: true })).toBeVisible();
+    expect((await authenticator.credentials()).length).toBe(1);
+    // the ended session's calls are refused (401 at /api, 400 invalid_grant at the token endpoint): the browser logs those
+    expect(errors.filter((e) => !/status of (400|401)/.test(e))).toEqual([]);
+  } finally {
+    await first.close();
+    await second.close();
   }
 });

@@ -71,6 +71,14 @@ const BROWSER_PENDING: Readonly<Record<string, string>> = {
  */
 const CASE_FIXME: Readonly<Record<string, string>> = {};
 
+/**
+ * Scenarios whose cases cannot be walked on the walk's server yet, listed (fixme with the reason), not hidden.
+ */
+const SCENARIO_FIXME: Readonly<Record<string, string>> = {
+  '/login?interaction=uid-1 with passkeys':
+    "issue 33: the walk's server is http://127.0.0.1 (APP_URL), where Chromium refuses WebAuthn ('SecurityError: This is an invalid domain'); the driver needs a server on localhost like e2e/passkeys.spec.ts's, which walks the passkey sign-in (conditional UI), its session list and end meanwhile",
+};
+
 /** `data-screen` values of the visible elements. */
 async function visibleScreens(ctx: DriverContext): Promise<string[]> {
   return ctx.page.locator('[data-screen]').evaluateAll((elements) =>
@@ -124,7 +132,7 @@ for (const { model, qa } of modelsWithQa().filter(({ model }) => walked(model.na
     });
 
     for (const testCase of cases) {
-      const fixme = CASE_FIXME[testCase.id];
+      const fixme = CASE_FIXME[testCase.id] ?? SCENARIO_FIXME[testCase.scenario];
       if (fixme) {
         test.fixme(`${testCase.id} ${caseTitle(testCase)} — known driver fault: ${fixme}`, () => {});
         continue;

@@ -57,7 +57,7 @@ test('sessions: a second browser sees both sessions, ends the first one, and the
     // the first browser moves on by a click: its next calls meet the ended session (401, then a refused refresh)
     await openProfile(one).catch(() => undefined);
     await expect(one).toHaveURL(/\/login\?interaction=/, { timeout: authCacheMs() + 15_000 });
-    await expect(one.getByRole('button', { name: 'Sign in' })).toBeVisible();
+    await expect(one.getByRole('button', { name: 'Sign in', exact: true })).toBeVisible();
     expect(Date.now() - ended).toBeLessThan(authCacheMs() + 15_000);
 
     // the second browser is still signed in: its home opens from the account menu

@@ -1,16 +1,26 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createActor, fromPromise, getNextSnapshot, type AnyMachineSnapshot, type EventObject } from 'xstate';
 import { CallFailureError } from './testing/failure';
-import { createLoginActors, LOGIN_SCREENS, loginMachine, type CodeInput, type CredentialsInput, type LoginContext, type LoginInput, type LoginResult, type NewPasswordInput, type RecoveryInput, type SecondFactorResult } from './login.machine';
-import { NEW_PASSWORD, REDIRECT_TO, RESET_TOKEN, loginModel } from './login.model';
+import { createLoginActors, LOGIN_SCREENS, loginMachine, type CodeInput, type CredentialsInput, type LoginContext, type LoginInput, type LoginResult, type NewPasswordInput, type PasskeyBrowser, type RecoveryInput, type SecondFactorResult } from './login.machine';
+import type { PasskeyCredentialJSON } from '../contract/passkeys';
+import { NEW_PASSWORD, PASSKEY_CREDENTIAL, PASSKEY_OPTIONS, REDIRECT_TO, RESET_TOKEN, loginModel } from './login.model';
 import { isOutcome, screenTags, stepKey } from './testing/qa';
 import { loginQa } from './login.qa';
 import { toMachineError } from './errors';
+import { toCeremonyError } from './webauthn';
 import * as signIn from '../contract/auth';
 import { pathTitle, modelPaths, reachableStates, stateKey, walkPath, type AnyPath } from './testing/graph';
 import type { Call, Route } from '../contract/endpoint';
 // the machine calls through the schema-free table (contract/routes.ts: method and path only)
 import { account, auth } from '../contract/routes';
+
+/** The browser's passkey side for the real-actor tests: answers with the model's credential, no prompt. */
+const fakePasskeyBrowser: PasskeyBrowser = {
+  get: async () => PASSKEY_CREDENTIAL as unknown as PasskeyCredentialJSON,
+  create: async () => PASSKEY_CREDENTIAL as unknown as PasskeyCredentialJSON,
+  autofillSupported: async () => true,
+  cancel: () => {},
+};
 
 /**
  * Every simple path, plus every edge the simple paths leave out (the one that closes a loop, e.g. "Use a
@@ -44,6 +54,8 @@ const ctx = (s: AnyMachineSnapshot) => s.context as LoginContext;
 function expectedError(event: EventObject): { code: string; retryAfter?: number } | null {
   if (!event.type.startsWith('xstate.error.actor.')) return null;
   const error = (event as EventObject & { error: CallFailureError }).error;
+  // a browser ceremony's failure (machines/webauthn.ts): its own code
+  if (!('kind' in error)) return { code: toCeremonyError(error).code };
   if (error.kind !== 'http') return { code: 'network' };
   return { code: error.code ?? 'unexpected', ...(error.retryAfter !== undefined ? { retryAfter: error.retryAfter } : {}) };
 }
@@ -59,7 +71,22 @@ describe(`login machine (model-based: ${simplePaths.length} simple paths + ${pat
 
   it('every error kind is reachable, kept as the contract code the server sent', () => {
     const codes = new Set(paths.flatMap((p) => p.steps.map((s) => ctx(s.state).error?.code).filter(Boolean)));
-    expect([...codes].sort()).toEqual(['account_inactive', 'account_locked', 'interaction_expired', 'interaction_foreign_browser', 'invalid_credentials', 'invalid_link', 'network', 'otp_invalid', 'recovery_code_invalid', 'validation_failed']);
+    expect([...codes].sort()).toEqual([
+      'account_inactive',
+      'account_locked',
+      'interaction_expired',
+      'interaction_foreign_browser',
+      'invalid_credentials',
+      'invalid_link',
+      'network',
+      'otp_invalid',
+      'passkey_cancelled',
+      'passkey_invalid',
+      'passkey_timeout',
+      'passkey_unknown',
+      'recovery_code_invalid',
+      'validation_failed',
+    ]);
   });
 
   it('every state shows exactly one screen, and every screen tag is used', () => {
@@ -82,6 +109,8 @@ describe(`login machine (model-based: ${simplePaths.length} simple paths + ${pat
         if (!before || !isPersonEvent(step.event) || !step.state.hasTag('loading')) return;
         const where = `${stateKey(before.value)} --${step.event.type}--> ${stateKey(step.state.value)}`;
         if (step.event.type === 'RESTART' || step.event.type === 'RETRY') expect(screenTags(step.state), where).toEqual(['screen:login.redirecting']);
+        // "Sign in with a passkey" / "Use a passkey instead": the passkey's own screen, waiting for the browser
+        else if (step.event.type === 'PASSKEY') expect(screenTags(step.state), where).toEqual([stateKey(step.state.value).startsWith('twoFactor.') ? 'screen:login.two-factor-passkey' : 'screen:login.passkey']);
         else expect(screenTags(step.state), where).toEqual(screenTags(before));
       });
     }
@@ -97,8 +126,9 @@ describe(`login machine (model-based: ${simplePaths.length} simple paths + ${pat
         if (output?.status === 'complete') expect(screen, where).toBe('screen:login.redirecting');
         if (output?.status === 'password_expired') expect(screen, where).toBe('screen:login.expired-password');
         if (output?.status === 'two_factor_required') {
-          expect(screen, where).toBe(output.method === 'SMS' ? 'screen:login.two-factor-sms' : 'screen:login.two-factor-otp');
+          expect(screen, where).toBe(output.method === 'SMS' ? 'screen:login.two-factor-sms' : output.method === 'PASSKEY' ? 'screen:login.two-factor-passkey' : 'screen:login.two-factor-otp');
         }
+        if (output?.status === 'enrolment_required') expect(screen, where).toBe('screen:login.passkey-enrolment');
         if (error?.code === 'account_inactive') expect(screen, where).toBe('screen:login.account-inactive');
       }
     }
@@ -126,6 +156,12 @@ describe(`login machine (model-based: ${simplePaths.length} simple paths + ${pat
             resendSmsCode: { admin: input.admin, interaction: input.interaction },
             verifyRecoveryCode: { admin: input.admin, recoveryCode: 'ABCD-EFGH', interaction: input.interaction },
             changeExpiredPassword: { admin: input.admin, resetToken: RESET_TOKEN, password: NEW_PASSWORD, passwordConfirmation: NEW_PASSWORD },
+            passkeyAutofill: { interaction: input.interaction },
+            passkeyOptions: { interaction: input.interaction, purpose: stateKey(step.state.value).startsWith('twoFactor.') ? 'second_factor' : 'sign_in' },
+            passkeyCeremony: { options: PASSKEY_OPTIONS },
+            passkeySignIn: { interaction: input.interaction, credential: PASSKEY_CREDENTIAL },
+            passkeySecondFactor: { interaction: input.interaction, credential: PASSKEY_CREDENTIAL },
+            passkeyEnrolment: { mode: 'enrolment', defaultName: input.passkeyName, interaction: input.interaction, admin: input.admin },
           };
           expect(rec.data, rec.name).toEqual(expectations[rec.name]);
         }
@@ -161,7 +197,18 @@ describe(`login machine (model-based: ${simplePaths.length} simple paths + ${pat
 
 describe('login: the second-factor method switches only when no request is in flight (issue 29)', () => {
   const SWITCHES = [{ type: 'USE_RECOVERY_CODE' }, { type: 'USE_ONE_TIME_PASSWORD' }] as const;
-  const twoFactorStates = paths.flatMap((p) => p.steps.map((s) => s.state)).filter((s) => stateKey(s.value).startsWith('twoFactor.'));
+  // the passkey screen has rules of its own (below): no switch while the browser asks, none to a code the account lacks
+  const twoFactorStates = paths.flatMap((p) => p.steps.map((s) => s.state)).filter((s) => stateKey(s.value).startsWith('twoFactor.') && !stateKey(s.value).startsWith('twoFactor.passkey'));
+
+  it('the passkey as the second factor: switching to a code only from its screen at rest, and only when the account has a code', () => {
+    const passkeyStates = paths.flatMap((p) => p.steps.map((s) => s.state)).filter((s) => stateKey(s.value).startsWith('twoFactor.passkey'));
+    expect(new Set(passkeyStates.map((s) => stateKey(s.value)))).toEqual(new Set(['twoFactor.passkey.ready', 'twoFactor.passkey.requesting', 'twoFactor.passkey.prompting', 'twoFactor.passkey.verifying']));
+    for (const state of passkeyStates) {
+      const key = stateKey(state.value);
+      const canSwitch = SWITCHES.some((event) => state.can(event));
+      expect(canSwitch, `${key} (${ctx(state).method})`).toBe(key === 'twoFactor.passkey.ready' && ctx(state).method !== 'PASSKEY');
+    }
+  });
 
   it('on every path: refused in every two-factor state with a request in flight, allowed in every other one', () => {
     const seen = new Set<string>();
@@ -282,7 +329,7 @@ describe('login real actors (endpoints and bodies)', () => {
     calls.push({ endpoint, input });
     return { data: { status: 'complete', redirect_to: REDIRECT_TO } };
   }) as Call;
-  const actors = createLoginActors({ call, startAuthorization: async () => {} });
+  const actors = createLoginActors({ call, startAuthorization: async () => {}, passkey: fakePasskeyBrowser });
 
   it.each([
     ['submitCredentials', { admin: false, email: 'a@b.c', password: 'p', interaction: 'i' }, auth.login, { email: 'a@b.c', password: 'p', interaction: 'i' }],
@@ -381,7 +428,7 @@ describe('login real actors: the check of the link', () => {
       calls.push({ endpoint, input });
       return { data: { status: 'active' } };
     }) as Call;
-    const actor = createActor(createLoginActors({ call, startAuthorization: async () => {} }).checkInteraction, { input: { interaction: 'uid-7' } });
+    const actor = createActor(createLoginActors({ call, startAuthorization: async () => {}, passkey: fakePasskeyBrowser }).checkInteraction, { input: { interaction: 'uid-7' } });
     const done = new Promise<void>((resolve, reject) => actor.subscribe({ complete: resolve, error: reject }));
     actor.start();
     await done;

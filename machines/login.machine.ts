@@ -25,14 +25,17 @@
  * contract/auth.ts and contract/account.ts); actions redirect, navigate.
  */
 import { assign, fromPromise, setup } from 'xstate';
-import { accountByKind as byKind, auth } from '../contract/routes';
+import { accountByKind as byKind, auth, passkeys } from '../contract/routes';
+import type { PasskeyCredentialJSON } from '../contract/passkeys';
 import type { LoginResult, SecondFactorResult, TwoFactorMethod } from '../contract/auth';
 /** The second factor a sign-in asks for (contract/auth.ts signInSecondFactor): the account's code, or its passkey. */
 export type SignInSecondFactor = TwoFactorMethod | 'PASSKEY';
 import type { Call } from '../contract/endpoint';
 import type { ErrorCode } from '../contract/error-codes';
 import { toMachineError, type MachineError } from './errors';
+import { CEREMONY_GRACE_MS, createPasskeyRegistrationActors, DEFAULT_CEREMONY_TIMEOUT_MS, passkeyRegistrationMachine, type CeremonyOptions, type PasskeyEnrolmentOutput } from './passkeyRegistration.machine';
 import { notProvided } from './shared';
+import { toCeremonyError } from './webauthn';
 
 export const SMS_RESEND_COOLDOWN_MS = 60_000;
 
@@ -54,6 +57,8 @@ export interface LoginInput {
    * machine that got `password_expired` (null when the page was opened some other way).
    */
   resetToken?: string | null;
+  /** The name offered for a passkey the sign-in requires ("Chrome on Linux"). */
+  passkeyName?: string;
 }
 export interface LoginContext {
   admin: boolean;
@@ -66,6 +71,14 @@ export interface LoginContext {
   expiredPasswordPage: boolean;
   email: string;
   method: SignInSecondFactor | null;
+  /** The account has a passkey, offered next to its code (or as its only second factor: `method` PASSKEY). */
+  passkeyOffered: boolean;
+  /** The options of the passkey ceremony in progress (their `timeout` bounds the wait). */
+  passkeyOptions: CeremonyOptions | null;
+  passkeyCredential: PasskeyCredentialJSON | null;
+  passkeyName: string;
+  /** `enrolment`: what the organization requires (a passkey, or any second factor: a passkey is added). */
+  enrolmentRequirement: 'passkey' | 'second_factor';
   resetToken: string | null;
   redirectTo: string | null;
   error: MachineError | null;
@@ -82,7 +95,11 @@ export type LoginEvent =
   /** authorization failed to start: start it again */
   | { type: 'RETRY' }
   /** the sign-in expired (or the reset token did): start a new sign-in */
-  | { type: 'RESTART' };
+  | { type: 'RESTART' }
+  /** "Sign in with a passkey" (credentials), "Use your passkey" / "Use a passkey instead" (second factor) */
+  | { type: 'PASSKEY' }
+  /** "Cancel" while the browser asks for the passkey */
+  | { type: 'CANCEL' };
 
 /** What each screen tag shows (login.qa.ts has the words and checks). */
 export const LOGIN_SCREENS = [
@@ -92,6 +109,9 @@ export const LOGIN_SCREENS = [
   'screen:login.two-factor-otp',
   'screen:login.two-factor-sms',
   'screen:login.two-factor-recovery',
+  'screen:login.two-factor-passkey',
+  'screen:login.passkey',
+  'screen:login.passkey-enrolment',
   'screen:login.sign-in-expired',
   'screen:login.foreign-browser',
   'screen:login.account-inactive',
@@ -111,11 +131,48 @@ export interface CheckInteractionInput { interaction: string }
 export interface NewPasswordInput { admin: boolean; resetToken: string; password: string; passwordConfirmation: string }
 /** `navigate` params: the SPA route of a screen and what it carries in the router's history state. */
 export interface LoginNavigation { to: 'expired-password'; admin: boolean; resetToken: string }
+export interface PasskeyOptionsInput { interaction: string; purpose: 'sign_in' | 'second_factor' }
+export interface PasskeyCeremonyInput { options: CeremonyOptions }
+export interface PasskeyVerifyInput { interaction: string; credential: PasskeyCredentialJSON }
+export interface PasskeyAutofillInput { interaction: string }
+/** The browser's side of a passkey sign-in (src/lib/webauthn.ts). */
+export interface PasskeyBrowser {
+  /** `navigator.credentials.get()`; `autofill`: conditional mediation (the e-mail field's suggestions). */
+  get: (options: CeremonyOptions, autofill: boolean) => Promise<PasskeyCredentialJSON>;
+  /** `navigator.credentials.create()` (a passkey the sign-in requires). */
+  create: (options: CeremonyOptions) => Promise<PasskeyCredentialJSON>;
+  /** Whether the e-mail field can offer passkeys (conditional mediation). */
+  autofillSupported: () => Promise<boolean>;
+  /** Stops the ceremony in progress. */
+  cancel: () => void;
+}
 
 /** Real actors: the sign-in endpoints of contract/auth.ts through the injected typed client (`call`). */
-export function createLoginActors(deps: { call: Call; startAuthorization: (input: StartAuthorizationInput) => Promise<void> }) {
-  const { call } = deps;
+export function createLoginActors(deps: { call: Call; startAuthorization: (input: StartAuthorizationInput) => Promise<void>; passkey: PasskeyBrowser }) {
+  const { call, passkey } = deps;
+  const options = async (input: PasskeyOptionsInput) => (await call(passkeys.passkeyAuthenticationOptions, { body: { interaction: input.interaction, purpose: input.purpose } })).data.options;
+  const signIn = async (input: PasskeyVerifyInput) => (await call(passkeys.passkeySignIn, { body: { interaction: input.interaction, credential: input.credential } })).data;
   return {
+    passkeyOptions: fromPromise<CeremonyOptions, PasskeyOptionsInput>(({ input }) => options(input)),
+    passkeyCeremony: fromPromise<PasskeyCredentialJSON, PasskeyCeremonyInput>(({ input }) => passkey.get(input.options, false)),
+    passkeySignIn: fromPromise<LoginResult, PasskeyVerifyInput>(({ input }) => signIn(input)),
+    passkeySecondFactor: fromPromise<SecondFactorResult, PasskeyVerifyInput>(async ({ input }) =>
+      (await call(passkeys.passkeySecondFactor, { body: { interaction: input.interaction, credential: input.credential } })).data,
+    ),
+    /**
+     * The e-mail field's passkey suggestions (conditional UI): waits until the person picks one, then signs in with it.
+     * Never settles where the browser cannot offer them; stopped (the ceremony aborted) when the machine leaves the form.
+     */
+    passkeyAutofill: fromPromise<LoginResult, PasskeyAutofillInput>(async ({ input, signal }) => {
+      if (!(await passkey.autofillSupported())) return new Promise<LoginResult>(() => {});
+      signal.addEventListener('abort', () => passkey.cancel(), { once: true });
+      const credential = await passkey.get(await options({ interaction: input.interaction, purpose: 'sign_in' }), true);
+      return signIn({ interaction: input.interaction, credential });
+    }),
+    passkeyEnrolment: passkeyRegistrationMachine.provide({
+      actors: createPasskeyRegistrationActors({ call, createPasskey: passkey.create }),
+      actions: { cancelCeremony: () => passkey.cancel() },
+    }),
     startAuthorization: fromPromise<void, StartAuthorizationInput>(({ input }) => deps.startAuthorization(input)),
     checkInteraction: fromPromise<void, CheckInteractionInput>(async ({ input }) => {
       await call(auth.interactionStatus, { params: { interaction: input.interaction } });
@@ -175,7 +232,11 @@ const goneOrInactive = [
   { guard: { type: 'isAccountInactive' as const, params: ({ event }: { event: { error: unknown } }) => ({ error: event.error }) }, target: '#login.accountInactive', actions: { type: 'setError' as const, params: ({ event }: { event: { error: unknown } }) => ({ error: event.error }) } },
 ];
 
-/** Where a second factor's answer leads: the redirect, or the expired-password step (old password, 2FA passed). */
+const toEnrolment = {
+  type: 'setRequirement' as const,
+  params: ({ event }: { event: DoneOutput }) => ({ requirement: event.output.status === 'enrolment_required' ? event.output.requirement : ('passkey' as const) }),
+};
+/** Where a second factor's answer leads: the redirect, the expired-password step (old password, 2FA passed), or a passkey to enrol. */
 const secondFactorDone = [
   {
     guard: { type: 'isComplete', params: ({ event }: { event: DoneOutput }) => ({ result: event.output }) },
@@ -187,7 +248,76 @@ const secondFactorDone = [
     target: '#login.expiredPassword',
     actions: [{ type: 'setResetToken', params: resetTokenOf }, { type: 'navigate', params: toExpiredPassword }],
   },
+  { guard: { type: 'isEnrolmentRequired', params: ({ event }: { event: DoneOutput }) => ({ result: event.output }) }, target: '#login.enrolment', actions: toEnrolment },
 ] as const;
+
+/** The password step's answer (also a passkey sign-in's): signed in, the second factor, the expired password, or a passkey to enrol. */
+const signInDone = [
+  secondFactorDone[0],
+  {
+    guard: { type: 'isTwoFactorRequired' as const, params: ({ event }: { event: { output: LoginResult } }) => ({ result: event.output }) },
+    target: '#login.twoFactor',
+    actions: { type: 'setTwoFactor' as const, params: ({ event }: { event: { output: LoginResult } }) => (event.output.status === 'two_factor_required' ? { method: event.output.method, passkey: event.output.passkey ?? false } : { method: 'GOOGLE' as const, passkey: false }) },
+  },
+  secondFactorDone[1],
+  secondFactorDone[2],
+] as const;
+
+/** "Use a passkey instead" on a code screen (the account has one). */
+const usePasskey = { guard: 'hasPasskey' as const, target: '#login.twoFactor.passkey.requesting', actions: 'clearError' as const };
+type EnrolmentDone = { event: { output: PasskeyEnrolmentOutput } };
+const enrolmentResultOf = ({ event }: EnrolmentDone) => ('result' in event.output ? event.output.result : null);
+const enrolmentRedirectOf = ({ event }: EnrolmentDone) => ({ url: enrolmentResultOf({ event })?.status === 'complete' ? (enrolmentResultOf({ event }) as { redirect_to: string }).redirect_to : '' });
+const enrolmentResetTokenOf = ({ event }: EnrolmentDone) => {
+  const result = enrolmentResultOf({ event });
+  return { resetToken: result?.status === 'password_expired' ? result.reset_token : '' };
+};
+type CeremonyErrorEvent = { event: { error: unknown } };
+const ceremonyErrorOf = ({ event }: CeremonyErrorEvent) => ({ error: toCeremonyError(event.error) });
+/**
+ * The passkey steps (options → the browser's prompt → the server checks the answer), for the sign-in without a password
+ * (`sign_in`: back to the form on failure) and the second factor (`second_factor`: back to its screen).
+ */
+function passkeySteps(purpose: 'sign_in' | 'second_factor', back: string, done: typeof signInDone | typeof secondFactorDone) {
+  const backWithError = { target: back, actions: { type: 'setError' as const, params: ({ event }: CeremonyErrorEvent) => ({ error: event.error }) } };
+  return {
+    requesting: {
+      tags: ['loading' as const],
+      invoke: {
+        id: 'passkeyOptions',
+        src: 'passkeyOptions' as const,
+        input: ({ context }: { context: LoginContext }) => ({ interaction: context.interaction ?? '', purpose }),
+        onDone: { target: 'prompting', actions: { type: 'setPasskeyOptions' as const, params: ({ event }: { event: { output: CeremonyOptions } }) => ({ options: event.output }) } },
+        onError: [...goneOrInactive, backWithError],
+      },
+    },
+    /** The browser's own prompt is open; the page says so, with Cancel. */
+    prompting: {
+      invoke: {
+        id: 'passkeyCeremony',
+        src: 'passkeyCeremony' as const,
+        input: ({ context }: { context: LoginContext }) => ({ options: context.passkeyOptions ?? { challenge: '' } }),
+        onDone: { target: 'verifying', actions: { type: 'setPasskeyCredential' as const, params: ({ event }: { event: { output: PasskeyCredentialJSON } }) => ({ credential: event.output }) } },
+        onError: [
+          { guard: { type: 'isAborted' as const, params: ceremonyErrorOf }, target: back, actions: 'clearError' as const },
+          { target: back, actions: { type: 'setCeremonyError' as const, params: ceremonyErrorOf } },
+        ],
+      },
+      after: { ceremonyTimeout: { target: back, actions: ['cancelCeremony' as const, 'setPasskeyTimedOut' as const] } },
+      on: { CANCEL: { target: back, actions: ['cancelCeremony' as const, 'clearError' as const] } },
+    },
+    verifying: {
+      tags: ['loading' as const],
+      invoke: {
+        id: purpose === 'sign_in' ? 'passkeySignIn' : 'passkeySecondFactor',
+        src: purpose === 'sign_in' ? ('passkeySignIn' as const) : ('passkeySecondFactor' as const),
+        input: ({ context }: { context: LoginContext }) => ({ interaction: context.interaction ?? '', credential: context.passkeyCredential ?? ({} as PasskeyCredentialJSON) }),
+        onDone: done,
+        onError: [...goneOrInactive, backWithError],
+      },
+    },
+  };
+}
 
 export const loginMachine = setup({
   types: {
@@ -205,16 +335,31 @@ export const loginMachine = setup({
     resendSmsCode: fromPromise<void, ResendInput>(async () => notProvided('resendSmsCode')),
     verifyRecoveryCode: fromPromise<SecondFactorResult, RecoveryInput>(async () => notProvided('verifyRecoveryCode')),
     changeExpiredPassword: fromPromise<void, NewPasswordInput>(async () => notProvided('changeExpiredPassword')),
+    passkeyOptions: fromPromise<CeremonyOptions, PasskeyOptionsInput>(async () => notProvided('passkeyOptions')),
+    passkeyCeremony: fromPromise<PasskeyCredentialJSON, PasskeyCeremonyInput>(async () => notProvided('passkeyCeremony')),
+    passkeySignIn: fromPromise<LoginResult, PasskeyVerifyInput>(async () => notProvided('passkeySignIn')),
+    passkeySecondFactor: fromPromise<SecondFactorResult, PasskeyVerifyInput>(async () => notProvided('passkeySecondFactor')),
+    passkeyAutofill: fromPromise<LoginResult, PasskeyAutofillInput>(async () => notProvided('passkeyAutofill')),
+    /** The passkey a sign-in requires (machines/passkeyRegistration.machine.ts, enrolment mode). */
+    passkeyEnrolment: passkeyRegistrationMachine,
   },
   actions: {
+    /** Stops the browser's passkey prompt (Cancel, or the machine stopped waiting). */
+    cancelCeremony: () => notProvided('cancelCeremony'),
+    setPasskeyOptions: assign((_, params: { options: CeremonyOptions }) => ({ passkeyOptions: params.options, error: null })),
+    setPasskeyCredential: assign((_, params: { credential: PasskeyCredentialJSON }) => ({ passkeyCredential: params.credential })),
+    setCeremonyError: assign((_, params: { error: MachineError }) => ({ error: params.error, passkeyOptions: null, passkeyCredential: null })),
+    setPasskeyTimedOut: assign({ error: { code: 'passkey_timeout', retryable: true } satisfies MachineError, passkeyOptions: null, passkeyCredential: null }),
+    setRequirement: assign((_, params: { requirement: 'passkey' | 'second_factor' }) => ({ enrolmentRequirement: params.requirement, error: null })),
+    setEnrolmentError: assign((_, params: { output: PasskeyEnrolmentOutput }) => ({ error: 'error' in params.output ? params.output.error : null })),
     /** Full page load of `url` (the provider's `redirect_to`). */
     redirect: (_, _params: { url: string }) => notProvided('redirect'),
     /** SPA route change to the screen's route, with what it carries in the history state. */
     navigate: (_, _params: LoginNavigation) => notProvided('navigate'),
     setEmail: assign((_, params: { email: string }) => ({ email: params.email, error: null })),
-    setError: assign((_, params: { error: unknown }) => ({ error: toMachineError(params.error) })),
-    clearError: assign({ error: null }),
-    setTwoFactor: assign((_, params: { method: SignInSecondFactor }) => ({ method: params.method, error: null })),
+    setError: assign((_, params: { error: unknown }) => ({ error: toMachineError(params.error), passkeyOptions: null, passkeyCredential: null })),
+    clearError: assign({ error: null, passkeyOptions: null, passkeyCredential: null }),
+    setTwoFactor: assign((_, params: { method: SignInSecondFactor; passkey: boolean }) => ({ method: params.method, passkeyOffered: params.passkey || params.method === 'PASSKEY', error: null })),
     setResetToken: assign((_, params: { resetToken: string }) => ({ resetToken: params.resetToken, error: null })),
     setRedirect: assign((_, params: { url: string }) => ({ redirectTo: params.url, error: null })),
     /** The link's sign-in is another browser's: the next authorization is this browser's own (and says so). */
@@ -227,6 +372,19 @@ export const loginMachine = setup({
     isSms: ({ context }) => context.method === 'SMS',
     isComplete: (_, params: { result: LoginResult | SecondFactorResult }) => params.result.status === 'complete',
     isTwoFactorRequired: (_, params: { result: LoginResult }) => params.result.status === 'two_factor_required',
+    isEnrolmentRequired: (_, params: { result: LoginResult | SecondFactorResult }) => params.result.status === 'enrolment_required',
+    isPasskeyOnly: ({ context }) => context.method === 'PASSKEY',
+    hasPasskey: ({ context }) => context.passkeyOffered,
+    /** A code (authenticator app or SMS) is this account's second factor, next to its passkey. */
+    hasCode: ({ context }) => context.method !== null && context.method !== 'PASSKEY',
+    /** Another ceremony replaced this one, or the form was left: not a failure to show (machines/webauthn.ts). */
+    isAborted: (_, params: { error: MachineError }) => params.error.code === 'passkey_aborted',
+    /** The e-mail field's passkey was refused (unknown, removed, not verified): the form says so and offers them again. */
+    isPasskeyRefused: (_, params: { error: unknown }) => ['passkey_unknown', 'passkey_invalid', 'passkey_challenge_invalid'].includes(toCeremonyError(params.error).code),
+    enrolmentComplete: (_, params: { output: PasskeyEnrolmentOutput }) => 'result' in params.output && params.output.result.status === 'complete',
+    enrolmentPasswordExpired: (_, params: { output: PasskeyEnrolmentOutput }) => 'result' in params.output && params.output.result.status === 'password_expired',
+    enrolmentForeign: (_, params: { output: PasskeyEnrolmentOutput }) => 'error' in params.output && params.output.error.code === 'interaction_foreign_browser',
+    enrolmentInactive: (_, params: { output: PasskeyEnrolmentOutput }) => 'error' in params.output && params.output.error.code === 'account_inactive',
     isPasswordExpired: (_, params: { result: LoginResult | SecondFactorResult }) => params.result.status === 'password_expired',
     isSignInGone: (_, params: { error: unknown }) => (SIGN_IN_GONE as readonly string[]).includes(codeOf(params.error)),
     isAccountInactive: (_, params: { error: unknown }) => codeOf(params.error) === 'account_inactive',
@@ -238,6 +396,8 @@ export const loginMachine = setup({
   },
   delays: {
     smsResendCooldown: SMS_RESEND_COOLDOWN_MS,
+    /** How long the page waits for the browser's passkey prompt: the options' own timeout and a grace. */
+    ceremonyTimeout: ({ context }) => (context.passkeyOptions?.timeout ?? DEFAULT_CEREMONY_TIMEOUT_MS) + CEREMONY_GRACE_MS,
   },
 }).createMachine({
   id: 'login',
@@ -250,6 +410,11 @@ export const loginMachine = setup({
     expiredPasswordPage: input.resetToken !== undefined,
     email: '',
     method: null,
+    passkeyOffered: false,
+    passkeyOptions: null,
+    passkeyCredential: null,
+    passkeyName: input.passkeyName ?? 'Passkey',
+    enrolmentRequirement: 'passkey',
     resetToken: input.resetToken ?? null,
     redirectTo: null,
     error: null,
@@ -298,8 +463,53 @@ export const loginMachine = setup({
     },
     credentials: {
       tags: ['screen:login.credentials'],
+      // the e-mail field offers the browser's passkeys (conditional UI) while the form shows
+      invoke: {
+        id: 'passkeyAutofill',
+        src: 'passkeyAutofill',
+        input: ({ context }) => ({ interaction: context.interaction ?? '' }),
+        onDone: signInDone,
+        onError: [
+          ...goneOrInactive,
+          { guard: { type: 'isAborted', params: ceremonyErrorOf } },
+          { guard: { type: 'isPasskeyRefused', params: ({ event }) => ({ error: event.error }) }, target: 'credentials', reenter: true, actions: { type: 'setCeremonyError', params: ceremonyErrorOf } },
+          // no answer, or a browser that cannot: the form stays as it is, without suggestions (nobody asked for them)
+          {},
+        ],
+      },
       on: {
         SUBMIT: { target: 'submitting', actions: { type: 'setEmail', params: ({ event }) => ({ email: event.email }) } },
+        PASSKEY: { target: 'passkey', actions: 'clearError' },
+      },
+    },
+    /** "Sign in with a passkey": the browser asks for one of this site's passkeys (discoverable credential). */
+    passkey: {
+      initial: 'requesting',
+      tags: ['screen:login.passkey'],
+      states: passkeySteps('sign_in', '#login.credentials', signInDone),
+    },
+    /** An admin setting requires a passkey and the account has none: it adds one now, which finishes the sign-in. */
+    enrolment: {
+      tags: ['screen:login.passkey-enrolment'],
+      invoke: {
+        id: 'passkeyEnrolment',
+        src: 'passkeyEnrolment',
+        input: ({ context }) => ({ mode: 'enrolment' as const, defaultName: context.passkeyName, interaction: context.interaction, admin: context.admin }),
+        onDone: [
+          {
+            guard: { type: 'enrolmentComplete', params: ({ event }) => ({ output: event.output }) },
+            target: 'leaving',
+            actions: [{ type: 'setRedirect', params: enrolmentRedirectOf }, { type: 'redirect', params: enrolmentRedirectOf }],
+          },
+          {
+            guard: { type: 'enrolmentPasswordExpired', params: ({ event }) => ({ output: event.output }) },
+            target: 'expiredPassword',
+            actions: [{ type: 'setResetToken', params: enrolmentResetTokenOf }, { type: 'navigate', params: ({ context, event }) => ({ to: 'expired-password' as const, admin: context.admin, ...enrolmentResetTokenOf({ event }) }) }],
+          },
+          { guard: { type: 'enrolmentForeign', params: ({ event }) => ({ output: event.output }) }, target: 'foreignBrowser', actions: { type: 'setEnrolmentError', params: ({ event }) => ({ output: event.output }) } },
+          { guard: { type: 'enrolmentInactive', params: ({ event }) => ({ output: event.output }) }, target: 'accountInactive', actions: { type: 'setEnrolmentError', params: ({ event }) => ({ output: event.output }) } },
+          { target: 'signInExpired', actions: { type: 'setEnrolmentError', params: ({ event }) => ({ output: event.output }) } },
+        ],
       },
     },
     submitting: {
@@ -313,36 +523,37 @@ export const loginMachine = setup({
           password: event.type === 'SUBMIT' ? event.password : '',
           interaction: context.interaction ?? '',
         }),
-        onDone: [
-          {
-            guard: { type: 'isComplete', params: ({ event }) => ({ result: event.output }) },
-            target: 'leaving',
-            actions: [{ type: 'setRedirect', params: redirectOf }, { type: 'redirect', params: redirectOf }],
-          },
-          {
-            guard: { type: 'isTwoFactorRequired', params: ({ event }) => ({ result: event.output }) },
-            target: 'twoFactor',
-            actions: { type: 'setTwoFactor', params: ({ event }) => ({ method: event.output.status === 'two_factor_required' ? event.output.method : 'GOOGLE' }) },
-          },
-          {
-            guard: { type: 'isPasswordExpired', params: ({ event }) => ({ result: event.output }) },
-            target: 'expiredPassword',
-            actions: [{ type: 'setResetToken', params: resetTokenOf }, { type: 'navigate', params: toExpiredPassword }],
-          },
-        ],
+        onDone: signInDone,
         onError: [...goneOrInactive, { target: 'credentials', actions: { type: 'setError', params: ({ event }) => ({ error: event.error }) } }],
       },
     },
     twoFactor: {
       initial: 'choose',
       states: {
-        choose: { always: [{ guard: 'isSms', target: 'sms' }, { target: 'otp' }] },
+        choose: { always: [{ guard: 'isPasskeyOnly', target: 'passkey' }, { guard: 'isSms', target: 'sms' }, { target: 'otp' }] },
+        /** The account's passkey as the second factor: "Use your passkey" (next to the code when it has one). */
+        passkey: {
+          initial: 'ready',
+          tags: ['screen:login.two-factor-passkey'],
+          states: {
+            ready: {
+              on: {
+                PASSKEY: { target: 'requesting', actions: 'clearError' },
+                USE_ONE_TIME_PASSWORD: { guard: 'hasCode', target: '#login.twoFactor.code', actions: 'clearError' },
+                USE_RECOVERY_CODE: { guard: 'hasCode', target: '#login.twoFactor.recovery', actions: 'clearError' },
+              },
+            },
+            ...passkeySteps('second_factor', '#login.twoFactor.passkey.ready', secondFactorDone),
+          },
+        },
+        /** Back to the code from the passkey screen (not via `choose`, which would pick the passkey again). */
+        code: { always: [{ guard: 'isSms', target: 'sms' }, { target: 'otp' }] },
         otp: {
           initial: 'entering',
           tags: ['screen:login.two-factor-otp'],
           states: {
             // switching method only while no code is on its way: a request in flight is finished first (issue 29)
-            entering: { on: { SUBMIT_CODE: 'verifying', USE_RECOVERY_CODE: { target: '#login.twoFactor.recovery', actions: 'clearError' } } },
+            entering: { on: { SUBMIT_CODE: 'verifying', USE_RECOVERY_CODE: { target: '#login.twoFactor.recovery', actions: 'clearError' }, PASSKEY: usePasskey } },
             verifying: {
               tags: ['loading'],
               invoke: {
@@ -362,11 +573,11 @@ export const loginMachine = setup({
             // the server sent a code with the two_factor_required answer; resend is possible after the cooldown
             cooldown: {
               after: { smsResendCooldown: 'ready' },
-              on: { SUBMIT_CODE: 'verifying', USE_RECOVERY_CODE: { target: '#login.twoFactor.recovery', actions: 'clearError' } },
+              on: { SUBMIT_CODE: 'verifying', USE_RECOVERY_CODE: { target: '#login.twoFactor.recovery', actions: 'clearError' }, PASSKEY: usePasskey },
             },
             ready: {
               tags: ['sms:can-resend'],
-              on: { SUBMIT_CODE: 'verifying', RESEND_CODE: { target: 'resending', actions: 'clearError' }, USE_RECOVERY_CODE: { target: '#login.twoFactor.recovery', actions: 'clearError' } },
+              on: { SUBMIT_CODE: 'verifying', RESEND_CODE: { target: 'resending', actions: 'clearError' }, USE_RECOVERY_CODE: { target: '#login.twoFactor.recovery', actions: 'clearError' }, PASSKEY: usePasskey },
             },
             resending: {
               tags: ['loading'],

@@ -6,7 +6,7 @@
  */
 import type { AnyMachineSnapshot, EventObject } from 'xstate';
 import { CallFailureError } from './testing/failure';
-import { loginMachine, type LoginContext, type LoginEvent, type LoginInput } from './login.machine';
+import { loginMachine, type LoginContext, type LoginEvent, type LoginInput, type LoginResult } from './login.machine';
 import { afterEvent, doneEvent, errorEvent, stateKey, type MachineModel } from './testing/graph';
 
 export const REDIRECT_TO = 'https://iam.test/op/interaction/uid-1/login';
@@ -28,6 +28,17 @@ export const loginErrors = {
   tokenExpired: new CallFailureError({ kind: 'http', status: 403, code: 'invalid_link', message: 'invalid link' }),
 };
 
+export const PASSKEY_OPTIONS = { challenge: 'Y2hhbGxlbmdl', timeout: 120_000, rpId: 'iam.test', allowCredentials: [] };
+export const PASSKEY_CREDENTIAL = { id: 'cred-1', rawId: 'cred-1', type: 'public-key', clientExtensionResults: {}, response: { clientDataJSON: 'e30', authenticatorData: 'AA', signature: 'AA', userHandle: 'dQ' } } as const;
+/** The passkey scenario is told apart by the name it offers for an enrolment (the only input it sets). */
+export const PASSKEY_SCENARIO_NAME = 'Chrome on Linux';
+export const passkeyErrors = {
+  /** the browser's prompt was closed or refused (NotAllowedError), as @simplewebauthn/browser gives it */
+  cancelled: Object.assign(new Error('NotAllowedError (virtual authenticator)'), { name: 'NotAllowedError', code: 'passkey_cancelled' }),
+  unknown: new CallFailureError({ kind: 'http', status: 401, code: 'passkey_unknown', message: 'Unknown passkey' }),
+  invalid: new CallFailureError({ kind: 'http', status: 401, code: 'passkey_invalid', message: 'The passkey could not be verified' }),
+};
+
 const complete = { status: 'complete', redirect_to: REDIRECT_TO } as const;
 /** With 2FA on, an old password is reported only after the second factor. */
 const expired = { status: 'password_expired', reset_token: RESET_TOKEN } as const;
@@ -45,9 +56,38 @@ const ADMIN_OUTCOMES = new Set(['xstate.done.actor.checkInteraction', 'xstate.er
  */
 const FOREIGN_SCENARIO_OUTCOMES = new Set(['xstate.done.actor.checkInteraction', 'xstate.error.actor.checkInteraction', 'xstate.done.actor.submitCredentials', 'xstate.error.actor.submitCredentials']);
 
+/** The passkey steps' events and outcomes: only the passkey scenario takes them (the others keep their paths). */
+const PASSKEY_EVENTS = new Set(['PASSKEY', 'CANCEL']);
+const isPasskeyOutcome = (type: string) => /^xstate\.(done|error)\.actor\.passkey/.test(type) || type.startsWith('xstate.after.ceremonyTimeout');
+/** In the passkey scenario: the password step answers only what leads to a passkey (second factor or enrolment). */
+const PASSKEY_SCENARIO_STEPS = new Set(['SUBMIT', 'PASSKEY', 'CANCEL', 'USE_ONE_TIME_PASSWORD', 'RESTART']);
+
 function events(snapshot: AnyMachineSnapshot): EventObject[] {
   const all = allEvents(snapshot);
   const c = snapshot.context as LoginContext;
+  if (c.passkeyName === PASSKEY_SCENARIO_NAME) {
+    return all.filter((event) => {
+      if (!event.type.startsWith('xstate.')) return PASSKEY_SCENARIO_STEPS.has(event.type);
+      if (isPasskeyOutcome(event.type) || event.type === 'xstate.done.actor.checkInteraction' || event.type.startsWith('xstate.done.actor.startAuthorization')) return true;
+      if (event.type === 'xstate.done.actor.submitCredentials') {
+        const output = (event as EventObject & { output: LoginResult }).output;
+        return output.status === 'enrolment_required' || (output.status === 'two_factor_required' && (output.method === 'PASSKEY' || output.passkey === true));
+      }
+      return false;
+    });
+  }
+  return passwordScenarioEvents(all.filter((event) => !PASSKEY_EVENTS.has(event.type) && !isPasskeyOutcome(event.type) && !isPasskeyAnswer(event)), c);
+}
+
+/** The password step's answers that only the passkey scenario follows. */
+function isPasskeyAnswer(event: EventObject): boolean {
+  if (event.type !== 'xstate.done.actor.submitCredentials') return false;
+  const output = (event as EventObject & { output: LoginResult }).output;
+  return output.status === 'enrolment_required' || (output.status === 'two_factor_required' && (output.method === 'PASSKEY' || output.passkey === true));
+}
+
+/** The password scenarios (portal, admin console, a service app's, after a restart), without the passkey steps. */
+function passwordScenarioEvents(all: EventObject[], c: LoginContext): EventObject[] {
   if (c.serviceApp || c.rebound) {
     return all.filter((event) => {
       if (!event.type.startsWith('xstate.')) return event.type === 'SUBMIT' || event.type === 'RESTART';
@@ -82,6 +122,8 @@ function allEvents(snapshot: AnyMachineSnapshot): EventObject[] {
     { type: 'SUBMIT_NEW_PASSWORD', password: NEW_PASSWORD, passwordConfirmation: NEW_PASSWORD },
     { type: 'RETRY' },
     { type: 'RESTART' },
+    { type: 'PASSKEY' },
+    { type: 'CANCEL' },
   ];
   const out: EventObject[] = [...user];
   if (value === 'checkingInteraction') {
@@ -101,6 +143,9 @@ function allEvents(snapshot: AnyMachineSnapshot): EventObject[] {
       doneEvent('submitCredentials', { status: 'two_factor_required', method: 'GOOGLE' }),
       doneEvent('submitCredentials', { status: 'two_factor_required', method: 'SMS' }),
       doneEvent('submitCredentials', expired),
+      doneEvent('submitCredentials', { status: 'two_factor_required', method: 'PASSKEY' }),
+      doneEvent('submitCredentials', { status: 'two_factor_required', method: 'GOOGLE', passkey: true }),
+      doneEvent('submitCredentials', { status: 'enrolment_required', requirement: 'passkey' }),
       errorEvent('submitCredentials', loginErrors.wrongPassword),
       errorEvent('submitCredentials', loginErrors.locked),
       errorEvent('submitCredentials', loginErrors.network),
@@ -126,6 +171,17 @@ function allEvents(snapshot: AnyMachineSnapshot): EventObject[] {
   if (value === 'twoFactor.recovery.verifying') {
     out.push(doneEvent('verifyRecoveryCode', complete), doneEvent('verifyRecoveryCode', expired), errorEvent('verifyRecoveryCode', loginErrors.wrongRecoveryCode));
   }
+  // the e-mail field's passkey suggestions: a person picks one (signed in), or one the server no longer knows
+  if (value === 'credentials') out.push(doneEvent('passkeyAutofill', complete), errorEvent('passkeyAutofill', passkeyErrors.unknown));
+  if (value === 'passkey.requesting' || value === 'twoFactor.passkey.requesting') out.push(doneEvent('passkeyOptions', PASSKEY_OPTIONS), errorEvent('passkeyOptions', loginErrors.network));
+  if (value === 'passkey.prompting' || value === 'twoFactor.passkey.prompting') {
+    out.push(doneEvent('passkeyCeremony', PASSKEY_CREDENTIAL), errorEvent('passkeyCeremony', passkeyErrors.cancelled), afterEvent('ceremonyTimeout', value === 'passkey.prompting' ? 'login.passkey.prompting' : 'login.twoFactor.passkey.prompting'));
+  }
+  if (value === 'passkey.verifying') out.push(doneEvent('passkeySignIn', complete), errorEvent('passkeySignIn', passkeyErrors.unknown));
+  if (value === 'twoFactor.passkey.verifying') out.push(doneEvent('passkeySecondFactor', complete), errorEvent('passkeySecondFactor', passkeyErrors.invalid));
+  if (value === 'enrolment') {
+    out.push(doneEvent('passkeyEnrolment', { status: 'signed_in', result: complete }), doneEvent('passkeyEnrolment', { status: 'failed', error: { code: 'interaction_expired', retryable: false, status: 400 } }));
+  }
   if (value === 'expiredPassword.saving') {
     out.push(
       doneEvent('changeExpiredPassword', undefined),
@@ -148,11 +204,12 @@ export const loginModel: MachineModel<typeof loginMachine> = {
     { name: "/login?interaction=uid-1&type=sso (a service app's sign-in)", input: { ...base, serviceApp: true } },
     { name: '/login?interaction=uid-1 after a restart for this browser', input: { ...base, rebound: true } },
     { name: '/login opened directly (no interaction)', input: { admin: false, interaction: null } },
+    { name: '/login?interaction=uid-1 with passkeys', input: { ...base, passkeyName: PASSKEY_SCENARIO_NAME } },
     { name: '/expired-password without a sign-in', input: { admin: false, interaction: null, resetToken: null } },
   ],
   events,
   strategy: 'simple',
-  injectedActions: ['redirect', 'navigate'],
+  injectedActions: ['redirect', 'navigate', 'cancelCeremony'],
   expectedStates: [
     'checkingInteraction',
     'foreignBrowser',
@@ -168,6 +225,14 @@ export const loginModel: MachineModel<typeof loginMachine> = {
     'twoFactor.sms.verifying',
     'twoFactor.recovery.entering',
     'twoFactor.recovery.verifying',
+    'twoFactor.passkey.ready',
+    'twoFactor.passkey.requesting',
+    'twoFactor.passkey.prompting',
+    'twoFactor.passkey.verifying',
+    'passkey.requesting',
+    'passkey.prompting',
+    'passkey.verifying',
+    'enrolment',
     'expiredPassword.entering',
     'expiredPassword.saving',
     'expiredPassword.saved',
@@ -178,6 +243,6 @@ export const loginModel: MachineModel<typeof loginMachine> = {
   finalStates: ['leaving', 'expiredPassword.saved', 'accountInactive'],
   serializeState: (snapshot) => {
     const c = snapshot.context as LoginContext;
-    return JSON.stringify([stateKey(snapshot.value), c.method, c.error?.code ?? null, c.resetToken, c.redirectTo, c.rebind]);
+    return JSON.stringify([stateKey(snapshot.value), c.method, c.passkeyOffered, c.error?.code ?? null, c.resetToken, c.redirectTo, c.rebind]);
   },
 };

@@ -58,7 +58,7 @@ export interface PasskeyRegistrationContext {
   error: MachineError | null;
 }
 /** `enrolment`: how the machine ended, for the login machine (the sign-in's answer, or why it cannot go on). */
-export type PasskeyEnrolmentOutput = { result: SecondFactorResult } | { error: MachineError };
+export type PasskeyEnrolmentOutput = { status: 'signed_in'; result: SecondFactorResult } | { status: 'failed'; error: MachineError };
 
 export type PasskeyRegistrationEvent =
   /** "Add a passkey" (profile) */
@@ -168,7 +168,7 @@ export const passkeyRegistrationMachine = setup({
     error: null,
   }),
   initial: 'start',
-  output: ({ context }) => (context.result ? { result: context.result } : { error: context.error ?? { code: 'unexpected', retryable: false } }),
+  output: ({ context }): PasskeyEnrolmentOutput => (context.result ? { status: 'signed_in', result: context.result } : { status: 'failed', error: context.error ?? { code: 'unexpected', retryable: false } }),
   states: {
     start: { always: [{ guard: 'isProfile', target: 'card' }, { target: 'naming' }] },
     /** The Passkeys card with "Add a passkey". */

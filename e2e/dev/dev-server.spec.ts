@@ -20,7 +20,7 @@ test('signs in on the dev server; ?inspect is kept across the provider round tri
   await expect(page).toHaveURL(new RegExp(`^${baseURL}/admin/login\\?interaction=`));
   await page.getByRole('textbox', { name: /e-mail/i }).fill(ADMIN.email);
   await page.getByLabel(/^password/i).fill(ADMIN.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(page).toHaveURL(new RegExp(`^${baseURL}/admin/dashboard`));
   await expect
     .poll(async () => page.evaluate(() => JSON.parse(window.sessionStorage.getItem('test.inspector') ?? '[]') as string[]))

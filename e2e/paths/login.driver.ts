@@ -280,7 +280,7 @@ async function submitCredentials(ctx: DriverContext, email: string, password: st
   const { page } = ctx;
   await page.getByRole('textbox', { name: /e-mail/i }).fill(email);
   await page.getByLabel(/^password/i).fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
 }
 
 const totp = (account: WalkAccount) => new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(account.secret ?? ''), digits: 6, period: 30 }).generate();

@@ -9,6 +9,7 @@ import type { MachineError } from '../../../../machines/errors';
 import { upstreamStartUrl } from '../../../../machines/sso-authorize';
 import { configQueryOptions } from '../../../api/account';
 import { AuthCard } from '../../../components/page-heading';
+import { Button } from '../../../components/ui/button';
 import { TextField } from '../../../components/ui/text-field';
 import { useFieldError } from '../../../lib/field-errors';
 import { FormAlert, formStack, linkClass, PasswordField, SubmitButton } from '../form-kit';
@@ -29,6 +30,8 @@ export interface CredentialsScreenProps {
   loading: boolean;
   error: MachineError | null;
   onSubmit: (email: string, password: string) => void;
+  /** "Sign in with a passkey" (only where the browser can run a passkey ceremony). */
+  onPasskey?: (() => void) | undefined;
 }
 
 export function CredentialsScreen(props: CredentialsScreenProps) {
@@ -69,7 +72,7 @@ export function CredentialsScreen(props: CredentialsScreenProps) {
             </FormAlert>
           </div>
         ) : null}
-        <TextField label={t`E-mail`} type="email" autoComplete="username" required {...form.register('email')} errorText={serverField('email', t`E-mail`)} />
+        <TextField label={t`E-mail`} type="email" autoComplete="username webauthn" required {...form.register('email')} errorText={serverField('email', t`E-mail`)} />
         <PasswordField label={t`Password`} autoComplete="current-password" required {...form.register('password')} errorText={serverField('password', t`Password`)} />
         <div className={css({ display: 'flex', justifyContent: 'flex-end', mt: '-2' })}>
           <Link to="/forgot-password" search={props.admin ? { type: 'admin' } : {}} className={linkClass}>
@@ -79,6 +82,11 @@ export function CredentialsScreen(props: CredentialsScreenProps) {
         <SubmitButton loading={props.loading}>
           <Trans>Sign in</Trans>
         </SubmitButton>
+        {props.onPasskey ? (
+          <Button variant="outline" disabled={props.loading} onClick={props.onPasskey}>
+            <Trans>Sign in with a passkey</Trans>
+          </Button>
+        ) : null}
         {providers.length > 0 ? (
           <>
             <div className={css({ display: 'flex', alignItems: 'center', gap: '3', color: 'fg.subtle', fontSize: 'xs', textTransform: 'uppercase', letterSpacing: 'wide' })} aria-hidden="true">

@@ -17,6 +17,10 @@ import { useSwapFocus } from '../../../lib/focus-after-swap';
 import { inspectOptions } from '../../../lib/inspect';
 import { useScreenTitle } from '../../../lib/page-title';
 import { readStorage, writeStorage } from '../../../lib/storage';
+import { cancelPasskeyCeremony, createPasskey, getPasskey, passkeyAutofillSupported, passkeysSupported } from '../../../lib/webauthn';
+import type { PasskeyRegistrationMachine } from '../../../../machines/passkeyRegistration.machine';
+import type { ActorRefFrom } from 'xstate';
+import { useDefaultPasskeyName } from '../passkeys/default-name';
 import { CredentialsScreen } from './credentials-screen';
 import { loginErrorMessage } from './login-errors';
 import { AccountInactiveScreen, AuthorizationFailedScreen, ForeignBrowserScreen, RedirectingScreen, ScreenLoading, SignInExpiredScreen } from './status-screens';
@@ -25,6 +29,10 @@ import { AccountInactiveScreen, AuthorizationFailedScreen, ForeignBrowserScreen,
 // are not in the first load of /login: they load while the credentials screen is shown (see LoginFlow).
 const loadTwoFactorScreens = () => import('./two-factor-screen');
 const loadExpiredPasswordScreens = () => import('../password/expired-password-screen');
+const loadPasskeyScreens = () => import('./passkey-screens');
+const PasskeyPromptScreen = lazy(() => loadPasskeyScreens().then((module) => ({ default: module.PasskeyPromptScreen })));
+const TwoFactorPasskeyScreen = lazy(() => loadPasskeyScreens().then((module) => ({ default: module.TwoFactorPasskeyScreen })));
+const PasskeyEnrolmentScreen = lazy(() => loadPasskeyScreens().then((module) => ({ default: module.PasskeyEnrolmentScreen })));
 const OneTimePasswordScreen = lazy(() => loadTwoFactorScreens().then((module) => ({ default: module.OneTimePasswordScreen })));
 const RecoveryCodeScreen = lazy(() => loadTwoFactorScreens().then((module) => ({ default: module.RecoveryCodeScreen })));
 const ExpiredPasswordScreen = lazy(() => loadExpiredPasswordScreens().then((module) => ({ default: module.ExpiredPasswordScreen })));
@@ -58,8 +66,15 @@ function useRealLoginMachine(admin: boolean, returnTo: string | undefined): Logi
               redirect: (url) => window.location.assign(url),
             });
           },
+          passkey: {
+            get: (options, autofill) => getPasskey(options, autofill),
+            create: (options) => createPasskey(options),
+            autofillSupported: passkeyAutofillSupported,
+            cancel: () => void cancelPasskeyCeremony(),
+          },
         }),
         actions: {
+          cancelCeremony: () => void cancelPasskeyCeremony(),
           redirect: (_, params: { url: string }) => window.location.assign(params.url),
           navigate: (_, params: LoginNavigation) => {
             void navigate({ to: '/expired-password', search: params.admin ? { type: 'admin' } : {}, state: (previous) => ({ ...previous, resetToken: params.resetToken }) });
@@ -90,7 +105,8 @@ export function LoginFlow({ admin, interaction, serviceApp = false, returnTo, re
   const { t, i18n } = useLingui();
   // this page load comes from a restart for another browser's link: do not restart again (login.machine `rebound`)
   const [rebound] = useState(() => interaction !== null && isReboundAuthorization(readStorage(STORAGE_KEYS.codeVerifier)));
-  const [snapshot, send] = useMachine(machineOverride ?? real, { ...inspectOptions(), input: { admin, interaction, serviceApp, rebound, ...(resetToken !== undefined ? { resetToken } : {}) } });
+  const passkeyName = useDefaultPasskeyName();
+  const [snapshot, send] = useMachine(machineOverride ?? real, { ...inspectOptions(), input: { admin, interaction, serviceApp, rebound, passkeyName, ...(resetToken !== undefined ? { resetToken } : {}) } });
   const screen: LoginScreenTag = LOGIN_SCREENS.find((tag) => snapshot.hasTag(tag)) ?? 'screen:login.redirecting';
   const loading = snapshot.hasTag('loading');
   const { error } = snapshot.context;
@@ -99,6 +115,7 @@ export function LoginFlow({ admin, interaction, serviceApp = false, returnTo, re
     if (screen !== 'screen:login.credentials') return;
     loadTwoFactorScreens().catch(() => undefined);
     loadExpiredPasswordScreens().catch(() => undefined);
+    loadPasskeyScreens().catch(() => undefined);
   }, [screen]);
 
   // each screen swapped in place is a page of its own for keyboard and screen-reader users: its title in the
@@ -122,6 +139,12 @@ export function LoginFlow({ admin, interaction, serviceApp = false, returnTo, re
         return t`Two-factor verification`;
       case 'screen:login.two-factor-recovery':
         return t`Use a recovery code`;
+      case 'screen:login.two-factor-passkey':
+        return t`Two-factor verification`;
+      case 'screen:login.passkey':
+        return t`Sign in with a passkey`;
+      case 'screen:login.passkey-enrolment':
+        return t`Add a passkey to continue`;
       case 'screen:login.sign-in-expired':
         return t`Sign-in expired`;
       case 'screen:login.foreign-browser':
@@ -140,7 +163,35 @@ export function LoginFlow({ admin, interaction, serviceApp = false, returnTo, re
   function renderScreen() {
     switch (screen) {
       case 'screen:login.credentials':
-        return <CredentialsScreen admin={admin} interaction={interaction ?? ''} loginHint={loginHint} loading={loading} error={error} onSubmit={(email, password) => send({ type: 'SUBMIT', email, password })} />;
+        return (
+          <CredentialsScreen
+            admin={admin}
+            interaction={interaction ?? ''}
+            loginHint={loginHint}
+            loading={loading}
+            error={error}
+            onSubmit={(email, password) => send({ type: 'SUBMIT', email, password })}
+            onPasskey={passkeysSupported() ? () => send({ type: 'PASSKEY' }) : undefined}
+          />
+        );
+      case 'screen:login.passkey':
+        return <PasskeyPromptScreen prompting={!loading} onCancel={() => send({ type: 'CANCEL' })} />;
+      case 'screen:login.two-factor-passkey':
+        return (
+          <TwoFactorPasskeyScreen
+            phase={loading ? 'busy' : snapshot.can({ type: 'CANCEL' }) ? 'prompting' : 'ready'}
+            hasCode={snapshot.context.method !== null && snapshot.context.method !== 'PASSKEY'}
+            error={error}
+            onPasskey={() => send({ type: 'PASSKEY' })}
+            onCancel={() => send({ type: 'CANCEL' })}
+            onUseCode={() => send({ type: 'USE_ONE_TIME_PASSWORD' })}
+            onUseRecovery={() => send({ type: 'USE_RECOVERY_CODE' })}
+          />
+        );
+      case 'screen:login.passkey-enrolment': {
+        const enrolment = snapshot.children.passkeyEnrolment as ActorRefFrom<PasskeyRegistrationMachine> | undefined;
+        return enrolment ? <PasskeyEnrolmentScreen enrolment={enrolment} requirement={snapshot.context.enrolmentRequirement} /> : <ScreenLoading admin={admin} />;
+      }
       case 'screen:login.two-factor-otp':
       case 'screen:login.two-factor-sms':
         return (
@@ -152,6 +203,7 @@ export function LoginFlow({ admin, interaction, serviceApp = false, returnTo, re
             onCode={(code) => send({ type: 'SUBMIT_CODE', code })}
             onUseRecovery={() => send({ type: 'USE_RECOVERY_CODE' })}
             onResend={() => send({ type: 'RESEND_CODE' })}
+            onUsePasskey={snapshot.context.passkeyOffered && passkeysSupported() ? () => send({ type: 'PASSKEY' }) : undefined}
           />
         );
       case 'screen:login.two-factor-recovery':

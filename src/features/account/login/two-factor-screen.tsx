@@ -24,6 +24,8 @@ export interface OneTimePasswordScreenProps {
   onCode: (code: string) => void;
   onUseRecovery: () => void;
   onResend: () => void;
+  /** "Use a passkey instead" (the account has one, and the browser can). */
+  onUsePasskey?: (() => void) | undefined;
 }
 
 /** A 6-digit one-time password from the authenticator app or the SMS. */
@@ -109,6 +111,11 @@ export function OneTimePasswordScreen(props: OneTimePasswordScreenProps) {
           <Button variant="link" disabled={props.loading} onClick={props.onUseRecovery}>
             <Trans>Use a recovery code</Trans>
           </Button>
+          {props.onUsePasskey ? (
+            <Button variant="link" disabled={props.loading} onClick={props.onUsePasskey}>
+              <Trans>Use a passkey instead</Trans>
+            </Button>
+          ) : null}
         </div>
       </form>
     </AuthCard>

@@ -10,18 +10,8 @@ import type { MachineError } from '../../../../machines/errors';
 import type { PasskeyRegistrationEvent, PasskeyRegistrationScreen } from '../../../../machines/passkeyRegistration.machine';
 import { Button } from '../../../components/ui/button';
 import { TextField } from '../../../components/ui/text-field';
-import { useSessionLabel } from '../../../components/session-list';
-import { browserAndSystem } from '../../../lib/device-name';
 import { accountErrorText } from '../error-words';
 import { FormAlert, formStack, mutedText } from '../form-kit';
-
-/** "Chrome on Linux": the name offered for a passkey made on this device. */
-export function useDefaultPasskeyName(): string {
-  const label = useSessionLabel();
-  const { t } = useLingui();
-  const { browser, os } = browserAndSystem(typeof navigator === 'undefined' ? '' : navigator.userAgent);
-  return browser || os ? label({ browser, browser_version: null, os }) : t`My passkey`;
-}
 
 export interface PasskeyRegistrationViewProps {
   screen: PasskeyRegistrationScreen;

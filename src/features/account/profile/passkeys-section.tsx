@@ -28,7 +28,8 @@ import { inspectOptions } from '../../../lib/inspect';
 import { cancelPasskeyCeremony, createPasskey, passkeysSupported } from '../../../lib/webauthn';
 import { accountErrorText, apiErrorMessage } from '../error-words';
 import { FormAlert, formStack, mutedText } from '../form-kit';
-import { PasskeyRegistrationView, useDefaultPasskeyName } from '../passkeys/passkey-registration-view';
+import { useDefaultPasskeyName } from '../passkeys/default-name';
+import { PasskeyRegistrationView } from '../passkeys/passkey-registration-view';
 import { Section } from './section';
 
 export const passkeysKey = (kind: AccountKind) => ['account', kind, 'passkeys'] as const;
