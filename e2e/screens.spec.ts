@@ -216,6 +216,7 @@ const ADMIN_SCREENS: Screen[] = [
   { name: 'roles', open: (page) => go(page, '/admin/roles') },
   { name: 'subscriptions', open: (page) => go(page, '/admin/subscriptions') },
   { name: 'service-apps', open: (page) => go(page, '/admin/service-apps') },
+  { name: 'settings', open: (page) => go(page, '/admin/settings') },
   { name: 'admin-profile', open: (page) => go(page, '/admin/profile') },
   { name: 'add-user-dialog', open: (page, lang) => dialog(page, '/admin/user-management', 'Add user', lang) },
   { name: 'import-users-dialog', open: (page, lang) => dialog(page, '/admin/user-management', 'Import users', lang) },

@@ -167,11 +167,12 @@ function SettingsForm({ policy, roles, rolesTotal }: { policy: SecondFactorPolic
           <legend id={ids.admins} className={css({ fontWeight: 'semibold', mb: '2' })}>
             <Trans>All admins</Trans>
           </legend>
-          <div className={css({ display: 'grid', gridTemplateColumns: { base: '1fr', md: 'repeat(3, 1fr)' }, gap: '2' })}>
+          {/* three side by side only where the content area is wide enough for the longest words (de at 768 px overflowed) */}
+          <div className={css({ display: 'grid', gridTemplateColumns: { base: '1fr', xl: 'repeat(3, minmax(0, 1fr))' }, gap: '2' })}>
             {REQUIREMENTS.map((value) => (
               <label key={value} className={radioCard} data-checked={admins === value ? '' : undefined}>
                 <input type="radio" value={value} className={radio} {...register('admins')} />
-                <span className={css({ display: 'flex', flexDirection: 'column', gap: '0.5' })}>
+                <span className={css({ display: 'flex', flexDirection: 'column', gap: '0.5', minWidth: '0', overflowWrap: 'break-word', hyphens: 'auto' })}>
                   <span className={css({ fontWeight: 'medium' })}>{i18n._(LABELS[value])}</span>
                   <span className={css({ color: 'fg.muted' })}>{i18n._(HINTS[value])}</span>
                 </span>
