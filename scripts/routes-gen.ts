@@ -1,9 +1,14 @@
 /**
- * Writes contract/routes.ts and contract/routes-admin.ts, the schema-free route tables, from the endpoint modules:
+ * Writes contract/routes.ts and contract/routes-admin.ts, the schema-free route tables, and
+ * contract/error-code-list.ts, every error code, from the endpoint modules:
  * every area listed in contract/index.ts (`export * as <area> from './<module>'`), every endpoint it exports, as
  * `route<typeof <module>.<name>>(method, path)`. The areas under contract/admin/ go to routes-admin.ts (the back
  * office's chunks), the others to routes.ts (the SPA's entry chunk and the login screen), so the first load carries
  * neither the back office's table nor any zod schema. `accountByKind` is contract/account.ts `byKind`, by name.
+ *
+ * The error codes: every code of every endpoint's `errors` and the few no endpoint declares (UNDECLARED_ERROR_CODES in
+ * contract/error-codes.ts), sorted, in one array (one array is the smallest in the SPA's entry chunk): ERROR_CODES. A
+ * new code is declared once, on the endpoints that answer with it.
  *
  * Run by `npm run routes:gen` and by the scripts that run the other code generation (dev, build, typecheck, test);
  * tests/contract/routes.test.ts renders the tables again in memory and fails when a committed file differs.
@@ -14,6 +19,7 @@ import { fileURLToPath } from 'node:url';
 import * as accountEndpoints from '../contract/account';
 import { isEndpoint, type EndpointShape } from '../contract/endpoint';
 import * as contract from '../contract/index';
+import { UNDECLARED_ERROR_CODES } from '../contract/error-codes';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -80,6 +86,21 @@ const ROUTES_ADMIN_DOC = `/**
  * explains why). Apart from contract/routes.ts so that the SPA's entry chunk does not carry them.
  */`;
 
+const ERROR_CODES_DOC = `/**
+ * Every error code the API answers with (contract/error-codes.ts tells what an error body is): the codes the endpoints
+ * of the contract declare (\`defineEndpoint({ errors })\`) and the few no endpoint declares (UNDECLARED_ERROR_CODES in
+ * contract/error-codes.ts), sorted. A new code is added to the \`errors\` of the endpoints that answer with it, and
+ * this file follows. No zod here: the SPA's first load imports it through contract/error-codes.ts.
+ */`;
+
+/** contract/error-code-list.ts: the codes of every endpoint's `errors` and the undeclared ones, each once, sorted. */
+function errorCodeList(list: Area[]): string {
+  const codes = new Set<string>(UNDECLARED_ERROR_CODES);
+  for (const area of list) for (const { endpoint } of area.endpoints) for (const byStatus of Object.values(endpoint.errors)) for (const code of byStatus ?? []) codes.add(code);
+  const sorted = [...codes].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return ['export const ERROR_CODES = [', ...sorted.map((code) => `  '${code}',`), '] as const;'].join('\n');
+}
+
 /** The generated files, by path from the repository root. */
 export function renderRouteTables(): Record<string, string> {
   const all = areas();
@@ -89,6 +110,7 @@ export function renderRouteTables(): Record<string, string> {
   return {
     'contract/routes.ts': [HEADER, ROUTES_DOC, imports(rest), ...rest.map(table), accountByKind()].join('\n\n') + '\n',
     'contract/routes-admin.ts': [HEADER, ROUTES_ADMIN_DOC, imports(admin), ...admin.map(table)].join('\n\n') + '\n',
+    'contract/error-code-list.ts': [HEADER, ERROR_CODES_DOC, errorCodeList(all)].join('\n\n') + '\n',
   };
 }
 

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ERROR_CODES, FIELD_ERROR_CODES, isErrorCode } from '../../contract/errors';
+import { ERROR_CODES, FIELD_ERROR_CODES, isErrorCode, UNDECLARED_ERROR_CODES } from '../../contract/errors';
 import { allMessageCodes, LANGUAGES, loadMessages } from '../../server/i18n/index';
 import { allEndpoints } from '../../contract/index';
 
@@ -45,6 +45,12 @@ describe('the contract error codes', () => {
   it('has no duplicates', () => {
     expect(new Set(ERROR_CODES).size).toBe(ERROR_CODES.length);
     expect(new Set(FIELD_ERROR_CODES).size).toBe(FIELD_ERROR_CODES.length);
+  });
+
+  it('lists apart only codes no endpoint declares (the others come from the endpoints, contract/error-code-list.ts)', () => {
+    const declared = new Set(allEndpoints().flatMap(({ endpoint }) => Object.values(endpoint.errors).flatMap((codes) => [...(codes ?? [])])));
+    expect(UNDECLARED_ERROR_CODES.filter((code) => declared.has(code))).toEqual([]);
+    expect(ERROR_CODES.filter((code) => !declared.has(code))).toEqual([...UNDECLARED_ERROR_CODES]);
   });
 
   it('endpoints only name listed codes', () => {

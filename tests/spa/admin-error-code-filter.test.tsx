@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LOGGED_ERROR_CODES } from '../../contract/admin/log-codes';
 import { Dashboard } from '../../src/features/admin/dashboard/dashboard';
+import { loggedErrorText } from '../../src/features/admin/components/feedback';
 import { errorCodeOptions } from '../../src/features/admin/dashboard/error-codes/labels';
 import type { DashboardSearch } from '../../src/features/admin/dashboard/search';
 import { activateLocale, i18n } from '../../src/lib/i18n';
@@ -25,7 +26,7 @@ const snake = /^[a-z]+(_[a-z]+)+$/;
 describe('error-code filter: codes in words', () => {
   it.each(['en', 'de', 'fr', 'it'] as const)('%s: one label per logged code, none a code, sorted by the language', async (locale) => {
     await activateLocale(locale);
-    const options = errorCodeOptions(i18n);
+    const options = errorCodeOptions(i18n, (code) => loggedErrorText(i18n, code));
     expect(options.map((o) => o.value).sort()).toEqual([...LOGGED_ERROR_CODES].sort());
     for (const option of options) expect(option.label).not.toMatch(snake);
     expect(new Set(options.map((o) => o.label)).size).toBe(options.length);
@@ -35,9 +36,9 @@ describe('error-code filter: codes in words', () => {
 
   it('German: the labels are German (not the English words)', async () => {
     await activateLocale('en');
-    const english = new Map(errorCodeOptions(i18n).map((o) => [o.value, o.label]));
+    const english = new Map(errorCodeOptions(i18n, (code) => loggedErrorText(i18n, code)).map((o) => [o.value, o.label]));
     await activateLocale('de');
-    const german = errorCodeOptions(i18n);
+    const german = errorCodeOptions(i18n, (code) => loggedErrorText(i18n, code));
     expect(german.find((o) => o.value === 'invalid_grant')?.label).toBe('Ungültige oder abgelaufene Berechtigung');
     // most labels differ from the English ones (a few words such as 'SMS' are the same in both)
     expect(german.filter((o) => o.label === english.get(o.value)).length).toBeLessThan(3);
@@ -62,7 +63,7 @@ describe('error-code filter: codes in words', () => {
     expect(names[0]).toBe('Alle Fehlercodes');
     expect(names).toHaveLength(LOGGED_ERROR_CODES.length + 1);
     for (const name of names) expect(name).not.toMatch(snake);
-    await user.click(within(list).getByRole('option', { name: 'Konto gesperrt' }));
+    await user.click(within(list).getByRole('option', { name: 'Zu viele Fehlversuche: Das Konto wurde gesperrt' }));
     await waitFor(() => expect(changes.at(-1)?.e_code).toBe('account_locked'));
   });
 });

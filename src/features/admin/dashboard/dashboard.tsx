@@ -220,7 +220,7 @@ function ErrorLogCard({ search, update, titleId }: CardProps) {
           value={search.e_code ?? ALL_CODES}
           onValueChange={(v) => set({ e_code: v === ALL_CODES ? undefined : v })}
           // the codes in words once they are loaded (error-code-words.ts); the codes themselves for that moment
-          options={[{ value: ALL_CODES, label: t`All error codes` }, ...(words ? words.errorCodeOptions(i18n) : LOGGED_ERROR_CODES.map((code) => ({ value: code, label: code })))]}
+          options={[{ value: ALL_CODES, label: t`All error codes` }, ...(words ? words.errorCodeOptions(i18n, (code) => loggedErrorText(i18n, code)) : LOGGED_ERROR_CODES.map((code) => ({ value: code, label: code })))]}
         />
         <DebouncedField label={t`User e-mail`} value={search.e_user ?? ''} onChange={(v) => set({ e_user: v || undefined })} placeholder="name@example.com" />
         {filtered ? (
@@ -289,7 +289,7 @@ function ErrorLogCard({ search, update, titleId }: CardProps) {
  */
 function LoggedMessage({ code, message, words }: { code: string; message: string; words: ReturnType<typeof useErrorCodeWords> }) {
   const { i18n } = useLingui();
-  const localized = loggedErrorText(i18n, code) ?? words?.errorCodeLabel(i18n, code) ?? null;
+  const localized = loggedErrorText(i18n, code) ?? words?.providerCodeLabel(i18n, code) ?? null;
   const recorded = message && message !== localized ? message : undefined;
   if (localized === null) {
     return (

@@ -4,8 +4,9 @@ import { loadCatalogs } from '../../../lib/i18n';
 type WordsModule = typeof import('./error-codes/labels');
 
 /**
- * The words for the error log's codes (error-codes/labels.ts and its catalog admin-error-codes) load with the first
- * error log shown, not with the dashboard: ~80 labels in the admin's language were 2.4 KB brotli on its first load.
+ * The words for the error log's codes (error-codes/labels.ts: the console's sentences for the API's codes, and its
+ * catalog admin-error-codes with the words for the provider's OAuth codes) load with the first error log shown, not
+ * with the dashboard: ~80 labels in the admin's language were 2.4 KB brotli on its first load.
  */
 let loaded: WordsModule | null = null;
 let loading: Promise<WordsModule> | null = null;
