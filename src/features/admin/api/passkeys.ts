@@ -1,22 +1,10 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { call } from '../../../api/call';
-import { route } from '../../../../contract/endpoint';
-import type * as passkeyEndpoints from '../../../../contract/passkeys';
 import type { SecondFactorPolicy } from '../../../../contract/passkeys';
+// method and path only: contract/passkeys.ts builds its zod schemas on import. The table is in the entry chunk already
+// (the sign-in and the profile call through it), admin entries included: using it here adds nothing to a first load.
+import { passkeys } from '../../../../contract/routes';
 import { adminKeys } from './keys';
-
-/**
- * The console's passkey endpoints as method and path (typed by the contract's endpoints: a wrong path fails tsc).
- * Not taken from contract/routes.ts's `passkeys` table: that module is in the entry chunk, and using the table from
- * here put all of it there (+0.8 KB raw on every first load, measured); contract/passkeys.ts itself builds its zod
- * schemas on import.
- */
-const passkeys = {
-  adminListPasskeys: route<typeof passkeyEndpoints.adminListPasskeys>('GET', '/api/admin/users/:id/passkeys'),
-  adminDeletePasskey: route<typeof passkeyEndpoints.adminDeletePasskey>('DELETE', '/api/admin/users/:id/passkeys/:passkey'),
-  getSecondFactorPolicy: route<typeof passkeyEndpoints.getSecondFactorPolicy>('GET', '/api/admin/settings/second-factor'),
-  updateSecondFactorPolicy: route<typeof passkeyEndpoints.updateSecondFactorPolicy>('PUT', '/api/admin/settings/second-factor'),
-} as const;
 
 /**
  * A user's passkeys (user information page), under the user's detail key like its sessions: the page's "End
