@@ -64,7 +64,7 @@ export async function setAccountPassword(deps: ClockedHost, account: Pick<Accoun
   const db = deps.db.kysely;
   const endSessions = opts.endSessions;
   await db.transaction().execute(async (trx) => {
-    if (opts.tokenId && !(await consumeToken(trx, opts.tokenId))) throw new AppError(403, 'invalid_link');
+    if (opts.tokenId && !(await consumeToken(trx, opts.tokenId, deps.clock.nowIso()))) throw new AppError(403, 'invalid_link');
     const now = deps.clock.nowIso();
     await trx
       .updateTable('accounts')

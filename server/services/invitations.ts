@@ -18,10 +18,10 @@ export const actorOpts = (actorId: string | null): { actorId?: string } => (acto
  * in the account's locale (templates `invitation` / `admin_invitation`). Returns nothing; the token
  * only ever leaves the server inside the mail.
  */
-export async function sendInvitation(deps: Pick<Deps, 'db' | 'config' | 'mailer' | 'log'>, account: Pick<Account, 'id' | 'type' | 'email' | 'first_name' | 'last_name' | 'locale'>, opts: { actorId?: string } = {}): Promise<void> {
+export async function sendInvitation(deps: Pick<Deps, 'db' | 'config' | 'mailer' | 'log' | 'clock'>, account: Pick<Account, 'id' | 'type' | 'email' | 'first_name' | 'last_name' | 'locale'>, opts: { actorId?: string } = {}): Promise<void> {
   const hours = deps.config.invitationTtlHours;
   const { token, expiresAt } = await deps.db.kysely.transaction().execute(async (trx) => {
-    const issued = await issueToken(trx, account.id, 'invitation', hours * 3600_000);
+    const issued = await issueToken(trx, account.id, 'invitation', hours * 3600_000, deps.clock);
     // the sender by id only, as before: callers pass just the acting admin's id
     await recordAudit(trx, { id: opts.actorId ?? null, email: null, ip: null }, 'invitation.sent', account.type, account.id, null, null);
     return issued;

@@ -1,4 +1,3 @@
-import { nowIso } from '../db/index';
 import type { Account, AccountType } from '../db/schema';
 import { AppError } from '../errors';
 import { findAccountByEmail } from './accounts';
@@ -15,8 +14,8 @@ export const resetPageUrl = (deps: Pick<Deps, 'config'>, type: AccountType, apiL
   `${deps.config.appUrl}${type === 'admin' ? '/admin/reset-password' : '/reset-password'}?url=${encodeURIComponent(apiLink)}`;
 
 /** Issues a 1-hour single-use reset token (older ones die) and mails the link in the account's locale. */
-export async function sendPasswordReset(deps: Pick<Deps, 'db' | 'config' | 'mailer' | 'log'>, account: Account): Promise<void> {
-  const { token, expiresAt } = await deps.db.kysely.transaction().execute((trx) => issueToken(trx, account.id, 'reset', RESET_TTL_MS));
+export async function sendPasswordReset(deps: Pick<Deps, 'db' | 'config' | 'mailer' | 'log' | 'clock'>, account: Account): Promise<void> {
+  const { token, expiresAt } = await deps.db.kysely.transaction().execute((trx) => issueToken(trx, account.id, 'reset', RESET_TTL_MS, deps.clock));
   const apiLink = await signedApiLink(deps, LINK_PATHS.reset[account.type], token, expiresAt);
   await deps.mailer.send({
     to: account.email,
@@ -48,7 +47,7 @@ export function createPasswordResetService(deps: Deps) {
       .select(['id', 'account_id', 'purpose', 'used_at', 'expires_at'])
       .where('token_hash', '=', sha256Hex(token))
       .executeTakeFirst();
-    if (!row || !row.account_id || row.purpose !== 'expired_password' || row.used_at !== null || row.expires_at <= nowIso()) throw new AppError(403, 'invalid_link');
+    if (!row || !row.account_id || row.purpose !== 'expired_password' || row.used_at !== null || row.expires_at <= deps.clock.nowIso()) throw new AppError(403, 'invalid_link');
     const account = await db.selectFrom('accounts').selectAll().where('id', '=', row.account_id).executeTakeFirst();
     if (!account || account.type !== type) throw new AppError(403, 'invalid_link');
     return { tokenId: row.id, account };

@@ -230,7 +230,7 @@ export function createSignInService(deps: Deps, oidc: Pick<OidcHandle, 'provider
    * Given only once every factor of the account has passed (password, and the second factor when enabled).
    */
   async function passwordExpiredAnswer(account: Account): Promise<PasswordExpired> {
-    const { token } = await issueToken(deps.db.kysely, account.id, 'expired_password', EXPIRED_PASSWORD_TOKEN_TTL_MS);
+    const { token } = await issueToken(deps.db.kysely, account.id, 'expired_password', EXPIRED_PASSWORD_TOKEN_TTL_MS, deps.clock);
     return { status: 'password_expired', reset_token: token };
   }
 

@@ -1,10 +1,9 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
-import { nowIso } from '../db/index';
 import type { Account, Database, OneTimeTokensTable } from '../db/schema';
 import { AppError } from '../errors';
 import { hmacHex, safeEqual, sha256Hex } from './server-secrets';
-import type { ServiceHost } from './deps';
+import { epochMs, systemClock, type Clock, type ClockedHost, type ServiceHost } from './deps';
 
 /**
  * Signed, expiring, single-use links (invitation, password reset).
@@ -24,12 +23,15 @@ export const LINK_PATHS = {
 
 const signaturePayload = (apiPath: string, token: string, expires: string) => `${apiPath}?token=${token}&expires=${expires}`;
 
-/** New single-use token for an account; earlier unused tokens of the same purpose are revoked (same transaction). */
-export async function issueToken(db: Db, accountId: string, purpose: LinkPurpose, ttlMs: number): Promise<{ token: string; expiresAt: Date }> {
+/**
+ * New single-use token for an account; earlier unused tokens of the same purpose are revoked (same transaction).
+ * `clock`: the services' (deps.clock); the system clock by default.
+ */
+export async function issueToken(db: Db, accountId: string, purpose: LinkPurpose, ttlMs: number, clock: Clock = systemClock): Promise<{ token: string; expiresAt: Date }> {
   const token = randomBytes(32).toString('base64url');
   // whole seconds, so the `expires` in the link is exactly the stored expiry
-  const expiresAt = new Date(Math.floor((Date.now() + ttlMs) / 1000) * 1000);
-  const now = nowIso();
+  const expiresAt = new Date(Math.floor((epochMs(clock) + ttlMs) / 1000) * 1000);
+  const now = clock.nowIso();
   await db.updateTable('one_time_tokens').set({ used_at: now }).where('account_id', '=', accountId).where('purpose', '=', purpose).where('used_at', 'is', null).execute();
   await db
     .insertInto('one_time_tokens')
@@ -79,12 +81,12 @@ const invalid = () => new AppError(403, 'invalid_link');
  * Checks signature (constant time), expiry, and that the token is open, of `purpose`, and belongs to an
  * account of `type`. Throws 403 `invalid_link` otherwise. Does not consume the token.
  */
-export async function checkSignedLink(deps: ServiceHost, apiPath: string, p: LinkParams, purpose: LinkPurpose, type: Account['type']): Promise<ValidLink> {
+export async function checkSignedLink(deps: ClockedHost, apiPath: string, p: LinkParams, purpose: LinkPurpose, type: Account['type']): Promise<ValidLink> {
   const { token, expires, signature } = p;
   if (!token || !expires || !signature || !/^\d{1,12}$/.test(expires) || !/^[A-Za-z0-9_-]{16,128}$/.test(token) || !/^[0-9a-f]{64}$/.test(signature)) throw invalid();
   const expected = await hmacHex(deps, 'links', signaturePayload(apiPath, token, expires));
   if (!safeEqual(expected, signature)) throw invalid();
-  const nowMs = Date.now();
+  const nowMs = epochMs(deps.clock);
   if (Number(expires) * 1000 <= nowMs) throw invalid();
   const row = await deps.db.kysely
     .selectFrom('one_time_tokens')
@@ -98,9 +100,8 @@ export async function checkSignedLink(deps: ServiceHost, apiPath: string, p: Lin
   return { tokenId: row.token_id, account };
 }
 
-/** Marks a token used, atomically: false when it was used (or expired) in the meantime. */
-export async function consumeToken(db: Db, tokenId: string): Promise<boolean> {
-  const now = nowIso();
+/** Marks a token used, atomically: false when it was used (or expired at `now`, deps.clock's) in the meantime. */
+export async function consumeToken(db: Db, tokenId: string, now: string = systemClock.nowIso()): Promise<boolean> {
   const r = await db.updateTable('one_time_tokens').set({ used_at: now }).where('id', '=', tokenId).where('used_at', 'is', null).where('expires_at', '>', now).executeTakeFirst();
   return Number(r.numUpdatedRows) === 1;
 }

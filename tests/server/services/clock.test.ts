@@ -8,6 +8,7 @@ import { createJobRunner, type LeasedJob } from '../../../server/services/jobs';
 import { createTotpSecret, enableTotp, sendSmsCode, verifySmsCode } from '../../../server/services/two-factor';
 import { assertNotLocked, recordFailure, throttleKeys } from '../../../server/services/throttle';
 import { setSmsSender } from '../../../server/services/sms';
+import { checkSignedLink, issueToken, LINK_PATHS, parseSignedUrl, signedApiLink } from '../../../server/services/signed-links';
 import { AppError } from '../../../server/errors';
 
 /**
@@ -55,12 +56,13 @@ for (const kind of DB_KINDS) {
       await t?.close();
     });
 
-    const login = async (mail: string) => {
+    const loginAnswer = async (mail: string, password = PW) => {
       const s = await startAuthorize(t);
-      const res = await t.app.inject({ method: 'POST', url: '/api/login', headers: { cookie: s.jar.header() }, payload: { email: mail, password: PW, interaction: s.interaction ?? '' }, remoteAddress: freshIp() });
+      const res = await t.app.inject({ method: 'POST', url: '/api/login', headers: { cookie: s.jar.header() }, payload: { email: mail, password, interaction: s.interaction ?? '' }, remoteAddress: freshIp() });
       expect(res.statusCode, res.body).toBe(200);
-      return (res.json() as { data: { status: string } }).data.status;
+      return (res.json() as { data: { status: string; reset_token?: string } }).data;
     };
+    const login = async (mail: string) => (await loginAnswer(mail)).status;
 
     it('password expiry: a password is old by the clock, not by the machine', async () => {
       // changed 100 days before the machine's now: expired on Date.now() (30 days), 20 days old on the clock below
@@ -74,6 +76,37 @@ for (const kind of DB_KINDS) {
       clock.set(changedAt + 30 * DAY);
       expect(await login(acc.email)).toBe('password_expired');
       clock.set(Date.now() - DAY);
+    });
+
+    it("the expired password's reset token lives 30 minutes on the clock", async () => {
+      const changedAt = Date.now() - 100 * DAY;
+      const acc = await createAccount(t, { type: 'user', email: email('token'), password: PW });
+      await t.db.kysely.updateTable('accounts').set({ password_changed_at: new Date(changedAt).toISOString() }).where('id', '=', acc.id).execute();
+      const start = changedAt + 40 * DAY;
+      const reset = (token: string) => t.app.inject({ method: 'POST', url: '/api/reset-password', payload: { reset_token: token, password: 'Brand-New-Horse-2!', password_confirmation: 'Brand-New-Horse-2!' } });
+      clock.set(start);
+      const late = await loginAnswer(acc.email);
+      expect(late.status).toBe('password_expired');
+      clock.set(start + 31 * MIN);
+      expect((await reset(late.reset_token ?? '')).json()).toMatchObject({ error: { code: 'invalid_link' } });
+      const inTime = await loginAnswer(acc.email);
+      clock.set(start + 31 * MIN + 29 * MIN);
+      expect((await reset(inTime.reset_token ?? '')).statusCode).toBe(200);
+      // the new password counts from the clock's now: not expired at once
+      expect((await loginAnswer(acc.email, 'Brand-New-Horse-2!')).status).toBe('complete');
+    });
+
+    it('a signed link is valid until its expiry on the clock', async () => {
+      const acc = await createAccount(t, { type: 'user', email: email('link'), password: PW });
+      const start = Date.now() - DAY;
+      clock.set(start);
+      const { token, expiresAt } = await issueToken(t.db.kysely, acc.id, 'reset', 60 * MIN, clock);
+      const link = parseSignedUrl(await signedApiLink(t.app, LINK_PATHS.reset.user, token, expiresAt), [LINK_PATHS.reset.user]);
+      if (!link) throw new Error('no link');
+      clock.set(start + 59 * MIN);
+      expect((await checkSignedLink(t.app, link.path, link, 'reset', 'user')).account.id).toBe(acc.id);
+      clock.set(start + 61 * MIN);
+      await expect(checkSignedLink(t.app, link.path, link, 'reset', 'user')).rejects.toMatchObject({ code: 'invalid_link' });
     });
 
     it('TOTP: the ±1 step window is around the clock', async () => {
