@@ -26,7 +26,7 @@ async function openAdminShell(page: Page) {
   if (await login.isVisible()) {
     await login.fill('admin@example.com');
     await page.getByLabel(/password/i).first().fill('Admin-Passw0rd!x');
-    await page.getByRole('button', { name: /sign in|log in/i }).click();
+    await page.getByRole('button', { name: /^(sign in|log in)$/i }).click();
     await expect(sidebar).toBeVisible();
   }
   return sidebar;

@@ -343,7 +343,7 @@ const steps: Record<string, DriverFn> = {
 
   'checkInteraction succeeds': async (ctx) => {
     await answerCheck(ctx, 'continue');
-    await expect(screenRoot(ctx.page, 'screen:login.credentials').getByRole('button', { name: /Sign in/ })).toBeEnabled();
+    await expect(screenRoot(ctx.page, 'screen:login.credentials').getByRole('button', { name: /^(Sign in|Admin sign in)$/ })).toBeEnabled();
   },
   'checkInteraction fails interaction_foreign_browser': async (ctx) => {
     // the page's own sign-in restarts (portal, admin console): its authorization start waits on /api/config
@@ -570,7 +570,7 @@ const screens: MachineDriver['screens'] = {
     };
     const failure = failedWith(ctx);
     if (failure && expected[failure]) await expect(root.getByRole('alert')).toHaveText(expected[failure]!);
-    if (isLoading(ctx)) await expect(root.getByRole('button', { name: /Sign in/ })).toBeDisabled();
+    if (isLoading(ctx)) await expect(root.getByRole('button', { name: /^(Sign in|Admin sign in)$/ })).toBeDisabled();
   },
   'screen:login.two-factor-otp': async (ctx) => {
     const root = screenRoot(ctx.page, 'screen:login.two-factor-otp');
@@ -668,7 +668,7 @@ async function openSignIn(ctx: DriverContext, path: '/login' | '/admin/login', v
   await ctx.page.goto(path);
   await expect(ctx.page).toHaveURL(new RegExp(`${path.replace(/\//g, '\\/')}\\?interaction=`));
   if (variant) {
-    await expect(screenRoot(ctx.page, 'screen:login.credentials').getByRole('button', { name: /Sign in/ })).toBeEnabled();
+    await expect(screenRoot(ctx.page, 'screen:login.credentials').getByRole('button', { name: /^(Sign in|Admin sign in)$/ })).toBeEnabled();
     const url = new URL(ctx.page.url());
     if (variant === 'service-app') url.searchParams.set('type', 'sso');
     else {

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fromPromise } from 'xstate';
 import type { PasskeyCredentialJSON } from '../../contract/passkeys';
 import { loginMachine, type LoginResult, type PasskeyVerifyInput, type SecondFactorResult, type StartAuthorizationInput } from '../../machines/login.machine';
-import { passkeyRegistrationMachine, type SaveInput, type SaveOutput } from '../../machines/passkeyRegistration.machine';
+import { passkeyRegistrationMachine, type CeremonyOptions, type SaveInput, type SaveOutput } from '../../machines/passkeyRegistration.machine';
 import { ApiError } from '../../src/api/errors';
 import { LoginScreen } from '../../src/features/account/login/login-screen';
 import { renderWithRouter } from './render';
@@ -14,7 +14,7 @@ import { renderWithRouter } from './render';
  * real ceremony is walked in Chromium: e2e/passkeys.spec.ts). jsdom has no WebAuthn: `PublicKeyCredential` is set so
  * the page offers passkeys.
  */
-const OPTIONS = { challenge: 'abc', timeout: 120_000 };
+const OPTIONS: CeremonyOptions = { challenge: 'abc', timeout: 120_000 };
 const CREDENTIAL = { id: 'c', rawId: 'c', type: 'public-key', clientExtensionResults: {}, response: { clientDataJSON: 'e30', authenticatorData: 'AA', signature: 'AA' } } as PasskeyCredentialJSON;
 const DONE = { status: 'complete', redirect_to: '/oidc/interaction/uid-1/done' } as const;
 
@@ -27,8 +27,8 @@ afterEach(() => vi.unstubAllGlobals());
 function fake(opts: { login?: () => Promise<LoginResult>; ceremony?: () => Promise<PasskeyCredentialJSON>; signIn?: () => Promise<LoginResult>; secondFactor?: () => Promise<SecondFactorResult>; save?: (input: SaveInput) => Promise<SaveOutput> }) {
   const redirect = vi.fn();
   const cancel = vi.fn();
-  const passkeySignIn = vi.fn(opts.signIn ?? (async () => DONE));
-  const passkeySecondFactor = vi.fn(opts.secondFactor ?? (async () => DONE));
+  const passkeySignIn = vi.fn<(input: PasskeyVerifyInput) => Promise<LoginResult>>(opts.signIn ?? (async () => DONE));
+  const passkeySecondFactor = vi.fn<(input: PasskeyVerifyInput) => Promise<SecondFactorResult>>(opts.secondFactor ?? (async () => DONE));
   const save = vi.fn(opts.save ?? (async () => ({ kind: 'signed_in', result: DONE }) as const));
   const machine = loginMachine.provide({
     actors: {
@@ -38,8 +38,8 @@ function fake(opts: { login?: () => Promise<LoginResult>; ceremony?: () => Promi
       passkeyAutofill: fromPromise<LoginResult, { interaction: string }>(() => new Promise(() => {})),
       passkeyOptions: fromPromise(async () => OPTIONS),
       passkeyCeremony: fromPromise(opts.ceremony ?? (async () => CREDENTIAL)),
-      passkeySignIn: fromPromise<LoginResult, PasskeyVerifyInput>(({ input }) => passkeySignIn(input as never)),
-      passkeySecondFactor: fromPromise<SecondFactorResult, PasskeyVerifyInput>(({ input }) => passkeySecondFactor(input as never)),
+      passkeySignIn: fromPromise<LoginResult, PasskeyVerifyInput>(({ input }) => passkeySignIn(input)),
+      passkeySecondFactor: fromPromise<SecondFactorResult, PasskeyVerifyInput>(({ input }) => passkeySecondFactor(input)),
       passkeyEnrolment: passkeyRegistrationMachine.provide({
         actors: { getOptions: fromPromise(async () => OPTIONS), createCredential: fromPromise(async () => CREDENTIAL), save: fromPromise<SaveOutput, SaveInput>(({ input }) => save(input)) },
         actions: { cancelCeremony: cancel },
