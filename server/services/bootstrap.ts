@@ -1,11 +1,10 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { nowIso } from '../db/index';
 import { passwordViolations } from '../../contract/domain/password-policy';
 import { ConfigError } from '../config';
 import { hashPassword } from './passwords';
 import { isCommonPassword } from './common-passwords';
 import { accountRow } from './accounts';
-import type { ServiceHost } from './deps';
+import { epochMs, type ClockedHost } from './deps';
 
 export const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 
@@ -35,7 +34,7 @@ export function setupBanner(setupLink: string, listening: boolean): string {
  * First start: create the super_admin from IAM_ADMIN_EMAIL/IAM_ADMIN_PASSWORD once; without them,
  * and while no admin exists, print a one-time setup link (valid 24 h) instead.
  */
-export async function bootstrapFirstAdmin(deps: ServiceHost): Promise<{ created?: string; setupLink?: string }> {
+export async function bootstrapFirstAdmin(deps: ClockedHost): Promise<{ created?: string; setupLink?: string }> {
   const db = deps.db.kysely;
   const anyAdmin = await db.selectFrom('accounts').select('id').where('type', '=', 'admin').limit(1).executeTakeFirst();
   if (anyAdmin) return {};
@@ -43,7 +42,7 @@ export async function bootstrapFirstAdmin(deps: ServiceHost): Promise<{ created?
   if (adminEmail && adminPassword) {
     const violations: string[] = [...passwordViolations(adminPassword), ...(isCommonPassword(adminPassword) ? ['password_common'] : [])];
     if (violations.length) throw new ConfigError('IAM_ADMIN_PASSWORD', `breaks the password policy (${violations.join(', ')})`);
-    const now = nowIso();
+    const now = deps.clock.nowIso();
     const row = accountRow({
       type: 'admin',
       email: adminEmail,
@@ -76,9 +75,9 @@ export async function bootstrapFirstAdmin(deps: ServiceHost): Promise<{ created?
       account_id: null,
       purpose: 'setup',
       token_hash: sha256(token),
-      expires_at: new Date(Date.now() + 24 * 3600_000).toISOString(),
+      expires_at: new Date(epochMs(deps.clock) + 24 * 3600_000).toISOString(),
       used_at: null,
-      created_at: nowIso(),
+      created_at: deps.clock.nowIso(),
     })
     .execute();
   const setupLink = setupPageUrl(deps.config.appUrl, token);

@@ -10,6 +10,7 @@ import { assertNotLocked, recordFailure, throttleKeys } from '../../../server/se
 import { setSmsSender } from '../../../server/services/sms';
 import { checkSignedLink, issueToken, LINK_PATHS, parseSignedUrl, signedApiLink } from '../../../server/services/signed-links';
 import { AppError } from '../../../server/errors';
+import { bootstrapFirstAdmin } from '../../../server/services/bootstrap';
 
 /**
  * Issue 32.5, the clock: sign-in (password expiry), second factors, throttle windows and import leases decide by
@@ -107,6 +108,20 @@ for (const kind of DB_KINDS) {
       expect((await checkSignedLink(t.app, link.path, link, 'reset', 'user')).account.id).toBe(acc.id);
       clock.set(start + 61 * MIN);
       await expect(checkSignedLink(t.app, link.path, link, 'reset', 'user')).rejects.toMatchObject({ code: 'invalid_link' });
+    });
+
+    it("the first start's setup link lives 24 hours on the clock", async () => {
+      const start = Date.now() - DAY;
+      clock.set(start);
+      const log = console.log;
+      console.log = () => {};
+      const { setupLink } = await bootstrapFirstAdmin(t.app).finally(() => (console.log = log));
+      const token = new URL(setupLink ?? 'http://x/').searchParams.get('token') ?? '';
+      const check = async () => (await t.app.inject({ method: 'GET', url: `/api/setup/${token}` })).statusCode;
+      clock.set(start + 23 * 60 * MIN);
+      expect(await check()).toBe(200);
+      clock.set(start + 25 * 60 * MIN);
+      expect(await check()).toBe(403);
     });
 
     it('TOTP: the ±1 step window is around the clock', async () => {
