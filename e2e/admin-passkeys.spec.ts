@@ -8,61 +8,31 @@
  * WebAuthn refuses IP addresses, so, like e2e/passkeys.spec.ts, this spec starts its own server from the same build on
  * http://localhost:<port> with its own data directory and first super_admin.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { request as playwrightRequest, type APIRequestContext, type Browser, type Page } from '@playwright/test';
+import type { Browser, Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { apiToken, axe, createUserWithPassword, fillCredentials, linkFromOutbox, toast } from './helpers';
-import { freePort } from './interop/net';
+import { startLocalhostServer, type LocalhostServer } from './localhost-server';
 import { addVirtualAuthenticator } from './webauthn';
 
 let ORIGIN = '';
 const ADMIN = { email: 'admin.passkeys.admin@example.com', password: 'Passkeys-Admin-Passw0rd!' };
 const RUN = String(Date.now()).slice(-9);
 
-let server: ChildProcess | null = null;
-let dataDir = '';
-let api: APIRequestContext;
+let server: LocalhostServer;
+let api: LocalhostServer['api'];
 
 test.beforeAll(async () => {
-  const port = await freePort('127.0.0.1');
-  ORIGIN = `http://localhost:${port}`;
-  dataDir = mkdtempSync(join(tmpdir(), 'iam-e2e-admin-passkeys-'));
-  server = spawn('node', ['build/server/main.js'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', APP_URL: ORIGIN, IAM_DATA_DIR: dataDir, IAM_ADMIN_EMAIL: ADMIN.email, IAM_ADMIN_PASSWORD: ADMIN.password, LOG_LEVEL: 'warn', SSO_PROVIDERS: '' },
-  });
-  let output = '';
-  server.stdout?.on('data', (d: Buffer) => (output += d.toString()));
-  server.stderr?.on('data', (d: Buffer) => (output += d.toString()));
-  api = await playwrightRequest.newContext({ baseURL: ORIGIN });
-  await expect
-    .poll(async () => (await api.get('/api/languages').catch(() => null))?.ok() ?? false, { timeout: 60_000, message: `the server did not start:\n${output}` })
-    .toBe(true);
+  server = await startLocalhostServer('admin-passkeys', ADMIN);
+  ORIGIN = server.origin;
+  api = server.api;
 });
 
 test.afterAll(async () => {
-  await api?.dispose();
-  if (server && server.exitCode === null) {
-    const exited = new Promise((resolve) => server?.once('exit', resolve));
-    server.kill('SIGTERM');
-    await exited;
-  }
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  await server?.close();
 });
 
 /** Runs `fn` with this server's data directory as the outbox the helpers read. */
-async function withOutbox<T>(fn: () => Promise<T>): Promise<T> {
-  const previous = process.env.E2E_DATA_DIR;
-  process.env.E2E_DATA_DIR = dataDir;
-  try {
-    return await fn();
-  } finally {
-    process.env.E2E_DATA_DIR = previous;
-  }
-}
+const withOutbox = <T,>(fn: () => Promise<T>): Promise<T> => server.withOutbox(fn);
 
 async function signedInPage(browser: Browser, path: '/admin/login' | '/login', creds: { email: string; password: string }): Promise<{ page: Page; errors: string[] }> {
   const context = await browser.newContext({ baseURL: ORIGIN });

@@ -8,50 +8,24 @@
  * APP_URL is http://127.0.0.1:PORT, so this spec starts its own server from the same build on http://localhost:<port>
  * (APP_URL, hence the RP id `localhost`), with its own data directory and first super_admin.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { request as playwrightRequest, type APIRequestContext, type Browser, type Page } from '@playwright/test';
+import type { Browser, Page } from '@playwright/test';
 import { authCacheMs } from '../server/config';
 import { expect, test } from './fixtures';
 import { apiToken, createUserWithPassword, fillCredentials } from './helpers';
-import { freePort } from './interop/net';
+import { startLocalhostServer, type LocalhostServer } from './localhost-server';
 import { addVirtualAuthenticator } from './webauthn';
 
-let PORT = 0;
+let server: LocalhostServer;
 let ORIGIN = '';
 const ADMIN = { email: 'passkeys.admin@example.com', password: 'Passkeys-Admin-Passw0rd!' };
 
-let server: ChildProcess | null = null;
-let dataDir = '';
-let api: APIRequestContext;
-
 test.beforeAll(async () => {
-  PORT = await freePort('127.0.0.1');
-  ORIGIN = `http://localhost:${PORT}`;
-  dataDir = mkdtempSync(join(tmpdir(), 'iam-e2e-passkeys-'));
-  server = spawn('node', ['build/server/main.js'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, PORT: String(PORT), HOST: '127.0.0.1', APP_URL: ORIGIN, IAM_DATA_DIR: dataDir, IAM_ADMIN_EMAIL: ADMIN.email, IAM_ADMIN_PASSWORD: ADMIN.password, LOG_LEVEL: 'warn', SSO_PROVIDERS: '' },
-  });
-  let output = '';
-  server.stdout?.on('data', (d: Buffer) => (output += d.toString()));
-  server.stderr?.on('data', (d: Buffer) => (output += d.toString()));
-  api = await playwrightRequest.newContext({ baseURL: ORIGIN });
-  await expect
-    .poll(async () => (await api.get('/api/languages').catch(() => null))?.ok() ?? false, { timeout: 60_000, message: `the passkeys server did not start:\n${output}` })
-    .toBe(true);
+  server = await startLocalhostServer('passkeys', ADMIN);
+  ORIGIN = server.origin;
 });
 
 test.afterAll(async () => {
-  await api?.dispose();
-  if (server && server.exitCode === null) {
-    const exited = new Promise((resolve) => server?.once('exit', resolve));
-    server.kill('SIGTERM');
-    await exited;
-  }
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  await server?.close();
 });
 
 /** A user with a password on this server (the first super_admin signs in through the form once, for the token). */
@@ -66,13 +40,7 @@ async function newUser(browser: Browser, first: string): Promise<{ email: string
   await adminContext.close();
   const run = `${Date.now()}`.slice(-9) + String(Math.floor(Math.random() * 1000));
   const user = { email: `passkey.${run}@example.com`, first, last: 'Passkey', password: 'Passkey-Passw0rd!x' };
-  const previous = process.env.E2E_DATA_DIR;
-  process.env.E2E_DATA_DIR = dataDir; // the invitation lands in this server's outbox
-  try {
-    await createUserWithPassword(api, token, user);
-  } finally {
-    process.env.E2E_DATA_DIR = previous;
-  }
+  await server.withOutbox(() => createUserWithPassword(server.api, token, user));
   return user;
 }
 
