@@ -13,6 +13,17 @@ import { TextField } from '../../../components/ui/text-field';
 import { accountErrorText } from '../error-words';
 import { FormAlert, formStack, mutedText } from '../form-kit';
 
+/** The name field's rule (contract/passkeys.ts passkeyNameSchema: 1 to 64 characters, trimmed), in words. */
+export function usePasskeyNameError(): (name: string) => string | null {
+  const { t } = useLingui();
+  return (name) => {
+    const trimmed = name.trim();
+    if (!trimmed) return t`Please enter a name`;
+    if (trimmed.length > 64) return t`The name can have at most 64 characters`;
+    return null;
+  };
+}
+
 export interface PasskeyRegistrationViewProps {
   screen: PasskeyRegistrationScreen;
   loading: boolean;
@@ -29,6 +40,7 @@ export function PasskeyRegistrationView({ screen, loading, name, error, cancella
   const errorId = useId();
   const [value, setValue] = useState(name);
   const [local, setLocal] = useState<string | null>(null);
+  const nameError = usePasskeyNameError();
   const failure = local ?? accountErrorText(i18n, error);
   if (screen === 'screen:passkey-add.prompt') {
     return (
@@ -49,11 +61,9 @@ export function PasskeyRegistrationView({ screen, loading, name, error, cancella
   if (screen !== 'screen:passkey-add.name') return null;
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const trimmed = value.trim();
-    if (!trimmed) return setLocal(t`Please enter a name`);
-    if (trimmed.length > 64) return setLocal(t`The name can have at most 64 characters`);
-    setLocal(null);
-    send({ type: 'SUBMIT', name: trimmed });
+    const invalid = nameError(value);
+    setLocal(invalid);
+    if (!invalid) send({ type: 'SUBMIT', name: value.trim() });
   };
   return (
     <form data-screen={screen} noValidate onSubmit={submit} className={formStack}>

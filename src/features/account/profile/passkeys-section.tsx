@@ -29,7 +29,7 @@ import { cancelPasskeyCeremony, createPasskey, passkeysSupported } from '../../.
 import { accountErrorText, apiErrorMessage } from '../error-words';
 import { FormAlert, formStack, mutedText } from '../form-kit';
 import { useDefaultPasskeyName } from '../passkeys/default-name';
-import { PasskeyRegistrationView } from '../passkeys/passkey-registration-view';
+import { PasskeyRegistrationView, usePasskeyNameError } from '../passkeys/passkey-registration-view';
 import { Section } from './section';
 
 export const passkeysKey = (kind: AccountKind) => ['account', kind, 'passkeys'] as const;
@@ -194,6 +194,7 @@ function RenameForm({ passkey, kind, onDone }: { passkey: PasskeyView; kind: Acc
   const qc = useQueryClient();
   const [name, setName] = useState(passkey.name);
   const [local, setLocal] = useState<string | null>(null);
+  const nameError = usePasskeyNameError();
   const rename = useMutation({
     mutationFn: (value: string) => call(endpoints.renamePasskey, { params: { id: passkey.id }, body: { name: value } }),
     onSuccess: async () => {
@@ -204,11 +205,9 @@ function RenameForm({ passkey, kind, onDone }: { passkey: PasskeyView; kind: Acc
   });
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const value = name.trim();
-    if (!value) return setLocal(t`Please enter a name`);
-    if (value.length > 64) return setLocal(t`The name can have at most 64 characters`);
-    setLocal(null);
-    rename.mutate(value);
+    const invalid = nameError(name);
+    setLocal(invalid);
+    if (!invalid) rename.mutate(name.trim());
   };
   const error = local ?? (rename.isError ? apiErrorMessage(i18n, rename.error) : null);
   return (
