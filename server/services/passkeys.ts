@@ -13,7 +13,7 @@ import type { PasskeyCredentialJSON, PasskeyView, SecondFactorPolicy, SecondFact
 import type { Account, Database, Passkey, WebauthnChallengesTable } from '../db/schema';
 import { AppError } from '../errors';
 import { recordAudit } from './admin/audit';
-import type { Actor, Deps, ServiceHost } from './deps';
+import { epochMs, type Actor, type ClockedHost, type Deps } from './deps';
 import { isTwoFactorEnabled } from './two-factor';
 
 /**
@@ -84,19 +84,20 @@ interface ChallengeBinding {
   grantId?: string | null;
 }
 
-async function storeChallenge(db: Kysely<Database>, challenge: string, b: ChallengeBinding): Promise<void> {
+/** Stores a challenge handed out at `now` (epoch ms on deps.clock): it lives CHALLENGE_TTL_MS. */
+async function storeChallenge(db: Kysely<Database>, challenge: string, b: ChallengeBinding, now: number): Promise<void> {
   await db
     .insertInto('webauthn_challenges')
-    .values({ challenge, purpose: b.purpose, account_id: b.accountId ?? null, interaction_uid: b.interactionUid ?? null, grant_id: b.grantId ?? null, expires_at: Date.now() + CHALLENGE_TTL_MS })
+    .values({ challenge, purpose: b.purpose, account_id: b.accountId ?? null, interaction_uid: b.interactionUid ?? null, grant_id: b.grantId ?? null, expires_at: now + CHALLENGE_TTL_MS })
     .execute();
 }
 
 /**
  * Takes the challenge the response answers, once: deletes the row only when it was handed out for this purpose and
  * binding, and answers whether it was live. A second use, another interaction's or session's challenge, or an
- * expired one is 400 passkey_challenge_invalid.
+ * expired one (at `now`, epoch ms on deps.clock) is 400 passkey_challenge_invalid.
  */
-export async function takeChallenge(db: Kysely<Database>, credential: PasskeyCredentialJSON, b: ChallengeBinding): Promise<string> {
+export async function takeChallenge(db: Kysely<Database>, credential: PasskeyCredentialJSON, b: ChallengeBinding, now: number): Promise<string> {
   const challenge = challengeOf(credential);
   if (!challenge) throw challengeInvalid();
   let q = db.deleteFrom('webauthn_challenges').where('challenge', '=', challenge).where('purpose', '=', b.purpose);
@@ -104,7 +105,7 @@ export async function takeChallenge(db: Kysely<Database>, credential: PasskeyCre
   q = b.grantId ? q.where('grant_id', '=', b.grantId) : q.where('grant_id', 'is', null);
   q = b.accountId ? q.where('account_id', '=', b.accountId) : q.where('account_id', 'is', null);
   const row = await q.returning(['expires_at']).executeTakeFirst();
-  if (!row || Number(row.expires_at) <= Date.now()) throw challengeInvalid();
+  if (!row || Number(row.expires_at) <= now) throw challengeInvalid();
   return challenge;
 }
 
@@ -135,7 +136,7 @@ const transportsOf = (p: Pick<Passkey, 'transports'>): AuthenticatorTransport[] 
 // ---------------------------------------------------------------- registration
 
 /** Creation options for `account` (resident key and user verification required; its passkeys excluded), challenge stored. */
-export async function registrationOptions(deps: ServiceHost, account: Account, binding: Omit<ChallengeBinding, 'accountId'>) {
+export async function registrationOptions(deps: ClockedHost, account: Account, binding: Omit<ChallengeBinding, 'accountId'>) {
   const db = deps.db.kysely;
   const existing = await passkeysOf(db, account.id);
   if (existing.length >= MAX_PASSKEYS_PER_ACCOUNT) throw new AppError(409, 'passkey_limit_reached');
@@ -153,7 +154,7 @@ export async function registrationOptions(deps: ServiceHost, account: Account, b
     authenticatorSelection: { residentKey: 'required', requireResidentKey: true, userVerification: 'required' },
     supportedAlgorithmIDs: ALGORITHMS,
   });
-  await storeChallenge(db, options.challenge, { ...binding, accountId: account.id });
+  await storeChallenge(db, options.challenge, { ...binding, accountId: account.id }, epochMs(deps.clock));
   return { ...options };
 }
 
@@ -162,7 +163,7 @@ export async function registrationOptions(deps: ServiceHost, account: Account, b
  * when the attestation does not verify (origin, RP id, user verification, signature); 409 when the credential is
  * registered already.
  */
-export async function finishRegistration(deps: ServiceHost, account: Account, credential: PasskeyCredentialJSON, challenge: string, name: string, actor: Actor): Promise<Passkey> {
+export async function finishRegistration(deps: ClockedHost, account: Account, credential: PasskeyCredentialJSON, challenge: string, name: string, actor: Actor): Promise<Passkey> {
   const db = deps.db.kysely;
   const rp = relyingParty(deps.config);
   if (!credential.response.attestationObject) throw passkeyInvalid(422);
@@ -187,7 +188,7 @@ export async function finishRegistration(deps: ServiceHost, account: Account, cr
   }
   if (!verified.verified) throw passkeyInvalid(422);
   const info = verified.registrationInfo;
-  const now = new Date().toISOString();
+  const now = deps.clock.nowIso();
   const row: Passkey = {
     id: randomUUID(),
     account_id: account.id,
@@ -222,14 +223,14 @@ export async function finishRegistration(deps: ServiceHost, account: Account, cr
 // ---------------------------------------------------------------- authentication
 
 /** Request options: the given passkeys (second factor) or none (discoverable: the browser offers what it holds). */
-export async function authenticationOptions(deps: ServiceHost, allow: Passkey[], binding: ChallengeBinding) {
+export async function authenticationOptions(deps: ClockedHost, allow: Passkey[], binding: ChallengeBinding) {
   const options = await generateAuthenticationOptions({
     rpID: relyingParty(deps.config).id,
     allowCredentials: allow.map((p) => ({ id: p.credential_id, ...(transportsOf(p) ? { transports: transportsOf(p) } : {}) })),
     userVerification: 'required',
     timeout: CEREMONY_TIMEOUT_MS,
   });
-  await storeChallenge(deps.db.kysely, options.challenge, binding);
+  await storeChallenge(deps.db.kysely, options.challenge, binding, epochMs(deps.clock));
   return { ...options };
 }
 
@@ -238,7 +239,7 @@ export async function authenticationOptions(deps: ServiceHost, allow: Passkey[],
  * user presence and verification, then the counter (a regression is audited and refused). Updates counter, BS flag
  * and last use. 401 passkey_invalid otherwise.
  */
-export async function verifyAssertion(deps: ServiceHost, passkey: Passkey, credential: PasskeyCredentialJSON, challenge: string): Promise<Passkey> {
+export async function verifyAssertion(deps: ClockedHost, passkey: Passkey, credential: PasskeyCredentialJSON, challenge: string): Promise<Passkey> {
   const db = deps.db.kysely;
   const rp = relyingParty(deps.config);
   const { authenticatorData, signature } = credential.response;
@@ -275,7 +276,7 @@ export async function verifyAssertion(deps: ServiceHost, passkey: Passkey, crede
     deps.log.warn({ passkey: passkey.id, stored, presented: info.newCounter }, 'passkey counter went backwards: possible cloned authenticator');
     throw passkeyInvalid();
   }
-  const now = new Date().toISOString();
+  const now = deps.clock.nowIso();
   // the counter only moves forward, also when two instances verify two assertions of the key at once
   const res = await db
     .updateTable('passkeys')
@@ -379,7 +380,7 @@ export function createPasskeysService(deps: Deps) {
 
     async register(actor: Actor & { id: string }, grantId: string | null, name: string, credential: PasskeyCredentialJSON): Promise<PasskeyView> {
       const account = await accountOf(actor.id);
-      const challenge = await takeChallenge(db(), credential, { purpose: 'register', accountId: account.id, grantId });
+      const challenge = await takeChallenge(db(), credential, { purpose: 'register', accountId: account.id, grantId }, epochMs(deps.clock));
       return passkeyView(await finishRegistration(deps, account, credential, challenge, name, actor));
     },
 

@@ -444,7 +444,7 @@ export function createSignInService(deps: Deps, oidc: Pick<OidcHandle, 'provider
     async passkeySignIn(uid: string, credential: PasskeyCredentialJSON, client: ClientInfo, browser: BrowserCookies): Promise<LoginResult> {
       const interaction = await loadInteraction(uid, browser);
       const type = accountTypeForClient(clientOf(interaction));
-      const challenge = await takeChallenge(db(), credential, { purpose: 'sign_in', interactionUid: interaction.uid });
+      const challenge = await takeChallenge(db(), credential, { purpose: 'sign_in', interactionUid: interaction.uid }, epochMs(deps.clock));
       const { account, passkey } = await assertPasskey(credential, challenge, [throttleKeys.ip(client.ip)], (a) => a.type === type);
       if (account.status !== 'ACTIVE') {
         signInOutcome('inactive');
@@ -457,7 +457,7 @@ export function createSignInService(deps: Deps, oidc: Pick<OidcHandle, 'provider
     async passkeySecondFactor(uid: string, credential: PasskeyCredentialJSON, client: ClientInfo, browser: BrowserCookies): Promise<SecondFactorResult> {
       await assertHoldsInteraction(deps, browser, uid);
       const { interaction, pending, account } = await pendingStep(uid, {});
-      const challenge = await takeChallenge(db(), credential, { purpose: 'second_factor', interactionUid: interaction.uid, accountId: pending.accountId });
+      const challenge = await takeChallenge(db(), credential, { purpose: 'second_factor', interactionUid: interaction.uid, accountId: pending.accountId }, epochMs(deps.clock));
       const { passkey } = await assertPasskey(credential, challenge, [throttleKeys.otp(account.id), throttleKeys.ip(client.ip)], (a) => a.id === account.id);
       if (account.status !== 'ACTIVE') {
         signInOutcome('inactive');
@@ -479,7 +479,7 @@ export function createSignInService(deps: Deps, oidc: Pick<OidcHandle, 'provider
     async enrol(uid: string, name: string, credential: PasskeyCredentialJSON, client: ClientInfo, browser: BrowserCookies): Promise<SecondFactorResult> {
       await assertHoldsInteraction(deps, browser, uid);
       const { interaction, pending, account } = await pendingStep(uid, { stage: 'enrol' });
-      const challenge = await takeChallenge(db(), credential, { purpose: 'enrol', interactionUid: interaction.uid, accountId: account.id });
+      const challenge = await takeChallenge(db(), credential, { purpose: 'enrol', interactionUid: interaction.uid, accountId: account.id }, epochMs(deps.clock));
       await finishRegistration(deps, account, credential, challenge, name, { id: account.id, email: account.email, ip: client.ip });
       return outcome(await finishSignIn(interaction, account, pending.amr, client));
     },

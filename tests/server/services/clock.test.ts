@@ -11,6 +11,8 @@ import { setSmsSender } from '../../../server/services/sms';
 import { checkSignedLink, issueToken, LINK_PATHS, parseSignedUrl, signedApiLink } from '../../../server/services/signed-links';
 import { AppError } from '../../../server/errors';
 import { bootstrapFirstAdmin } from '../../../server/services/bootstrap';
+import { CHALLENGE_TTL_MS } from '../../../server/services/passkeys';
+import type { PasskeyCredentialJSON } from '../../../contract/passkeys';
 
 /**
  * Issue 32.5, the clock: sign-in (password expiry), second factors, throttle windows and import leases decide by
@@ -122,6 +124,32 @@ for (const kind of DB_KINDS) {
       expect(await check()).toBe(200);
       clock.set(start + 25 * 60 * MIN);
       expect(await check()).toBe(403);
+    });
+
+    it('a passkey challenge lives its 5 minutes on the clock', async () => {
+      const acc = await createAccount(t, { type: 'user', email: email('passkey'), password: PW });
+      const actor = { id: acc.id, email: acc.email, ip: null };
+      // an answer to `challenge` that is no real ceremony: taken, it fails the verification (passkey_invalid); a
+      // challenge refused before that is passkey_challenge_invalid
+      const answer = (challenge: string): PasskeyCredentialJSON => ({
+        id: 'AAAA',
+        rawId: 'AAAA',
+        type: 'public-key',
+        clientExtensionResults: {},
+        response: { clientDataJSON: Buffer.from(JSON.stringify({ type: 'webauthn.create', challenge, origin: t.config.appUrl })).toString('base64url'), attestationObject: 'AAAA' },
+      });
+      const codeOf = (p: Promise<unknown>) => p.then(
+        () => 'registered',
+        (e: unknown) => (e instanceof AppError ? e.code : String(e)),
+      );
+      const start = Date.now() - DAY;
+      clock.set(start);
+      const inTime = await t.app.services.passkeys.registrationOptions(acc.id, null);
+      clock.set(start + CHALLENGE_TTL_MS - 1000);
+      expect(await codeOf(t.app.services.passkeys.register(actor, null, 'Key', answer(inTime.challenge)))).toBe('passkey_invalid');
+      const late = await t.app.services.passkeys.registrationOptions(acc.id, null);
+      clock.set(start + 2 * CHALLENGE_TTL_MS);
+      expect(await codeOf(t.app.services.passkeys.register(actor, null, 'Key', answer(late.challenge)))).toBe('passkey_challenge_invalid');
     });
 
     it('TOTP: the ±1 step window is around the clock', async () => {
