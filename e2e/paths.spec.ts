@@ -76,7 +76,7 @@ const CASE_FIXME: Readonly<Record<string, string>> = {};
  */
 const SCENARIO_FIXME: Readonly<Record<string, string>> = {
   '/login?interaction=uid-1 with passkeys':
-    "issue 33: the walk's server is http://127.0.0.1 (APP_URL), where Chromium refuses WebAuthn ('SecurityError: This is an invalid domain'); the driver needs a server on localhost like e2e/passkeys.spec.ts's, which walks the passkey sign-in (conditional UI), its session list and end meanwhile",
+    "issue 33: the walk's server is http://127.0.0.1 (APP_URL), where Chromium refuses WebAuthn ('SecurityError: This is an invalid domain'), and the virtual authenticator answers a ceremony at once or never, so the 'browser asks, then answers' steps need another way to hold the prompt; e2e/passkeys.spec.ts walks the passkey sign-in (conditional UI), its session list and end meanwhile",
 };
 
 /** `data-screen` values of the visible elements. */
