@@ -34,6 +34,8 @@ const PUBLIC_ROUTES = new Set([
   'POST /api/passkeys/enrol',
   'GET /api/sso/{provider}/start',
   'GET /api/sso/{provider}/callback',
+  // the upstream provider's return after an app's sign-out (issue 31): a browser redirect, no credentials
+  'GET /api/sso/{provider}/signed-out',
   'POST /api/user/verify',
   'POST /api/admin/verify',
   'POST /api/forgot-password',
