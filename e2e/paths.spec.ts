@@ -62,7 +62,7 @@ function record(entry: WalkRecord): WalkRecord {
  */
 const BROWSER_PENDING: Readonly<Record<string, string>> = {
   passkeyRegistration:
-    "issue 33: the driver (Chromium's virtual authenticator, e2e/webauthn.ts) is not written yet; its enrolment scenario needs the login machine's enrolment screen, which has not landed.",
+    "issue 33: no driver yet. The walk's server is http://127.0.0.1, where Chromium refuses WebAuthn, and Chromium's virtual authenticator answers a ceremony at once or never (switching presence on does not answer a pending one), so the walk's 'the browser asks, then answers' steps need another way to hold the prompt; e2e/passkeys.spec.ts walks registration, refusal, rename and removal with the real ceremony meanwhile",
 };
 
 /**
