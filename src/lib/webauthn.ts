@@ -12,7 +12,15 @@ const library = () => import('@simplewebauthn/browser');
 
 /** Whether this browser can run a WebAuthn ceremony at all (no prompt; false during server rendering and in jsdom). */
 export function passkeysSupported(): boolean {
-  return typeof window !== 'undefined' && typeof window.PublicKeyCredential === 'function' && window.isSecureContext !== false;
+  return typeof window !== 'undefined' && typeof window.PublicKeyCredential === 'function' && window.isSecureContext !== false && !isIpAddress(window.location.hostname);
+}
+
+/**
+ * An IP address as the page's host: browsers refuse WebAuthn there (the RP id must be a domain; Chromium: "SecurityError:
+ * This is an invalid domain"), so a deployment on `APP_URL=http://127.0.0.1:…` offers no passkey button, no autofill.
+ */
+export function isIpAddress(hostname: string): boolean {
+  return /^\d{1,3}(\.\d{1,3}){3}$/.test(hostname) || hostname.startsWith('[') || hostname.includes(':');
 }
 
 /** Whether the e-mail field can offer passkeys through autofill (conditional mediation). */
