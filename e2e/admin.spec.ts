@@ -5,6 +5,9 @@ import { join } from 'node:path';
 import { ADMIN, adminSignIn, axe, restoreAdminLanguage, shot as sharedShot, toast } from './helpers';
 
 const RUN = Date.now().toString(36).toUpperCase();
+// per run, so a retry of this serial group (a fresh worker, a new RUN) does not meet the first attempt's apps
+const WIKI = `E2E Wiki ${RUN}`;
+const TEMP_APP = `Temp App ${RUN}`;
 const ROLE = `E2E_ROLE_${RUN}`;
 const SUBSCRIPTION = `E2E_${RUN}`;
 const USER_EMAIL = `grace.${RUN.toLowerCase()}@example.com`;
@@ -91,7 +94,7 @@ test.describe('admin back office', () => {
     await page.goto('/admin/service-apps');
     await page.getByRole('button', { name: 'Add service app' }).click();
     const dialog = page.getByRole('dialog');
-    await dialog.getByLabel('Display name').fill('E2E Wiki');
+    await dialog.getByLabel('Display name').fill(WIKI);
     await dialog.getByLabel('Client ID').fill(`wiki-${RUN.toLowerCase()}`);
     await dialog.getByRole('textbox', { name: 'Redirect URI 1' }).fill('https://wiki.example.com/callback');
     // a second redirect URI by keyboard (issue 31.2): the only row cannot be removed, so Tab goes on to "Add redirect URI"
@@ -117,11 +120,11 @@ test.describe('admin back office', () => {
     await expect(secretDialog.getByTestId('secret-value')).not.toBeEmpty();
     await shot(page, 'service-app-secret');
     await secretDialog.getByRole('button', { name: 'Done' }).click();
-    const wiki = page.getByTestId('service-app-row').filter({ hasText: 'E2E Wiki' });
+    const wiki = page.getByTestId('service-app-row').filter({ hasText: WIKI });
     await expect(wiki).toContainText('https://wiki.example.com/callback+1 more');
     // the Connect dialog lists every registered URI; the set-ups use the first
-    await page.getByRole('button', { name: 'Connect E2E Wiki' }).click();
-    const connect = page.getByRole('dialog', { name: 'Connect E2E Wiki' });
+    await page.getByRole('button', { name: `Connect ${WIKI}` }).click();
+    const connect = page.getByRole('dialog', { name: `Connect ${WIKI}` });
     await expect(connect.getByTestId('redirect-uri')).toHaveText(['https://wiki.example.com/callback', 'http://localhost:8080/callback']);
     await expect(connect.getByTestId('post-logout-uri')).toHaveText(['https://wiki.example.com/']);
     await expect(connect.getByTestId('snippet-env')).toContainText('OIDC_REDIRECT_URI=https://wiki.example.com/callback');
@@ -129,16 +132,16 @@ test.describe('admin back office', () => {
     await expect(connect).toBeHidden();
     // a second app to delete
     await page.getByRole('button', { name: 'Add service app' }).click();
-    await page.getByRole('dialog').getByLabel('Display name').fill('Temp App');
+    await page.getByRole('dialog').getByLabel('Display name').fill(TEMP_APP);
     await page.getByRole('dialog').getByLabel('Client ID').fill(`temp-${RUN.toLowerCase()}`);
     await page.getByRole('dialog').getByRole('textbox', { name: 'Redirect URI 1' }).fill('https://temp.example.com/');
     await page.getByRole('dialog').getByRole('button', { name: 'Add service app' }).click();
     await toast(page, 'Service app added');
-    await page.getByRole('button', { name: 'Delete Temp App' }).click();
-    await expect(page.getByRole('alertdialog')).toContainText('Are you sure you want to delete Temp App?');
+    await page.getByRole('button', { name: `Delete ${TEMP_APP}` }).click();
+    await expect(page.getByRole('alertdialog')).toContainText(`Are you sure you want to delete ${TEMP_APP}?`);
     await page.getByRole('alertdialog').getByRole('button', { name: 'Delete' }).click();
     await toast(page, 'Service app deleted');
-    await expect(page.getByTestId('service-app-row').filter({ hasText: 'Temp App' })).toHaveCount(0);
+    await expect(page.getByTestId('service-app-row').filter({ hasText: TEMP_APP })).toHaveCount(0);
   });
 
   test('users: add by credentials (invitation mail), add technical, search, filter, page', async () => {
