@@ -266,12 +266,12 @@ const signInDone = [
 /** "Use a passkey instead" on a code screen (the account has one). */
 const usePasskey = { guard: 'hasPasskey' as const, target: '#login.twoFactor.passkey.requesting', actions: 'clearError' as const };
 type EnrolmentDone = { event: { output: PasskeyEnrolmentOutput } };
-const enrolmentResultOf = ({ event }: EnrolmentDone) => ('result' in event.output ? event.output.result : null);
-const enrolmentRedirectOf = ({ event }: EnrolmentDone) => ({ url: enrolmentResultOf({ event })?.status === 'complete' ? (enrolmentResultOf({ event }) as { redirect_to: string }).redirect_to : '' });
-const enrolmentResetTokenOf = ({ event }: EnrolmentDone) => {
-  const result = enrolmentResultOf({ event });
-  return { resetToken: result?.status === 'password_expired' ? result.reset_token : '' };
-};
+/** The sign-in's answer an enrolment ended with, for the same redirect and reset-token reading as the other steps. */
+const enrolmentAnswer = ({ event }: EnrolmentDone): { event: DoneOutput } => ({
+  event: { output: event.output.status === 'signed_in' ? event.output.result : { status: 'enrolment_required', requirement: 'passkey' } },
+});
+const enrolmentRedirectOf = (args: EnrolmentDone) => redirectOf(enrolmentAnswer(args));
+const enrolmentResetTokenOf = (args: EnrolmentDone) => resetTokenOf(enrolmentAnswer(args));
 type CeremonyErrorEvent = { event: { error: unknown } };
 const ceremonyErrorOf = ({ event }: CeremonyErrorEvent) => ({ error: toCeremonyError(event.error) });
 /**
