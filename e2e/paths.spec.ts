@@ -25,6 +25,8 @@ import { browserCoverage, modelsWithQa } from '../machines/qa';
 import { caseTitle, LOADING_TAG, EXIT_TAG, machineScreenTags, qaCases, tagsOfState, type QaCase } from '../machines/testing/qa';
 import type { DriverContext } from './paths/driver';
 import { loadDrivers } from './paths/drivers';
+import { attachDevice, prepareContext } from './paths/passkey-prompt';
+import { startLocalhostServer, type LocalhostServer } from './localhost-server';
 
 const drivers = await loadDrivers();
 
@@ -60,10 +62,7 @@ function record(entry: WalkRecord): WalkRecord {
  * Machines with QA words whose browser driver is not written yet (issue 13 stays open for them). Any other machine
  * without a driver fails the walk.
  */
-const BROWSER_PENDING: Readonly<Record<string, string>> = {
-  passkeyRegistration:
-    "issue 33: no driver yet. The walk's server is http://127.0.0.1, where Chromium refuses WebAuthn, and Chromium's virtual authenticator answers a ceremony at once or never (switching presence on does not answer a pending one), so the walk's 'the browser asks, then answers' steps need another way to hold the prompt; e2e/passkeys.spec.ts walks registration, refusal, rename and removal with the real ceremony meanwhile",
-};
+const BROWSER_PENDING: Readonly<Record<string, string>> = {};
 
 /**
  * Cases whose browser walk fails on a driver fault that is understood but not yet fixed: listed (fixme in the report),
@@ -74,10 +73,23 @@ const CASE_FIXME: Readonly<Record<string, string>> = {};
 /**
  * Scenarios whose cases cannot be walked on the walk's server yet, listed (fixme with the reason), not hidden.
  */
-const SCENARIO_FIXME: Readonly<Record<string, string>> = {
-  '/login?interaction=uid-1 with passkeys':
-    "issue 33: the walk's server is http://127.0.0.1 (APP_URL), where Chromium refuses WebAuthn ('SecurityError: This is an invalid domain'), and the virtual authenticator answers a ceremony at once or never, so the 'browser asks, then answers' steps need another way to hold the prompt; e2e/passkeys.spec.ts walks the passkey sign-in (conditional UI), its session list and end meanwhile",
-};
+const SCENARIO_FIXME: Readonly<Record<string, string>> = {};
+
+/**
+ * What is walked on a server of its own on http://localhost:<port> (e2e/localhost-server.ts, same build): WebAuthn
+ * does not run on the walk server's IP address (Chromium: "SecurityError: This is an invalid domain"). Such a case
+ * gets a browser context on that origin whose pages hold the passkey prompt (e2e/paths/passkey-prompt.ts) and carry
+ * Chromium's virtual authenticator; the drivers' server-side arrangements go to that server's data directory.
+ */
+const WEBAUTHN_MACHINES: ReadonlySet<string> = new Set(['passkeyRegistration']);
+const WEBAUTHN_SCENARIOS: ReadonlySet<string> = new Set(['/login?interaction=uid-1 with passkeys']);
+const WEBAUTHN_ADMIN = { email: 'walk.passkeys.admin@example.com', password: 'Walk-Passkeys-Admin-Passw0rd!' };
+let webauthnServer: Promise<LocalhostServer> | undefined;
+test.afterAll(async () => {
+  const server = webauthnServer;
+  webauthnServer = undefined;
+  if (server) await (await server).close();
+});
 
 /** `data-screen` values of the visible elements. */
 async function visibleScreens(ctx: DriverContext): Promise<string[]> {
@@ -137,11 +149,24 @@ for (const { model, qa } of modelsWithQa().filter(({ model }) => walked(model.na
         test.fixme(`${testCase.id} ${caseTitle(testCase)} — known driver fault: ${fixme}`, () => {});
         continue;
       }
-      test(`${testCase.id} ${caseTitle(testCase)}`, async ({ page, context, request }, testInfo: TestInfo) => {
+      const webauthn = WEBAUTHN_MACHINES.has(model.name) || WEBAUTHN_SCENARIOS.has(testCase.scenario);
+      test(`${testCase.id} ${caseTitle(testCase)}`, async ({ page, context, request, browser }, testInfo: TestInfo) => {
         // long cases (session-01: 33 steps, 75–160 s on a busy machine) get time per step, not one fixed bound
         test.setTimeout(Math.max(180_000, testCase.steps.length * 12_000));
         const started = Date.now();
         const ctx: DriverContext = { page, context, request, world: {}, testCase, events: [], lang: 'en' };
+        const dataDir = process.env.E2E_DATA_DIR;
+        if (webauthn) {
+          const server = await (webauthnServer ??= startLocalhostServer('walk-passkeys', WEBAUTHN_ADMIN));
+          process.env.E2E_DATA_DIR = server.dataDir;
+          ctx.context = await browser.newContext({ baseURL: server.origin });
+          await prepareContext(ctx.context);
+          ctx.page = await ctx.context.newPage();
+          ctx.request = server.api;
+          ctx.passkeys = await attachDevice(ctx.page);
+          ctx.origin = server.origin;
+          ctx.admin = server.admin;
+        }
         try {
           for (const [index, step] of testCase.steps.entries()) {
             const words = index === 0 ? (qa.scenarios[testCase.scenario] ?? testCase.scenario) : (qa.steps[step.key] ?? step.key);
@@ -174,7 +199,14 @@ for (const { model, qa } of modelsWithQa().filter(({ model }) => walked(model.na
           }
           passed++;
         } finally {
-          if (driver.finish) await driver.finish(ctx);
+          try {
+            if (driver.finish) await driver.finish(ctx);
+          } finally {
+            if (webauthn) {
+              process.env.E2E_DATA_DIR = dataDir;
+              await ctx.context.close();
+            }
+          }
           const took = (Date.now() - started) / 1000;
           seconds += took;
           walked++;

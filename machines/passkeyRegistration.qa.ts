@@ -21,7 +21,7 @@ export const passkeyRegistrationQa: MachineQa = {
     DISMISS: 'Press "Done".',
     'getOptions succeeds': 'Press "Continue": the browser asks for the passkey (the answer of the authenticator does not come yet).',
     'getOptions fails network': 'Go offline and press "Continue"; go online again.',
-    'getOptions fails passkey_limit_reached': 'With 10 passkeys already registered, press "Continue".',
+    'getOptions fails passkey_limit_reached': 'With 20 passkeys already registered (the most an account may have), press "Continue".',
     'getOptions fails interaction_expired': 'Wait until the sign-in expires (1 hour), then press "Continue".',
     'createCredential succeeds': 'Confirm in the browser\'s prompt (touch the key, use the fingerprint or the PIN); the passkey is saved.',
     'createCredential fails passkey_cancelled': 'Close the browser\'s prompt without confirming (or refuse the fingerprint).',

@@ -16,6 +16,7 @@
 import type { APIRequestContext, BrowserContext, Page } from '@playwright/test';
 import type { EventObject } from 'xstate';
 import type { QaCase, QaStep, ScreenTag } from '../../machines/testing/qa';
+import type { PasskeyDevice } from './passkey-prompt';
 
 export interface DriverContext {
   page: Page;
@@ -30,6 +31,13 @@ export interface DriverContext {
   events: EventObject[];
   /** The language the walk runs in ('en' unless a case says otherwise). */
   lang: string;
+  /**
+   * WebAuthn walks only (e2e/paths.spec.ts): the page's virtual authenticator and held prompt, the origin of the
+   * walk's localhost server (the page's base URL) and that server's first super_admin.
+   */
+  passkeys?: PasskeyDevice;
+  origin?: string;
+  admin?: { email: string; password: string };
 }
 
 export type DriverFn = (ctx: DriverContext) => Promise<void>;

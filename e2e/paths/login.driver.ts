@@ -18,11 +18,12 @@ import { hashPassword } from '../../server/services/passwords';
 import { nextSmsCode, smsTo, typeCode, withDb } from '../helpers';
 import type { DriverContext, DriverFn, MachineDriver } from './driver';
 
-const PASSWORD = 'Login-Walk-Passw0rd!';
+/** The password of every account the walk inserts (e2e/paths/passkeyRegistration.driver.ts signs in with it too). */
+export const PASSWORD = 'Login-Walk-Passw0rd!';
 let passwordHash: Promise<string> | undefined;
 const hashOnce = () => (passwordHash ??= hashPassword(PASSWORD));
 
-interface WalkAccount {
+export interface WalkAccount {
   id: string;
   email: string;
   type: 'user' | 'admin';
@@ -84,7 +85,7 @@ function encrypt(plain: string): string {
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 
 /** A ready account: copied from the bootstrap admin's row (every column), then made what the step needs. */
-async function createAccount(ctx: DriverContext, opts: { method: 'GOOGLE' | 'SMS' | null; expired?: boolean }): Promise<WalkAccount> {
+export async function createAccount(ctx: DriverContext, opts: { method: 'GOOGLE' | 'SMS' | null; expired?: boolean }): Promise<WalkAccount> {
   const w = world(ctx);
   const hash = await hashOnce();
   const id = randomUUID();
@@ -165,7 +166,7 @@ function unlock(key: string): void {
 }
 
 /** The provider forgets the sign-in (its interaction), as when it expires. */
-function expireInteraction(page: Page): void {
+export function expireInteraction(page: Page): void {
   const uid = new URL(page.url()).searchParams.get('interaction');
   expect(uid, 'the page has an interaction').toBeTruthy();
   withDb((db) => db.prepare("DELETE FROM oidc_models WHERE model = 'Interaction' AND id = ?").run(uid));
@@ -663,7 +664,8 @@ async function holdCheck(ctx: DriverContext): Promise<void> {
  * browser (the stored authorization says `rebind`, as the login machine's restart writes it).
  */
 async function openSignIn(ctx: DriverContext, path: '/login' | '/admin/login', variant?: 'service-app' | 'rebound'): Promise<void> {
-  if (ctx.testCase.steps.some((s) => s.key === 'after smsResendCooldown')) await ctx.page.clock.install();
+  // a WebAuthn walk's context has its clock installed already (e2e/paths/passkey-prompt.ts)
+  if (!ctx.passkeys && ctx.testCase.steps.some((s) => s.key === 'after smsResendCooldown')) await ctx.page.clock.install();
   if (!variant) await holdCheck(ctx);
   await ctx.page.goto(path);
   await expect(ctx.page).toHaveURL(new RegExp(`${path.replace(/\//g, '\\/')}\\?interaction=`));

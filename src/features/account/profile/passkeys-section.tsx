@@ -156,9 +156,10 @@ export function PasskeysSection({ kind, machineOverride }: { kind: AccountKind; 
         {screen === 'screen:passkey-add.name' || screen === 'screen:passkey-add.prompt' ? (
           <PasskeyRegistrationView screen={screen} loading={snapshot.hasTag('loading')} name={context.name} error={context.error} cancellable send={send} />
         ) : null}
-        {screen === 'screen:passkey-add.card' ? (
+        {/* after "Passkey added" the person may add another one at once (START), or close the notice (Done) */}
+        {screen === 'screen:passkey-add.card' || screen === 'screen:passkey-add.added' ? (
           <div className={formStack}>
-            {context.error ? <FormAlert focus={false}>{accountErrorText(i18n, context.error)}</FormAlert> : null}
+            {context.error && screen === 'screen:passkey-add.card' ? <FormAlert focus={false}>{accountErrorText(i18n, context.error)}</FormAlert> : null}
             {supported ? (
               <div>
                 <Button variant="outline" onClick={() => send({ type: 'START' })}>
