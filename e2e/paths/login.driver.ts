@@ -11,12 +11,14 @@
  * checked, and `finish` lets it go and checks the app is reached.
  */
 import { expect, type Page, type Request, type Route } from '@playwright/test';
-import { createCipheriv, createHash, hkdfSync, randomBytes, randomUUID } from 'node:crypto';
+import { createCipheriv, createHash, generateKeyPairSync, hkdfSync, randomBytes, randomUUID } from 'node:crypto';
 import * as OTPAuth from 'otpauth';
 import type { EventObject } from 'xstate';
 import { hashPassword } from '../../server/services/passwords';
 import { nextSmsCode, smsTo, typeCode, withDb } from '../helpers';
-import type { DriverContext, DriverFn, MachineDriver } from './driver';
+import type { VirtualCredential } from '../webauthn';
+import { nextStep, startedBy, type DriverContext, type DriverFn, type MachineDriver } from './driver';
+import { answerPrompt, holdOnly, outwait, waitForPrompt, type PasskeyDevice } from './passkey-prompt';
 
 /** The password of every account the walk inserts (e2e/paths/passkeyRegistration.driver.ts signs in with it too). */
 export const PASSWORD = 'Login-Walk-Passw0rd!';
@@ -53,6 +55,12 @@ interface World {
   heldNavigation: string[];
   /** The page's check of its link (GET /api/interactions/:uid), held until a `checkInteraction` step answers it. */
   checkHold?: Held;
+  /** WebAuthn walk: the account's passkey (stored on the server, and what the device gives back) */
+  passkey?: VirtualCredential;
+  /** WebAuthn walk: the passkey answer held on its way to the server, until the outcome's step */
+  passkeyHeld?: Held;
+  /** WebAuthn walk: the role whose passkey requirement this case set (taken back in `finish`) */
+  requiredRole?: string;
 }
 
 const world = (ctx: DriverContext): World => {
@@ -372,7 +380,14 @@ const steps: Record<string, DriverFn> = {
     await submitCredentials(ctx, account.email, PASSWORD);
   },
   'submitCredentials succeeds two_factor_required': async (ctx) => {
-    const { output } = outcome<{ output: { method: 'GOOGLE' | 'SMS' } }>(ctx);
+    const { output } = outcome<{ output: { method: 'GOOGLE' | 'SMS' | 'PASSKEY'; passkey?: boolean } }>(ctx);
+    if (output.method === 'PASSKEY' || output.passkey) {
+      // an account whose second factor is (also) a passkey
+      const account = await createAccount(ctx, { method: output.method === 'PASSKEY' ? null : output.method });
+      await givePasskey(ctx, account);
+      await submitCredentials(ctx, account.email, PASSWORD);
+      return;
+    }
     await signInWithTwoFactor(ctx, output.method);
   },
   'submitCredentials succeeds password_expired': async (ctx) => {
@@ -570,7 +585,9 @@ const screens: MachineDriver['screens'] = {
       network: /^The server cannot be reached\. Check your connection and try again\.$/,
     };
     const failure = failedWith(ctx);
-    if (failure && expected[failure]) await expect(root.getByRole('alert')).toHaveText(expected[failure]!);
+    const passkeyWords = ctx.passkeys ? passkeyFailure(ctx) : undefined;
+    if (passkeyWords) await expect(root.getByRole('alert').first()).toContainText(passkeyWords);
+    else if (failure && expected[failure]) await expect(root.getByRole('alert')).toHaveText(expected[failure]!);
     if (isLoading(ctx)) await expect(root.getByRole('button', { name: /^(Sign in|Admin sign in)$/ })).toBeDisabled();
   },
   'screen:login.two-factor-otp': async (ctx) => {
@@ -685,10 +702,261 @@ async function openSignIn(ctx: DriverContext, path: '/login' | '/admin/login', v
   await expect(screenRoot(ctx.page, 'screen:login.credentials')).toBeVisible();
 }
 
+// ---------------------------------------------------------------- passkeys (the WebAuthn walk, e2e/paths/passkey-prompt.ts)
+
+/** The page's grace after the options' timeout (machines/login.machine.ts CEREMONY_GRACE_MS). */
+const CEREMONY_GRACE_MS = 5_000;
+const POLICY_SETTING = 'second_factor_policy';
+
+const device = (ctx: DriverContext): PasskeyDevice => {
+  if (!ctx.passkeys) throw new Error('the passkey steps are walked with a virtual authenticator (e2e/paths.spec.ts WEBAUTHN_SCENARIOS)');
+  return ctx.passkeys;
+};
+
+/**
+ * A passkey for `account` made here as an authenticator makes one: a P-256 key pair, the public key as COSE (what
+ * the server keeps from an attestation), the private key and the user handle (the account id) for the virtual
+ * authenticator. `stored`: the server knows it (a passkey the account has); otherwise it is one removed from the
+ * account but still on the device.
+ */
+function makePasskey(ctx: DriverContext, account: WalkAccount, stored: boolean): VirtualCredential {
+  const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const jwk = publicKey.export({ format: 'jwk' });
+  const x = Buffer.from(jwk.x ?? '', 'base64url');
+  const y = Buffer.from(jwk.y ?? '', 'base64url');
+  // COSE_Key {1: 2 (EC2), 3: -7 (ES256), -1: 1 (P-256), -2: x, -3: y}
+  const cose = Buffer.concat([Buffer.from([0xa5, 0x01, 0x02, 0x03, 0x26, 0x20, 0x01, 0x21, 0x58, 0x20]), x, Buffer.from([0x22, 0x58, 0x20]), y]);
+  const id = randomBytes(32);
+  if (stored) {
+    withDb((db) =>
+      db
+        .prepare('INSERT INTO passkeys (id, account_id, credential_id, public_key, counter, transports, attachment, backup_eligible, backed_up, name, created_at) VALUES (?, ?, ?, ?, 0, ?, ?, 1, 1, ?, ?)')
+        .run(randomUUID(), account.id, id.toString('base64url'), cose.toString('base64url'), JSON.stringify(['internal', 'hybrid']), 'platform', 'Walk passkey', new Date().toISOString()),
+    );
+  }
+  return {
+    credentialId: id.toString('base64'),
+    isResidentCredential: true,
+    rpId: new URL(ctx.origin ?? ctx.page.url()).hostname,
+    userHandle: Buffer.from(account.id, 'utf8').toString('base64'),
+    signCount: 0,
+    privateKey: privateKey.export({ format: 'der', type: 'pkcs8' }).toString('base64'),
+  };
+}
+
+/** The account gets a passkey (on the server and on this browser's device). */
+async function givePasskey(ctx: DriverContext, account: WalkAccount): Promise<VirtualCredential> {
+  const w = world(ctx);
+  w.passkey = makePasskey(ctx, account, true);
+  await holdOnly(device(ctx), [w.passkey]);
+  return w.passkey;
+}
+
+/** The current account, with a passkey (an account of its own made now when the case has none yet). */
+async function accountWithPasskey(ctx: DriverContext): Promise<VirtualCredential> {
+  const w = world(ctx);
+  const account = w.account ?? (await createAccount(ctx, { method: null }));
+  return w.passkey ?? (await givePasskey(ctx, account));
+}
+
+/** The device holds only a passkey the server does not know (removed from the account, still on the device). */
+async function holdRemovedPasskey(ctx: DriverContext): Promise<void> {
+  const w = world(ctx);
+  const account = w.account ?? (await createAccount(ctx, { method: null }));
+  await holdOnly(device(ctx), [makePasskey(ctx, account, false)]);
+}
+
+/** A role for the account with the passkey requirement on it (Settings → Second factor), as a super admin sets it. */
+function requirePasskeyForRoleOf(account: WalkAccount): string {
+  const now = new Date().toISOString();
+  const tag = randomBytes(4).toString('hex');
+  const roleId = randomUUID();
+  const subscriptionId = randomUUID();
+  withDb((db) => {
+    db.prepare('INSERT INTO roles (id, name, description, created_at, updated_at) VALUES (?, ?, ?, ?, ?)').run(roleId, `walk-passkey-${tag}`, '', now, now);
+    db.prepare('INSERT INTO subscriptions (id, name, description, created_at, updated_at) VALUES (?, ?, ?, ?, ?)').run(subscriptionId, `walk-passkey-${tag}`, '', now, now);
+    db.prepare('INSERT INTO subscription_roles (subscription_id, role_id) VALUES (?, ?)').run(subscriptionId, roleId);
+    db.prepare('INSERT INTO role_subscriptions (account_id, subscription_id, role_id, created_at) VALUES (?, ?, ?, ?)').run(account.id, subscriptionId, roleId, now);
+    const row = db.prepare('SELECT value FROM app_settings WHERE key = ?').get(POLICY_SETTING) as { value: string } | undefined;
+    const policy = row ? (JSON.parse(row.value) as { admins: string; roles: Array<{ role_id: string; requirement: string }> }) : { admins: 'none', roles: [] };
+    policy.roles.push({ role_id: roleId, requirement: 'passkey' });
+    db.prepare('INSERT INTO app_settings (key, value, updated_at) VALUES (?, ?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(POLICY_SETTING, JSON.stringify(policy), now);
+  });
+  return roleId;
+}
+
+function dropPasskeyRequirement(roleId: string): void {
+  withDb((db) => {
+    const row = db.prepare('SELECT value FROM app_settings WHERE key = ?').get(POLICY_SETTING) as { value: string } | undefined;
+    if (!row) return;
+    const policy = JSON.parse(row.value) as { admins: string; roles: Array<{ role_id: string }> };
+    policy.roles = policy.roles.filter((r) => r.role_id !== roleId);
+    db.prepare('UPDATE app_settings SET value = ? WHERE key = ?').run(JSON.stringify(policy), POLICY_SETTING);
+  });
+}
+
+const OPTIONS_PATH = '/api/passkeys/authentication-options';
+const isSecondFactor = (ctx: DriverContext) => (ctx.step?.state ?? '').startsWith('twoFactor');
+const verifyPath = (ctx: DriverContext) => (isSecondFactor(ctx) ? '/api/2fa/passkey/verify' : '/api/passkeys/sign-in');
+
+/** Holds the next POST to `path` (the passkey's answer on its way to the server) until `releasePasskeyAnswer`. */
+async function holdPasskeyAnswer(ctx: DriverContext, path: string): Promise<void> {
+  const w = world(ctx);
+  await ctx.page.route(pathGlob(path), (route, request) => void (w.passkeyHeld = { route, request }), { times: 1 });
+}
+async function releasePasskeyAnswer(ctx: DriverContext): Promise<void> {
+  const w = world(ctx);
+  await expect.poll(() => w.passkeyHeld !== undefined, { message: "the page sent the passkey's answer" }).toBe(true);
+  const held = w.passkeyHeld!;
+  w.passkeyHeld = undefined;
+  await held.route.continue();
+}
+
+/** The passkey button of the screen shown: the sign-in form's, the second-factor screen's, or the code screen's. */
+async function pressPasskeyButton(ctx: DriverContext): Promise<void> {
+  const button = ctx.page.getByRole('button', { name: /^(Sign in with a passkey|Use your passkey|Use a passkey instead)$/ });
+  await button.click();
+}
+
+/** Answers the held `get()` through the browser's WebAuthn API, and checks the browser's own outcome. */
+async function answerGet(ctx: DriverContext, expected: string, conditional = false): Promise<void> {
+  expect(await answerPrompt(ctx.page, 'get', 'forward', conditional), "the browser's answer to the ceremony").toBe(expected);
+}
+
+const passkeySteps: Record<string, DriverFn> = {
+  PASSKEY: async (ctx) => {
+    await hold(ctx, OPTIONS_PATH);
+    await pressPasskeyButton(ctx);
+  },
+  CANCEL: async (ctx) => {
+    await ctx.page.getByRole('button', { name: 'Cancel', exact: true }).click();
+  },
+  USE_ONE_TIME_PASSWORD: async (ctx) => {
+    await ctx.page.getByRole('button', { name: 'Use a one-time password instead' }).click();
+  },
+  'passkeyOptions succeeds': async (ctx) => {
+    await pressPasskeyButton(ctx);
+    await waitForPrompt(ctx.page, 'get');
+  },
+  'passkeyOptions fails network': async (ctx) => {
+    await failOnce(ctx, OPTIONS_PATH);
+    await pressPasskeyButton(ctx);
+  },
+  'passkeyCeremony succeeds': async (ctx) => {
+    const next = nextStep(ctx)?.key ?? '';
+    if (next === 'passkeySignIn fails passkey_unknown') await holdRemovedPasskey(ctx);
+    else await holdOnly(device(ctx), [await accountWithPasskey(ctx)]);
+    await holdPasskeyAnswer(ctx, verifyPath(ctx));
+    await answerGet(ctx, 'answered');
+  },
+  'passkeyCeremony fails passkey_cancelled': async (ctx) => {
+    const d = device(ctx);
+    await d.authenticator.userVerified(false);
+    try {
+      await answerGet(ctx, 'NotAllowedError');
+    } finally {
+      await d.authenticator.userVerified(true);
+    }
+  },
+  'after ceremonyTimeout': async (ctx) => {
+    await outwait(ctx.page, 'get', CEREMONY_GRACE_MS);
+  },
+  'passkeySignIn succeeds complete': async (ctx) => {
+    await holdProviderNavigation(ctx);
+    await releasePasskeyAnswer(ctx);
+  },
+  'passkeySignIn fails passkey_unknown': async (ctx) => {
+    await releasePasskeyAnswer(ctx);
+  },
+  'passkeySecondFactor succeeds complete': async (ctx) => {
+    await holdProviderNavigation(ctx);
+    await releasePasskeyAnswer(ctx);
+  },
+  'passkeySecondFactor fails passkey_invalid': async (ctx) => {
+    // the server has seen this key count further than the answer does: a cloned authenticator
+    const credentialId = Buffer.from(world(ctx).passkey?.credentialId ?? '', 'base64').toString('base64url');
+    withDb((db) => db.prepare('UPDATE passkeys SET counter = 1000000 WHERE credential_id = ?').run(credentialId));
+    await releasePasskeyAnswer(ctx);
+    await expect(screenRoot(ctx.page, 'screen:login.two-factor-passkey').getByRole('alert')).toContainText('The passkey could not be verified');
+    withDb((db) => db.prepare('UPDATE passkeys SET counter = 0 WHERE credential_id = ?').run(credentialId));
+  },
+  'passkeyAutofill succeeds complete': async (ctx) => {
+    if (startedBy(ctx, 'CANCEL')) await ctx.page.getByRole('button', { name: 'Cancel', exact: true }).click();
+    await holdOnly(device(ctx), [await accountWithPasskey(ctx)]);
+    await holdProviderNavigation(ctx);
+    await answerGet(ctx, 'answered', true);
+  },
+  'passkeyAutofill fails passkey_unknown': async (ctx) => {
+    await holdRemovedPasskey(ctx);
+    await answerGet(ctx, 'answered', true);
+  },
+  'submitCredentials succeeds enrolment_required': async (ctx) => {
+    const account = await createAccount(ctx, { method: null });
+    world(ctx).requiredRole = requirePasskeyForRoleOf(account);
+    await submitCredentials(ctx, account.email, PASSWORD);
+  },
+  'passkeyEnrolment succeeds signed_in': async (ctx) => {
+    await holdOnly(device(ctx), []);
+    await holdProviderNavigation(ctx);
+    await screenRoot(ctx.page, 'screen:passkey-add.name').getByRole('button', { name: 'Continue', exact: true }).click();
+    expect(await answerPrompt(ctx.page, 'create', 'forward'), "the browser's answer to the ceremony").toBe('answered');
+  },
+  'passkeyEnrolment succeeds failed': async (ctx) => {
+    expireInteraction(ctx.page);
+    await screenRoot(ctx.page, 'screen:passkey-add.name').getByRole('button', { name: 'Continue', exact: true }).click();
+  },
+};
+
+const PASSKEY_FAILURE_WORDS: Record<string, string> = {
+  passkey_cancelled: 'The passkey request was cancelled or timed out',
+  passkey_timeout: 'Your device did not answer in time',
+  passkey_unknown: 'This passkey is not registered (any more)',
+  passkey_invalid: 'The passkey could not be verified',
+  network: 'The server cannot be reached',
+};
+
+/** The failure the state reached reads in words: the machine's own error (a time-out is an `after` step). */
+function passkeyFailure(ctx: DriverContext): string | undefined {
+  if (ctx.step?.key === 'after ceremonyTimeout') return PASSKEY_FAILURE_WORDS.passkey_timeout;
+  const failure = failedWith(ctx);
+  return failure ? PASSKEY_FAILURE_WORDS[failure] : undefined;
+}
+
+const passkeyScreens: MachineDriver['screens'] = {
+  'screen:login.passkey': async (ctx) => {
+    const root = screenRoot(ctx.page, 'screen:login.passkey');
+    await expect(root.getByRole('heading', { level: 1 })).toHaveText('Sign in with a passkey');
+    if (ctx.step?.state === 'passkey.prompting') {
+      await expect(root.getByText("Follow your browser's prompt to sign in with your passkey.")).toBeVisible();
+      await expect(root.getByRole('button', { name: 'Cancel', exact: true })).toBeVisible();
+      await waitForPrompt(ctx.page, 'get');
+    }
+  },
+  'screen:login.two-factor-passkey': async (ctx) => {
+    const root = screenRoot(ctx.page, 'screen:login.two-factor-passkey');
+    await expect(root.getByRole('heading', { level: 1 })).toHaveText('Two-factor verification');
+    const state = ctx.step?.state ?? '';
+    if (state.endsWith('prompting')) {
+      await expect(root.getByText("Follow your browser's prompt to sign in with your passkey.")).toBeVisible();
+      await waitForPrompt(ctx.page, 'get');
+    }
+    if (state.endsWith('ready')) await expect(root.getByRole('button', { name: 'Use your passkey' })).toBeEnabled();
+    const words = passkeyFailure(ctx);
+    if (words && state.endsWith('ready')) await expect(root.getByRole('alert').first()).toContainText(words);
+  },
+  'screen:login.passkey-enrolment': async (ctx) => {
+    const root = screenRoot(ctx.page, 'screen:login.passkey-enrolment');
+    await expect(root.getByRole('heading', { level: 1 })).toHaveText('Add a passkey to continue');
+    await expect(root.getByRole('textbox', { name: 'Name' })).toHaveValue(/\S/);
+  },
+};
+
 export const loginDriver: MachineDriver = {
   machine: 'login',
   start: {
     '/login?interaction=uid-1': (ctx) => openSignIn(ctx, '/login'),
+    // on the WebAuthn walk's server, with the virtual authenticator (e2e/paths.spec.ts WEBAUTHN_SCENARIOS)
+    '/login?interaction=uid-1 with passkeys': (ctx) => openSignIn(ctx, '/login'),
     '/admin/login?interaction=uid-1': (ctx) => openSignIn(ctx, '/admin/login'),
     "/login?interaction=uid-1&type=sso (a service app's sign-in)": (ctx) => openSignIn(ctx, '/login', 'service-app'),
     '/login?interaction=uid-1 after a restart for this browser': (ctx) => openSignIn(ctx, '/login', 'rebound'),
@@ -704,7 +972,7 @@ export const loginDriver: MachineDriver = {
     },
   },
   steps: Object.fromEntries(
-    Object.entries(steps).map(([key, run]): [string, DriverFn] => [
+    Object.entries({ ...steps, ...passkeySteps }).map(([key, run]): [string, DriverFn] => [
       key,
       async (ctx) => {
         const stale = key.startsWith('startAuthorization') ? [] : releaseHolds(ctx);
@@ -713,9 +981,10 @@ export const loginDriver: MachineDriver = {
       },
     ]),
   ),
-  screens,
+  screens: { ...screens, ...passkeyScreens },
   finish: async (ctx) => {
     const w = world(ctx);
+    if (w.requiredRole) dropPasskeyRequirement(w.requiredRole);
     // the browser was sent to the provider: follow it and check where it lands
     const sentTo = w.heldNavigation.at(-1);
     await ctx.page.unrouteAll({ behavior: 'ignoreErrors' });
