@@ -759,11 +759,13 @@ async function accountWithPasskey(ctx: DriverContext): Promise<VirtualCredential
   return w.passkey ?? (await givePasskey(ctx, account));
 }
 
-/** The device holds only a passkey the server does not know (removed from the account, still on the device). */
+/** The device holds only a passkey the account had and no longer has (removed from the profile, still on the device). */
 async function holdRemovedPasskey(ctx: DriverContext): Promise<void> {
   const w = world(ctx);
   const account = w.account ?? (await createAccount(ctx, { method: null }));
-  await holdOnly(device(ctx), [makePasskey(ctx, account, false)]);
+  const removed = makePasskey(ctx, account, true);
+  withDb((db) => db.prepare('DELETE FROM passkeys WHERE credential_id = ?').run(Buffer.from(removed.credentialId, 'base64').toString('base64url')));
+  await holdOnly(device(ctx), [removed]);
 }
 
 /** A role for the account with the passkey requirement on it (Settings → Second factor), as a super admin sets it. */
