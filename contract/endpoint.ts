@@ -90,10 +90,21 @@ export interface CallOptions {
  * The typed client: `call(endpoint, { params, query, body })` resolves to the endpoint's answer and rejects with
  * the client's error type on a non-2xx. The SPA makes one (src/api/call.ts); machines and tests receive it injected.
  */
-export type Call = <E extends EndpointShape>(
+export type Call = CallOf<EndpointShape>;
+
+/** A typed client that takes only the endpoints `Allowed` (a flow's own, e.g. the sign-in's in machines/login.machine.ts). */
+export type CallOf<Allowed extends EndpointShape> = <E extends Allowed>(
   endpoint: E | Route<E>,
   ...args: object extends CallInput<E> ? [input?: CallInput<E>, options?: CallOptions] : [input: CallInput<E>, options?: CallOptions]
 ) => Promise<ResultOf<E>>;
+
+/** The endpoint a route entry of contract/routes.ts stands for (`EndpointOf<typeof auth.login>`). */
+export type EndpointOf<R> = R extends Route<infer E> ? E : never;
+
+/** The error codes an endpoint (or each of a union of them) declares in its `errors`, at every status. */
+export type ErrorCodeOf<E extends EndpointShape> = E extends EndpointShape
+  ? { [S in keyof E['errors']]-?: NonNullable<E['errors'][S]> extends readonly (infer C)[] ? C : never }[keyof E['errors']]
+  : never;
 
 export function isEndpoint(value: unknown): value is EndpointShape {
   if (typeof value !== 'object' || value === null) return false;

@@ -30,7 +30,7 @@ import type { PasskeyCredentialJSON } from '../contract/passkeys';
 import type { LoginResult, SecondFactorResult, TwoFactorMethod } from '../contract/auth';
 /** The second factor a sign-in asks for (contract/auth.ts signInSecondFactor): the account's code, or its passkey. */
 export type SignInSecondFactor = TwoFactorMethod | 'PASSKEY';
-import type { Call } from '../contract/endpoint';
+import type { Call, CallOf, EndpointOf, ErrorCodeOf } from '../contract/endpoint';
 import type { ErrorCode } from '../contract/error-codes';
 import { toMachineError, type MachineError } from './errors';
 import { CEREMONY_GRACE_MS, createPasskeyRegistrationActors, DEFAULT_CEREMONY_TIMEOUT_MS, passkeyRegistrationMachine, type CeremonyOptions, type PasskeyEnrolmentOutput } from './passkeyRegistration.machine';
@@ -147,9 +147,27 @@ export interface PasskeyBrowser {
   cancel: () => void;
 }
 
+/**
+ * The endpoints the sign-in calls: the actors' below (their `call` takes no other, so tsc asks for a new one to be added
+ * here) and the passkey enrolment's (machines/passkeyRegistration.machine.ts in enrolment mode).
+ */
+type SignInRoute =
+  | typeof auth.interactionStatus | typeof auth.login | typeof auth.adminLogin
+  | typeof auth.validateOtp | typeof auth.adminValidateOtp | typeof auth.verifySms | typeof auth.resendSms | typeof auth.validateRecoveryCode
+  | typeof passkeys.passkeyAuthenticationOptions | typeof passkeys.passkeySignIn | typeof passkeys.passkeySecondFactor
+  | typeof byKind.user.resetPassword | typeof byKind.admin.resetPassword;
+type EnrolmentRoute = typeof passkeys.passkeyEnrolmentOptions | typeof passkeys.passkeyEnrol;
+/**
+ * Every code the sign-in's endpoints declare (their `errors`): what the sign-in screens can meet. Each has words in
+ * src/features/account/error-words.ts, which tsc checks, so a code added to one of these endpoints fails there until
+ * it has them.
+ */
+export type SignInErrorCode = ErrorCodeOf<EndpointOf<SignInRoute | EnrolmentRoute>>;
+
 /** Real actors: the sign-in endpoints of contract/auth.ts through the injected typed client (`call`). */
 export function createLoginActors(deps: { call: Call; startAuthorization: (input: StartAuthorizationInput) => Promise<void>; passkey: PasskeyBrowser }) {
-  const { call, passkey } = deps;
+  const { passkey } = deps;
+  const call: CallOf<EndpointOf<SignInRoute>> = deps.call;
   const options = async (input: PasskeyOptionsInput) => (await call(passkeys.passkeyAuthenticationOptions, { body: { interaction: input.interaction, purpose: input.purpose } })).data.options;
   const signIn = async (input: PasskeyVerifyInput) => (await call(passkeys.passkeySignIn, { body: { interaction: input.interaction, credential: input.credential } })).data;
   return {
@@ -170,7 +188,7 @@ export function createLoginActors(deps: { call: Call; startAuthorization: (input
       return signIn({ interaction: input.interaction, credential });
     }),
     passkeyEnrolment: passkeyRegistrationMachine.provide({
-      actors: createPasskeyRegistrationActors({ call, createPasskey: passkey.create }),
+      actors: createPasskeyRegistrationActors({ call: deps.call, createPasskey: passkey.create }),
       actions: { cancelCeremony: () => passkey.cancel() },
     }),
     startAuthorization: fromPromise<void, StartAuthorizationInput>(({ input }) => deps.startAuthorization(input)),

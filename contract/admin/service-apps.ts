@@ -99,6 +99,15 @@ const redirectUris = z
   })
   .describe('exact redirect URIs, 1 to 10: absolute https URLs (http only on localhost, 127.0.0.0/8, [::1]), no fragment, no user info, no wildcard');
 const postLogoutRedirectUris = z.array(uriEntry).max(POST_LOGOUT_REDIRECT_URIS_MAX).describe('exact post-logout redirect URIs, 0 to 10, same rules as redirect_uris');
+/** The OIDC settings a create and an update both take, each optional: the confidential-only switches and the login and logout URIs. */
+const oidcSettings = {
+  pkce_required: pkceRequired.optional(),
+  client_credentials: clientCredentials.optional(),
+  token_endpoint_auth_method: authMethod.optional(),
+  initiate_login_uri: initiateLoginUri.optional(),
+  backchannel_logout_uri: backchannelLogoutUri.optional(),
+  backchannel_logout_session_required: backchannelLogoutSessionRequired.optional(),
+};
 
 const tag = 'admin: service apps';
 
@@ -139,12 +148,7 @@ export const createServiceApp = defineEndpoint({
     path: servicePathSchema.optional(),
     role_ids: roleIds.default([]),
     client_type: clientType.optional(),
-    pkce_required: pkceRequired.optional(),
-    client_credentials: clientCredentials.optional(),
-    token_endpoint_auth_method: authMethod.optional(),
-    initiate_login_uri: initiateLoginUri.optional(),
-    backchannel_logout_uri: backchannelLogoutUri.optional(),
-    backchannel_logout_session_required: backchannelLogoutSessionRequired.optional(),
+    ...oidcSettings,
   }),
   status: 201,
   response: dataOf(withSecret),
@@ -165,12 +169,7 @@ export const updateServiceApp = defineEndpoint({
     role_ids: roleIds.optional(),
     client_type: clientType.optional(),
     regenerate_secret: z.boolean().optional(),
-    pkce_required: pkceRequired.optional(),
-    client_credentials: clientCredentials.optional(),
-    token_endpoint_auth_method: authMethod.optional(),
-    initiate_login_uri: initiateLoginUri.optional(),
-    backchannel_logout_uri: backchannelLogoutUri.optional(),
-    backchannel_logout_session_required: backchannelLogoutSessionRequired.optional(),
+    ...oidcSettings,
   }),
   response: dataOf(withSecret),
   errors: { 401: ['unauthorized'], 403: ['forbidden'], 404: ['service_app_not_found'], 409: ['name_taken'], 422: ['validation_failed'] },

@@ -181,10 +181,14 @@ describe('first-load chunks (production build)', () => {
   // 12ed085 before: 153.41 / 136.55, the shell already over). No code grew: on e1723be the entry chunk with its chunk
   // names masked was the same size before and after (124 007 B brotli) and the ERROR_CODES array alone is 3 B
   // smaller; what moves is the hashes in the entry's preload map (+0.05 to +0.1 KB here, -0.02 KB on 9f4b899).
+  // Issue 32 (the sign-in's codes forced to have account words): /login 164.5 -> 165 (measured 164.51; main 3cfb2d4
+  // before: 164.35): the words of api_key_not_allowed, invalid_dpop_proof and invalid_token (the server's, 3 messages in
+  // the account catalog and their ids in the words table), which read as the generic error before. /admin/login
+  // 166.17 -> 166.30, within its budget.
   it.each([
     ['/admin/dashboard (admin shell)', 154],
     ['/admin/… (shell layout alone)', 137],
-    ['/login', 164.5],
+    ['/login', 165],
     ['/admin/login', 166.5],
     ['/admin/user-management', 207],
     ['/admin/admin-management', 199],

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { setImmediate as yieldToLoop, setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
-import type { Account, NewAccount } from '../../db/schema';
+import type { Account, ImportJobsTable, NewAccount } from '../../db/schema';
 import { refreshAfterBulkInsert } from '../../db/statistics';
 import { AppError } from '../../errors';
 import { importJobs as importJobMetrics } from '../../lib/metrics';
@@ -287,6 +287,39 @@ export async function reapStaleImportJobs(deps: Pick<Deps, 'db' | 'log' | 'clock
   return n;
 }
 
+/** A job's row as it starts at `at`: running, nothing counted yet, held by the instance `owner` until `leaseUntil` (epoch ms). */
+export function startedImportJobRow(job: {
+  id: string;
+  actorId: string | null;
+  dryRun: boolean;
+  sendInvitations: boolean;
+  total: number;
+  at: string;
+  owner: string;
+  leaseUntil: number;
+}): ImportJobsTable {
+  return {
+    id: job.id,
+    actor_id: job.actorId,
+    status: 'running',
+    dry_run: job.dryRun ? 1 : 0,
+    send_invitations: job.sendInvitations ? 1 : 0,
+    total: job.total,
+    processed: 0,
+    created: 0,
+    skipped_count: 0,
+    failed_count: 0,
+    report: null,
+    error_code: null,
+    created_at: job.at,
+    updated_at: job.at,
+    finished_at: null,
+    owner: job.owner,
+    heartbeat_at: job.at,
+    lease_until: job.leaseUntil,
+  };
+}
+
 /**
  * Starts a background import; its state lives in import_jobs so any instance can report progress. The job runs on
  * the app's job runner (server/services/jobs.ts): its owner is this process and its lease is renewed by the runner's
@@ -302,26 +335,7 @@ async function startImportJob(deps: Deps, actor: Actor, parsed: ParsedCsv, opts:
   const now = deps.clock.nowIso();
   await db
     .insertInto('import_jobs')
-    .values({
-      id,
-      actor_id: actor.id,
-      status: 'running',
-      dry_run: opts.dryRun ? 1 : 0,
-      send_invitations: opts.sendInvitations ? 1 : 0,
-      total: parsed.records.length,
-      processed: 0,
-      created: 0,
-      skipped_count: 0,
-      failed_count: 0,
-      report: null,
-      error_code: null,
-      created_at: now,
-      updated_at: now,
-      finished_at: null,
-      owner: instanceId,
-      heartbeat_at: now,
-      lease_until: epochMs(deps.clock) + leaseMs,
-    })
+    .values(startedImportJobRow({ id, actorId: actor.id, ...opts, total: parsed.records.length, at: now, owner: instanceId, leaseUntil: epochMs(deps.clock) + leaseMs }))
     .execute();
   importJobMetrics.started();
   const mine = () => db.updateTable('import_jobs').where('id', '=', id).where('owner', '=', instanceId).where('status', '=', 'running');

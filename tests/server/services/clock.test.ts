@@ -12,6 +12,7 @@ import { checkSignedLink, issueToken, LINK_PATHS, parseSignedUrl, signedApiLink 
 import { AppError } from '../../../server/errors';
 import { bootstrapFirstAdmin } from '../../../server/services/bootstrap';
 import { CHALLENGE_TTL_MS } from '../../../server/services/passkeys';
+import { startedImportJobRow } from '../../../server/services/admin/import';
 import type { PasskeyCredentialJSON } from '../../../contract/passkeys';
 
 /**
@@ -215,29 +216,8 @@ for (const kind of DB_KINDS) {
       clock.set(start);
       const id = randomUUID();
       const at = new Date(start).toISOString();
-      await t.db.kysely
-        .insertInto('import_jobs')
-        .values({
-          id,
-          actor_id: null,
-          status: 'running',
-          dry_run: 0,
-          send_invitations: 0,
-          total: 10,
-          processed: 0,
-          created: 0,
-          skipped_count: 0,
-          failed_count: 0,
-          report: null,
-          error_code: null,
-          created_at: at,
-          updated_at: at,
-          finished_at: null,
-          owner: 'another-instance:1:dead',
-          heartbeat_at: at,
-          lease_until: start + MIN,
-        })
-        .execute();
+      const row = { id, actorId: null, dryRun: false, sendInvitations: false, total: 10, at, owner: 'another-instance:1:dead', leaseUntil: start + MIN };
+      await t.db.kysely.insertInto('import_jobs').values(startedImportJobRow(row)).execute();
       const read = () => t.app.services.usersImport.job(id, (code) => code);
       // its owner's last heartbeat was a moment ago on the clock: the job is still its owner's
       clock.set(start + MIN - 1);
