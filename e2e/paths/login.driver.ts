@@ -987,7 +987,12 @@ export const loginDriver: MachineDriver = {
   finish: async (ctx) => {
     const w = world(ctx);
     if (w.requiredRole) dropPasskeyRequirement(w.requiredRole);
-    // the browser was sent to the provider: follow it and check where it lands
+    // the browser was sent to the provider: follow it and check where it lands. The page may still be on its way
+    // there when the last step returns; wait for it: a context closed with a navigation still being intercepted
+    // hung Chromium's teardown for the whole test timeout (login-01, login-08: "Tearing down "context" exceeded")
+    if (ctx.testCase.steps.at(-1)?.state === 'leaving') {
+      await expect.poll(() => w.heldNavigation.length, { message: 'the page goes to the provider' }).toBeGreaterThan(0);
+    }
     const sentTo = w.heldNavigation.at(-1);
     await ctx.page.unrouteAll({ behavior: 'ignoreErrors' });
     if (sentTo && ctx.testCase.steps.at(-1)?.state === 'leaving') {
