@@ -7,7 +7,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, request as playwrightRequest, type APIRequestContext } from '@playwright/test';
+import { expect, request as playwrightRequest, type APIRequestContext, type Browser } from '@playwright/test';
+import { apiToken, fillCredentials } from './helpers';
 import { freePort } from './interop/net';
 
 export interface LocalhostServer {
@@ -16,6 +17,8 @@ export interface LocalhostServer {
   /** An API client on this server. */
   api: APIRequestContext;
   admin: { email: string; password: string };
+  /** The first super_admin's access token: signed in through the admin console's form in a throwaway context. */
+  adminToken(browser: Browser): Promise<string>;
   /** Runs `fn` with this server's data directory as the outbox the helpers read (E2E_DATA_DIR). */
   withOutbox<T>(fn: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
@@ -41,6 +44,19 @@ export async function startLocalhostServer(label: string, admin: { email: string
     dataDir,
     api,
     admin,
+    adminToken: async (browser) => {
+      const context = await browser.newContext({ baseURL: origin });
+      try {
+        const page = await context.newPage();
+        await page.goto('/admin/login');
+        await expect(page).toHaveURL(/\/admin\/login\?interaction=/);
+        await fillCredentials(page, admin.email, admin.password);
+        await expect(page).toHaveURL(/\/admin\/dashboard/);
+        return await apiToken(page);
+      } finally {
+        await context.close();
+      }
+    },
     withOutbox: async (fn) => {
       const previous = process.env.E2E_DATA_DIR;
       process.env.E2E_DATA_DIR = dataDir;

@@ -10,11 +10,11 @@
  * browser's prompt held open (e2e/paths/passkey-prompt.ts) and answered by Chromium's virtual authenticator; then
  * signed out, the sign-in page's passkey button, the passkey as the second factor, and an admin's required enrolment.
  */
-import type { Browser, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from './fixtures';
-import { apiToken, createAdminWithPassword, createUserWithPassword, fillCredentials, wcagViolations, withDb } from './helpers';
+import { createAdminWithPassword, createUserWithPassword, wcagViolations, withDb } from './helpers';
 import { startLocalhostServer, type LocalhostServer } from './localhost-server';
 import { answerPrompt, attachDevice, prepareContext, waitForPrompt } from './paths/passkey-prompt';
 import { auditPage } from './screens/audit';
@@ -37,7 +37,7 @@ test.describe.configure({ mode: 'serial' });
 test.beforeAll(async ({ browser }) => {
   test.setTimeout(240_000);
   server = await startLocalhostServer('passkey-screens', ADMIN);
-  const token = await superAdminToken(browser);
+  const token = await server.adminToken(browser);
   await server.withOutbox(async () => {
     for (const lang of LANGS) {
       await createUserWithPassword(server.api, token, userOf(lang));
@@ -55,18 +55,6 @@ test.beforeAll(async ({ browser }) => {
 test.afterAll(async () => {
   await server?.close();
 });
-
-async function superAdminToken(browser: Browser): Promise<string> {
-  const context = await browser.newContext({ baseURL: server.origin });
-  const page = await context.newPage();
-  await page.goto('/admin/login');
-  await expect(page).toHaveURL(/\/admin\/login\?interaction=/);
-  await fillCredentials(page, ADMIN.email, ADMIN.password);
-  await expect(page).toHaveURL(/\/admin\/dashboard/);
-  const token = await apiToken(page);
-  await context.close();
-  return token;
-}
 
 async function settled(page: Page): Promise<void> {
   await page.evaluate(() => document.fonts.ready.then(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))));

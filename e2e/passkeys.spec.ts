@@ -11,7 +11,7 @@
 import type { Browser, Page } from '@playwright/test';
 import { authCacheMs } from '../server/config';
 import { expect, test } from './fixtures';
-import { apiToken, createUserWithPassword, fillCredentials } from './helpers';
+import { createUserWithPassword, fillCredentials } from './helpers';
 import { startLocalhostServer, type LocalhostServer } from './localhost-server';
 import { addVirtualAuthenticator } from './webauthn';
 
@@ -30,14 +30,7 @@ test.afterAll(async () => {
 
 /** A user with a password on this server (the first super_admin signs in through the form once, for the token). */
 async function newUser(browser: Browser, first: string): Promise<{ email: string; first: string; last: string; password: string }> {
-  const adminContext = await browser.newContext({ baseURL: ORIGIN });
-  const adminPage = await adminContext.newPage();
-  await adminPage.goto('/admin/login');
-  await expect(adminPage).toHaveURL(/\/admin\/login\?interaction=/);
-  await fillCredentials(adminPage, ADMIN.email, ADMIN.password);
-  await expect(adminPage).toHaveURL(/\/admin\/dashboard/);
-  const token = await apiToken(adminPage);
-  await adminContext.close();
+  const token = await server.adminToken(browser);
   const run = `${Date.now()}`.slice(-9) + String(Math.floor(Math.random() * 1000));
   const user = { email: `passkey.${run}@example.com`, first, last: 'Passkey', password: 'Passkey-Passw0rd!x' };
   await server.withOutbox(() => createUserWithPassword(server.api, token, user));
