@@ -1,5 +1,6 @@
 import { datePickerAnatomy } from '@ark-ui/react/anatomy';
 import { defineSlotRecipe } from '@pandacss/dev';
+import { fieldBox } from './field-box';
 import { floatingPanel } from './floating-panel';
 import { focusRing } from './focus-ring';
 
@@ -19,15 +20,8 @@ export const datePicker = defineSlotRecipe({
       ps: '2.5',
       pe: '9',
       fontSize: 'sm',
-      bg: 'bg.surface',
-      color: 'fg.default',
-      borderWidth: '1px',
-      borderColor: 'border.strong',
-      borderRadius: 'md',
-      outline: 'none',
+      ...fieldBox,
       fontVariantNumeric: 'tabular-nums',
-      _placeholder: { color: 'fg.subtle' },
-      _focusVisible: { borderColor: 'focusRing', boxShadow: '0 0 0 1px token(colors.focusRing)' },
       '&[data-invalid], &[aria-invalid=true]': { borderColor: 'border.error' },
     },
     trigger: {
@@ -48,11 +42,7 @@ export const datePicker = defineSlotRecipe({
     content: {
       ...floatingPanel,
       p: '3',
-      display: 'flex',
-      flexDirection: 'column',
       gap: '2',
-      outline: 'none',
-      _hidden: { display: 'none' },
     },
     view: { display: 'flex', flexDirection: 'column', gap: '2' },
     viewControl: { display: 'flex', alignItems: 'center', justifyContent: 'space-between', gap: '2' },

@@ -1,4 +1,5 @@
 import { defineRecipe } from '@pandacss/dev';
+import { fieldBox } from './field-box';
 import { invalidFocus } from './focus-ring';
 
 export const input = defineRecipe({
@@ -8,16 +9,9 @@ export const input = defineRecipe({
     appearance: 'none',
     width: '100%',
     minWidth: '0',
-    bg: 'bg.surface',
-    color: 'fg.default',
-    borderWidth: '1px',
-    borderColor: 'border.strong',
-    borderRadius: 'md',
-    outline: 'none',
+    ...fieldBox,
     transitionProperty: 'border-color, box-shadow',
     transitionDuration: 'fast',
-    _placeholder: { color: 'fg.subtle' },
-    _focusVisible: { borderColor: 'focusRing', boxShadow: '0 0 0 1px token(colors.focusRing)' },
     // Not `_invalid`: it includes the native :invalid, which marks every empty required field red before any input.
     // An invalid field keeps its red border when focused and gets the focus ring outside it (2 px, 2 px away, the focus
     // colour): focused and invalid look different, not a slightly thicker red line.

@@ -12,10 +12,6 @@ export const menu = defineSlotRecipe({
       ...floatingPanel,
       minWidth: '44',
       p: '1',
-      outline: 'none',
-      display: 'flex',
-      flexDirection: 'column',
-      _hidden: { display: 'none' },
     },
     item: {
       display: 'flex',

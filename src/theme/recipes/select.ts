@@ -37,10 +37,6 @@ export const select = defineSlotRecipe({
       maxHeight: 'selectMenuMax',
       minHeight: 'selectMenuMin',
       overflowY: 'auto',
-      outline: 'none',
-      display: 'flex',
-      flexDirection: 'column',
-      _hidden: { display: 'none' },
     },
     item: {
       display: 'flex',
