@@ -76,6 +76,11 @@ export default defineConfig({
             // dialog) made the input and its helpers chunks of their own: /login +0.3, dashboard +0.7 KB brotli, and
             // without their dependencies the group got worse still (BENCHMARKS.md "The user list's first load")
             { name: 'field-input', test: /[\\/]src[\\/]components[\\/]ui[\\/](field|input)\.tsx$/ },
+            // what the console shell imports from src/lib that console pages import too (the current admin, the
+            // narrow-viewport hook): one chunk, loaded with the shell. Left to the automatic split, the hook the shell and
+            // the user list share made a chunk of its own on every console page (+0.15 KB brotli). Without their
+            // dependencies: react-query's useQuery goes with the language picker above
+            { name: 'shell-lib', test: /[\\/]src[\\/]lib[\\/](current-admin|use-narrow-viewport)\.ts$/, includeDependenciesRecursively: false },
           ],
         },
       },

@@ -9,6 +9,7 @@ import { setPhoneToastSlot, useToastLane } from '../../../components/ui/toast-la
 import { useCurrentAdmin } from '../../../lib/current-admin';
 import { usePageTitle } from '../../../lib/page-title';
 import { useLogout } from '../../../lib/session-context';
+import { useNarrowViewport } from '../../../lib/use-narrow-viewport';
 import { Sidebar, SIDEBAR_WIDTH_CLOSED, SIDEBAR_WIDTH_OPEN } from './sidebar';
 import { useSidebarState } from './sidebar-state';
 import { UserMenu } from './user-menu';
@@ -135,21 +136,6 @@ export function AdminShell({ children, onLogout }: AdminShellProps) {
       </div>
     </div>
   );
-}
-
-const NARROW_QUERY = '(max-width: 767px)';
-
-function useNarrowViewport(): boolean {
-  const [narrow, setNarrow] = useState(() => typeof window !== 'undefined' && typeof window.matchMedia === 'function' && window.matchMedia(NARROW_QUERY).matches);
-  useEffect(() => {
-    if (typeof window.matchMedia !== 'function') return;
-    const query = window.matchMedia(NARROW_QUERY);
-    const update = () => setNarrow(query.matches);
-    update();
-    query.addEventListener('change', update);
-    return () => query.removeEventListener('change', update);
-  }, []);
-  return narrow;
 }
 
 /** Whether the page's h1 is on screen below the sticky header (false while there is none, or without IntersectionObserver). */
