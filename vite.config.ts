@@ -76,6 +76,11 @@ export default defineConfig({
             // dialog) made the input and its helpers chunks of their own: /login +0.3, dashboard +0.7 KB brotli, and
             // without their dependencies the group got worse still (BENCHMARKS.md "The user list's first load")
             { name: 'field-input', test: /[\\/]src[\\/]components[\\/]ui[\\/](field|input)\.tsx$/ },
+            // the language picker with what it imports that the entry does not have (react-query's useQuery, the select's
+            // recipe), and the copy of a closed select's trigger it shows while its select loads, which the dashboard's
+            // filters show too (select-trigger-placeholder.tsx): every page draws the picker, so one chunk instead of
+            // three. Left to the automatic split, the shared copy made a fourth chunk on every page (+0.2 KB brotli)
+            { name: 'language-picker', test: /[\\/]src[\\/]components[\\/](language-picker|ui[\\/]select-trigger-placeholder)\.tsx$/ },
             // what the console shell imports from src/lib that console pages import too (the current admin, the
             // narrow-viewport hook): one chunk, loaded with the shell. Left to the automatic split, the hook the shell and
             // the user list share made a chunk of its own on every console page (+0.15 KB brotli). Without their

@@ -8,7 +8,8 @@ import { languagesQueryOptions } from '../api/account';
 import { LiveRegion, useAnnouncement } from '../lib/focus-after-swap';
 import { activateLocale, FALLBACK_LANGUAGES, languageName } from '../lib/i18n';
 import { useChangeLanguage } from '../lib/session-context';
-import { ChevronDownIcon, GlobeIcon } from './ui/icons';
+import { GlobeIcon } from './ui/icons';
+import { SelectTriggerPlaceholder } from './ui/select-trigger-placeholder';
 
 // The select (Ark UI / zag select machine, floating-ui: ~20 KB brotli) is not needed for the first paint of a page
 // with the picker in its header (e.g. /login): it loads right after it, and until then a same-sized copy of the
@@ -17,17 +18,9 @@ const SimpleSelect = lazy(() => import('./ui/simple-select').then((module) => ({
 
 /** What the picker shows while its select loads: the trigger's look, inert, with the active language. */
 function PickerPlaceholder({ size, locale }: { size: 'sm' | 'md'; locale: string }) {
-  const classes = select({ size });
   return (
-    <div className={classes.root} data-testid="language-picker-placeholder" aria-hidden="true">
-      <div className={classes.control}>
-        <div className={classes.trigger}>
-          <span className={classes.valueText}>{languageName(locale)}</span>
-          <span className={classes.indicator}>
-            <ChevronDownIcon width={16} height={16} />
-          </span>
-        </div>
-      </div>
+    <div className={select({ size }).root} data-testid="language-picker-placeholder" aria-hidden="true">
+      <SelectTriggerPlaceholder size={size} text={languageName(locale)} />
     </div>
   );
 }

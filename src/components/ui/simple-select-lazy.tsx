@@ -1,9 +1,9 @@
 import { cx } from 'styled-system/css';
 import { select } from 'styled-system/recipes';
 import { visuallyHidden } from '../visually-hidden';
-import { ChevronDownIcon } from './icons';
 import { lazyWithPlaceholder } from './lazy-with-placeholder';
 import type { SimpleSelectProps } from './simple-select';
+import { SelectTriggerPlaceholder } from './select-trigger-placeholder';
 
 /**
  * SimpleSelect, loaded when first shown: its machinery (Ark UI / zag select, the list collection, floating-ui
@@ -23,14 +23,7 @@ export function SelectPlaceholder({ label, hideLabel, options, value, placeholde
   return (
     <div className={cx(classes.root, className)} aria-busy="true" data-testid="select-placeholder">
       <span className={cx(classes.label, hideLabel ? visuallyHidden : undefined)}>{label}</span>
-      <div className={classes.control}>
-        <div className={classes.trigger} data-placeholder-shown={selected === undefined ? '' : undefined}>
-          <span className={classes.valueText}>{selected ?? placeholder}</span>
-          <span className={classes.indicator}>
-            <ChevronDownIcon width={16} height={16} />
-          </span>
-        </div>
-      </div>
+      <SelectTriggerPlaceholder size={size} text={selected ?? placeholder} placeholderShown={selected === undefined} />
     </div>
   );
 }
