@@ -1,7 +1,6 @@
-import { createFileRoute, Outlet } from '@tanstack/react-router';
-import { SiteLayout } from '../components/layout/site-layout';
+import { createFileRoute } from '@tanstack/react-router';
+import { SiteAreaLayout } from '../components/layout/site-layout';
 import { guardPublicArea } from '../lib/guards';
-import { SessionScreenRoot } from '../lib/session-context';
 
 /**
  * Public area (login, password pages, verify). Signed-in visitors go to their
@@ -14,11 +13,5 @@ export const Route = createFileRoute('/_public')({
 });
 
 function PublicLayout() {
-  return (
-    <SessionScreenRoot>
-      <SiteLayout>
-        <Outlet />
-      </SiteLayout>
-    </SessionScreenRoot>
-  );
+  return <SiteAreaLayout />;
 }

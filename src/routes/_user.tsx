@@ -1,8 +1,7 @@
-import { createFileRoute, Outlet } from '@tanstack/react-router';
-import { SiteLayout } from '../components/layout/site-layout';
+import { createFileRoute } from '@tanstack/react-router';
+import { SiteAreaLayout } from '../components/layout/site-layout';
 import { AccountMenu } from '../features/account/account-menu';
 import { guardUserArea } from '../lib/guards';
-import { SessionScreenRoot } from '../lib/session-context';
 
 /** User area (home, profile): a signed-in user; guests go to /login?origin=…, others to /404. */
 export const Route = createFileRoute('/_user')({
@@ -11,11 +10,5 @@ export const Route = createFileRoute('/_user')({
 });
 
 function UserLayout() {
-  return (
-    <SessionScreenRoot>
-      <SiteLayout headerActions={<AccountMenu />}>
-        <Outlet />
-      </SiteLayout>
-    </SessionScreenRoot>
-  );
+  return <SiteAreaLayout headerActions={<AccountMenu />} />;
 }

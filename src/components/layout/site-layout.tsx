@@ -1,10 +1,12 @@
 import { Trans, useLingui } from '@lingui/react/macro';
+import { Outlet } from '@tanstack/react-router';
 import { useRef, type ReactNode } from 'react';
 import { css } from 'styled-system/css';
 import { LanguagePicker } from '../language-picker';
 import { Logo, PRODUCT_NAME } from '../logo';
 import { MAIN_CONTENT_ID, SkipLink } from '../skip-link';
 import { setPhoneToastSlot, useToastLane } from '../ui/toast-lane';
+import { SessionScreenRoot } from '../../lib/session-context';
 
 export interface SiteLayoutProps {
   children: ReactNode;
@@ -12,6 +14,20 @@ export interface SiteLayoutProps {
   headerActions?: ReactNode;
   /** Where the logo links. */
   home?: '/' | '/admin/dashboard';
+}
+
+/**
+ * The layout route of an area drawn in the site layout (the public pages, the console's sign-in pages, the user area):
+ * the session's screen root around the site layout, the area's page in its main.
+ */
+export function SiteAreaLayout({ headerActions }: Pick<SiteLayoutProps, 'headerActions'>) {
+  return (
+    <SessionScreenRoot>
+      <SiteLayout headerActions={headerActions}>
+        <Outlet />
+      </SiteLayout>
+    </SessionScreenRoot>
+  );
 }
 
 /** Public and user area layout: logo header, language picker, main, footer with the current year. */

@@ -1,7 +1,6 @@
-import { createFileRoute, Outlet } from '@tanstack/react-router';
-import { SiteLayout } from '../../components/layout/site-layout';
+import { createFileRoute } from '@tanstack/react-router';
+import { SiteAreaLayout } from '../../components/layout/site-layout';
 import { guardPublicArea } from '../../lib/guards';
-import { SessionScreenRoot } from '../../lib/session-context';
 
 /** Admin login, admin reset password and first-start setup use the public layout and its guard. */
 export const Route = createFileRoute('/admin/_public')({
@@ -12,11 +11,5 @@ export const Route = createFileRoute('/admin/_public')({
 });
 
 function AdminPublicLayout() {
-  return (
-    <SessionScreenRoot>
-      <SiteLayout>
-        <Outlet />
-      </SiteLayout>
-    </SessionScreenRoot>
-  );
+  return <SiteAreaLayout />;
 }
