@@ -3,8 +3,8 @@ import { useQuery } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { css } from 'styled-system/css';
 import { currentUserQueryOptions } from '../../api/account';
+import { AccountMenuContent } from '../../components/account-menu-content';
 import { ChevronDownIcon } from '../../components/ui/icons';
-import { LogOutIcon, UserIcon } from '../../components/ui/icons-more';
 import * as Menu from '../../components/ui/menu';
 import { UserAvatar } from '../../components/ui/user-avatar';
 import { useLogout } from '../../lib/session-context';
@@ -34,20 +34,9 @@ export function AccountMenu() {
         {name ? <span className={css({ fontSize: 'sm', fontWeight: 'medium', display: { base: 'none', md: 'inline' } })}>{name}</span> : null}
         <ChevronDownIcon width={16} height={16} />
       </Menu.Trigger>
-      <Menu.Positioner>
-        <Menu.Content>
-          <Menu.Item value="home">{t`Home`}</Menu.Item>
-          <Menu.Item value="profile">
-            <UserIcon width={16} height={16} />
-            {t`Profile`}
-          </Menu.Item>
-          <Menu.Separator />
-          <Menu.Item value="logout">
-            <LogOutIcon width={16} height={16} />
-            {t`Logout`}
-          </Menu.Item>
-        </Menu.Content>
-      </Menu.Positioner>
+      <AccountMenuContent>
+        <Menu.Item value="home">{t`Home`}</Menu.Item>
+      </AccountMenuContent>
     </Menu.Root>
   );
 }

@@ -55,6 +55,20 @@ export function FormAlert({ children, tone = 'error', focus = true, id }: { chil
 }
 
 export const formStack = css({ display: 'flex', flexDirection: 'column', gap: '4' });
+
+/** A screen whose data could not be loaded: the error, announced and focused, and a button that asks again. */
+export function LoadFailed({ onRetry, className = formStack }: { onRetry: () => void; className?: string }) {
+  return (
+    <div className={className}>
+      <FormAlert>
+        <Trans>An error occurred, please try again</Trans>
+      </FormAlert>
+      <Button onClick={onRetry}>
+        <Trans>Try again</Trans>
+      </Button>
+    </div>
+  );
+}
 export const mutedText = css({ fontSize: 'sm', color: 'fg.muted' });
 export const linkClass = css({ color: 'accent.text', fontSize: 'sm', fontWeight: 'medium', textDecoration: 'underline', textUnderlineOffset: '2px', _hover: { textDecoration: 'none' } });
 

@@ -5,10 +5,9 @@ import { css } from 'styled-system/css';
 import { currentUserQueryOptions } from '../../../api/account';
 import { LoadingBar } from '../../../components/loading-bar';
 import { PageHeading } from '../../../components/page-heading';
-import { Button } from '../../../components/ui/button';
 import { AppsIcon, LayersIcon } from '../../../components/ui/icons-more';
 import { SimpleSelect } from '../../../components/ui/simple-select';
-import { FormAlert } from '../form-kit';
+import { LoadFailed } from '../form-kit';
 
 const card = css({ bg: 'bg.surface', borderWidth: '1px', borderColor: 'border.default', borderRadius: 'xl', boxShadow: 'xs', p: { base: '5', md: '6' } });
 
@@ -19,18 +18,7 @@ export function HomeScreen() {
   const [selected, setSelected] = useState<string | undefined>(undefined);
 
   if (query.isPending) return <LoadingBar />;
-  if (query.isError) {
-    return (
-      <div className={css({ maxWidth: '3xl', mx: 'auto', width: 'full', display: 'flex', flexDirection: 'column', gap: '4' })}>
-        <FormAlert>
-          <Trans>An error occurred, please try again</Trans>
-        </FormAlert>
-        <Button onClick={() => void query.refetch()}>
-          <Trans>Try again</Trans>
-        </Button>
-      </div>
-    );
-  }
+  if (query.isError) return <LoadFailed className={css({ maxWidth: '3xl', mx: 'auto', width: 'full', display: 'flex', flexDirection: 'column', gap: '4' })} onRetry={() => void query.refetch()} />;
   const user = query.data.auth_user;
   const subscriptions = user.subscriptions ?? [];
   const current = subscriptions.find((s) => s.id === selected) ?? subscriptions[0];

@@ -13,13 +13,12 @@ import { setupLinkQueryOptions } from '../api/setup';
 import { call } from '../../../api/call';
 import { LoadingBar } from '../../../components/loading-bar';
 import { AuthCard, PageHeading } from '../../../components/page-heading';
-import { Button } from '../../../components/ui/button';
 import { TextField } from '../../../components/ui/text-field';
 import { toaster } from '../../../components/ui/toaster';
 import { applyServerFieldErrors } from '../../../lib/field-errors';
 import { useFieldError } from '../../../lib/field-errors';
 import { apiErrorMessage } from '../error-words';
-import { FormAlert, formStack, mutedText, PasswordChecklist, PasswordField, SubmitButton } from '../form-kit';
+import { FormAlert, formStack, LoadFailed, mutedText, PasswordChecklist, PasswordField, SubmitButton } from '../form-kit';
 import { emailField, newPasswordFields, requiredString, withPasswordMatch } from '../schemas';
 
 const setupSchema = withPasswordMatch(
@@ -63,14 +62,7 @@ export function AdminSetupScreen({ token }: { token: string | undefined }) {
           <Trans>This setup link is invalid or has already been used.</Trans>
         </FormAlert>
       ) : check.isError ? (
-        <div className={formStack}>
-          <FormAlert>
-            <Trans>An error occurred, please try again</Trans>
-          </FormAlert>
-          <Button onClick={() => void check.refetch()}>
-            <Trans>Try again</Trans>
-          </Button>
-        </div>
+        <LoadFailed onRetry={() => void check.refetch()} />
       ) : check.isPending ? (
         <LoadingBar />
       ) : (

@@ -10,8 +10,7 @@ import { css } from 'styled-system/css';
 import { currentAdminQueryOptions, currentUserQueryOptions, type AccountKind } from '../../../api/account';
 import { LoadingBar } from '../../../components/loading-bar';
 import { PageHeading } from '../../../components/page-heading';
-import { Button } from '../../../components/ui/button';
-import { FormAlert, formStack } from '../form-kit';
+import { LoadFailed } from '../form-kit';
 import { AvatarSection } from './avatar-section';
 import { ChangePasswordSection } from './change-password-section';
 import { PersonalInfoSection } from './personal-info-section';
@@ -26,18 +25,7 @@ export function ProfileScreen({ kind }: { kind: AccountKind }) {
   const adminQuery = useQuery({ ...currentAdminQueryOptions(), enabled: kind === 'admin' });
   const query = kind === 'admin' ? adminQuery : userQuery;
   if (query.isPending) return <LoadingBar />;
-  if (query.isError) {
-    return (
-      <div className={formStack}>
-        <FormAlert>
-          <Trans>An error occurred, please try again</Trans>
-        </FormAlert>
-        <Button onClick={() => void query.refetch()}>
-          <Trans>Try again</Trans>
-        </Button>
-      </div>
-    );
-  }
+  if (query.isError) return <LoadFailed onRetry={() => void query.refetch()} />;
   const user = query.data.auth_user;
   return (
     <div className={css({ maxWidth: '3xl', mx: kind === 'user' ? 'auto' : '0', width: 'full' })}>

@@ -13,7 +13,6 @@ import { PlusIcon, TrashIcon } from '../../../components/ui/icons-more';
 import { SearchField } from '../../../components/ui/search-field';
 import { SimpleSelect } from '../../../components/ui/simple-select';
 import * as Table from '../../../components/ui/table';
-import { TableFrame } from '../../../components/ui/table-frame';
 import { lazyDialog, usePreloadWhenIdle } from '../../../components/ui/lazy-dialog';
 import { visuallyHidden } from '../../../components/visually-hidden';
 import { adminsQueryOptions, useChangeAdminRole, useDeleteAdmin } from '../api/admins';
@@ -21,7 +20,7 @@ import type { Account, AdminRoleName } from '../api/types';
 import { useErrorText } from '../components/feedback';
 import { useNotify } from '../components/notify';
 import { useFormat } from '../components/format';
-import { QueryRows } from '../components/query-rows';
+import { QueryTable } from '../components/query-rows';
 import { StateBadge } from '../components/state-badge';
 import type { AdminSearch } from './search';
 
@@ -67,87 +66,88 @@ export function AdminManagement({ search, onSearchChange, currentAdminId }: { se
         <div className={css({ maxWidth: 'md' })}>
           <SearchField label={t`Search admins`} placeholder={t`Search by name or e-mail`} value={search.search ?? ''} onChange={(v) => onSearchChange({ ...search, search: v || undefined, page: undefined })} />
         </div>
-        <TableFrame label={t`Admins`} busy={admins.isFetching && !admins.isPending}>
-          <Table.Root>
-            <Table.Head>
-              <Table.Row>
-                <Table.Header>{t`Name`}</Table.Header>
-                <Table.Header>{t`Role`}</Table.Header>
-                <Table.Header>{t`Status`}</Table.Header>
-                <Table.Header>{t`Created`}</Table.Header>
-                <Table.Header className={css({ textAlign: 'end' })}>{t`Actions`}</Table.Header>
+        <QueryTable
+          label={t`Admins`}
+          query={admins}
+          items={rows}
+          columns={COLUMNS}
+          skeletonRows={3}
+          empty={<Trans>No results for given search</Trans>}
+          headers={
+            <>
+              <Table.Header>{t`Name`}</Table.Header>
+              <Table.Header>{t`Role`}</Table.Header>
+              <Table.Header>{t`Status`}</Table.Header>
+              <Table.Header>{t`Created`}</Table.Header>
+              <Table.Header className={css({ textAlign: 'end' })}>{t`Actions`}</Table.Header>
+            </>
+          }
+        >
+          {(admin) => {
+            const self = admin.id === currentAdminId;
+            return (
+              <Table.Row key={admin.id} data-testid="admin-row">
+                <Table.Cell>
+                  <div className={css({ display: 'flex', flexDirection: 'column' })}>
+                    <span className={css({ fontWeight: 'medium' })}>
+                      {`${admin.first_name} ${admin.last_name}`.trim() || admin.email}
+                      {self ? (
+                        <span className={css({ ms: '2' })}>
+                          <Badge tone="info">{t`You`}</Badge>
+                        </span>
+                      ) : null}
+                    </span>
+                    <span className={css({ color: 'fg.muted', fontSize: 'xs' })}>{admin.email}</span>
+                  </div>
+                </Table.Cell>
+                <Table.Cell className={css({ minWidth: '44' })}>
+                  <SimpleSelect
+                    label={t`Role of ${admin.email}`}
+                    hideLabel
+                    size="sm"
+                    options={roleOptions}
+                    value={admin.role ?? 'manager'}
+                    disabled={changeRole.isPending}
+                    onValueChange={(role) =>
+                      role !== admin.role &&
+                      changeRole.mutate(
+                        { id: admin.id, role: role as AdminRoleName },
+                        { onSuccess: () => notify.success(t`Role changed`, `${admin.email}: ${roleLabel(role as AdminRoleName)}`), onError: (e) => notify.error(e) },
+                      )
+                    }
+                  />
+                </Table.Cell>
+                <Table.Cell>
+                  <StateBadge state={admin.state} />
+                </Table.Cell>
+                <Table.Cell className={css({ whiteSpace: 'nowrap' })}>{fmt.date(admin.created_at)}</Table.Cell>
+                <Table.Cell className={css({ textAlign: 'end' })}>
+                  {self ? (
+                    <span id={`self-delete-${admin.id}`} className={visuallyHidden}>
+                      {t`You cannot delete your own admin account`}
+                    </span>
+                  ) : null}
+                  <Button
+                    variant="ghost"
+                    size="sm"
+                    aria-label={t`Delete ${admin.email}`}
+                    title={self ? t`You cannot delete your own admin account` : t`Delete`}
+                    // your own row: refused by the server (403 cannot_delete_self), so not offered (docs/SPEC.md §2)
+                    disabled={self}
+                    aria-describedby={self ? `self-delete-${admin.id}` : undefined}
+                    className={css({ color: 'danger.700' })}
+                    onClick={() => {
+                      setDeleteError(null);
+                      setToDelete(admin);
+                    }}
+                  >
+                    <TrashIcon />
+                  </Button>
+                </Table.Cell>
               </Table.Row>
-            </Table.Head>
-            <Table.Body>
-              <QueryRows query={admins} items={rows} columns={COLUMNS} skeletonRows={3} empty={<Trans>No results for given search</Trans>}>
-                {(admin) => {
-                  const self = admin.id === currentAdminId;
-                  return (
-                    <Table.Row key={admin.id} data-testid="admin-row">
-                      <Table.Cell>
-                        <div className={css({ display: 'flex', flexDirection: 'column' })}>
-                          <span className={css({ fontWeight: 'medium' })}>
-                            {`${admin.first_name} ${admin.last_name}`.trim() || admin.email}
-                            {self ? (
-                              <span className={css({ ms: '2' })}>
-                                <Badge tone="info">{t`You`}</Badge>
-                              </span>
-                            ) : null}
-                          </span>
-                          <span className={css({ color: 'fg.muted', fontSize: 'xs' })}>{admin.email}</span>
-                        </div>
-                      </Table.Cell>
-                      <Table.Cell className={css({ minWidth: '44' })}>
-                        <SimpleSelect
-                          label={t`Role of ${admin.email}`}
-                          hideLabel
-                          size="sm"
-                          options={roleOptions}
-                          value={admin.role ?? 'manager'}
-                          disabled={changeRole.isPending}
-                          onValueChange={(role) =>
-                            role !== admin.role &&
-                            changeRole.mutate(
-                              { id: admin.id, role: role as AdminRoleName },
-                              { onSuccess: () => notify.success(t`Role changed`, `${admin.email}: ${roleLabel(role as AdminRoleName)}`), onError: (e) => notify.error(e) },
-                            )
-                          }
-                        />
-                      </Table.Cell>
-                      <Table.Cell>
-                        <StateBadge state={admin.state} />
-                      </Table.Cell>
-                      <Table.Cell className={css({ whiteSpace: 'nowrap' })}>{fmt.date(admin.created_at)}</Table.Cell>
-                      <Table.Cell className={css({ textAlign: 'end' })}>
-                        {self ? (
-                          <span id={`self-delete-${admin.id}`} className={visuallyHidden}>
-                            {t`You cannot delete your own admin account`}
-                          </span>
-                        ) : null}
-                        <Button
-                          variant="ghost"
-                          size="sm"
-                          aria-label={t`Delete ${admin.email}`}
-                          title={self ? t`You cannot delete your own admin account` : t`Delete`}
-                          // your own row: refused by the server (403 cannot_delete_self), so not offered (docs/SPEC.md §2)
-                          disabled={self}
-                          aria-describedby={self ? `self-delete-${admin.id}` : undefined}
-                          className={css({ color: 'danger.700' })}
-                          onClick={() => {
-                            setDeleteError(null);
-                            setToDelete(admin);
-                          }}
-                        >
-                          <TrashIcon />
-                        </Button>
-                      </Table.Cell>
-                    </Table.Row>
-                  );
-                }}
-              </QueryRows>
-            </Table.Body>
-          </Table.Root>
-        </TableFrame>
+            );
+          }}
+        </QueryTable>
         {admins.data && total > 0 ? (
           <DataPagination
             total={total}

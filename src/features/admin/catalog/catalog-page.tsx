@@ -19,10 +19,9 @@ import { DialogFooter } from '../../../components/ui/dialog-footer';
 import { EditIcon, PlusIcon, TrashIcon } from '../../../components/ui/icons-more';
 import { MultiSelect } from '../../../components/ui/multi-select';
 import * as Table from '../../../components/ui/table';
-import { TableFrame } from '../../../components/ui/table-frame';
 import { rolesQueryOptions } from '../api/catalog';
 import { useNotify } from '../components/notify';
-import { QueryRows } from '../components/query-rows';
+import { QueryTable } from '../components/query-rows';
 
 /** One column: its header and the cell (a `Table.Cell`) of an item. */
 export interface CatalogColumn<T> {
@@ -78,51 +77,52 @@ export function CatalogPage<T extends { id: string }>(p: CatalogPageProps<T>) {
         {p.title}
       </PageHeading>
       <Card>
-        <TableFrame label={p.title} busy={p.query.isFetching && !p.query.isPending}>
-          <Table.Root>
-            <Table.Head>
-              <Table.Row>
-                {p.columns.map((c) => (
-                  <Table.Header key={c.header}>{c.header}</Table.Header>
-                ))}
-                <Table.Header className={css({ textAlign: 'end' })}>{t`Actions`}</Table.Header>
-              </Table.Row>
-            </Table.Head>
-            <Table.Body>
-              <QueryRows query={p.query} items={rows} columns={p.columns.length + 1} skeletonRows={3} empty={p.empty}>
-                {(item) => {
-                  const actions = (
-                    <RowActions
-                      name={p.nameOf(item)}
-                      onEdit={() => setEditing(item)}
-                      onDelete={() => {
-                        setDeleteError(null);
-                        setToDelete(item);
-                      }}
-                    />
-                  );
-                  return (
-                    <Table.Row key={item.id} data-testid={p.rowTestId}>
-                      {p.columns.map((c) => (
-                        <Fragment key={c.header}>{c.cell(item)}</Fragment>
-                      ))}
-                      <Table.Cell>
-                        {p.rowActions ? (
-                          <div className={rowButtons}>
-                            {p.rowActions(item)}
-                            {actions}
-                          </div>
-                        ) : (
-                          actions
-                        )}
-                      </Table.Cell>
-                    </Table.Row>
-                  );
+        <QueryTable
+          label={p.title}
+          query={p.query}
+          items={rows}
+          columns={p.columns.length + 1}
+          skeletonRows={3}
+          empty={p.empty}
+          headers={
+            <>
+              {p.columns.map((c) => (
+                <Table.Header key={c.header}>{c.header}</Table.Header>
+              ))}
+              <Table.Header className={css({ textAlign: 'end' })}>{t`Actions`}</Table.Header>
+            </>
+          }
+        >
+          {(item) => {
+            const actions = (
+              <RowActions
+                name={p.nameOf(item)}
+                onEdit={() => setEditing(item)}
+                onDelete={() => {
+                  setDeleteError(null);
+                  setToDelete(item);
                 }}
-              </QueryRows>
-            </Table.Body>
-          </Table.Root>
-        </TableFrame>
+              />
+            );
+            return (
+              <Table.Row key={item.id} data-testid={p.rowTestId}>
+                {p.columns.map((c) => (
+                  <Fragment key={c.header}>{c.cell(item)}</Fragment>
+                ))}
+                <Table.Cell>
+                  {p.rowActions ? (
+                    <div className={rowButtons}>
+                      {p.rowActions(item)}
+                      {actions}
+                    </div>
+                  ) : (
+                    actions
+                  )}
+                </Table.Cell>
+              </Table.Row>
+            );
+          }}
+        </QueryTable>
       </Card>
       <Dialog.Root open={editing !== null} onOpenChange={(d) => !d.open && setEditing(null)} lazyMount unmountOnExit>
         <Dialog.Panel className={p.formClassName}>{editing !== null ? p.form(editing === 'new' ? null : editing, () => setEditing(null)) : null}</Dialog.Panel>

@@ -1,6 +1,8 @@
 import type { ReactNode } from 'react';
 import { EmptyRow } from '../../../components/ui/empty-row';
 import { SkeletonRows } from '../../../components/ui/skeleton-rows';
+import * as Table from '../../../components/ui/table';
+import { TableFrame } from '../../../components/ui/table-frame';
 import { useErrorText } from './feedback';
 
 export interface QueryRowsProps<T> {
@@ -27,4 +29,31 @@ export function QueryRows<T>({ query, items, columns, skeletonRows, empty, child
     );
   if (items.length === 0) return <EmptyRow columns={columns}>{empty}</EmptyRow>;
   return <>{items.map(children)}</>;
+}
+
+export interface QueryTableProps<T> extends QueryRowsProps<T> {
+  /** The table's name (its frame's region label). */
+  label: string;
+  query: QueryRowsProps<T>['query'] & { isFetching: boolean };
+  /** The header row's cells. */
+  headers: ReactNode;
+}
+
+/**
+ * A list query's table in its frame (components/ui/table-frame.tsx): the header row, then QueryRows' body; the frame
+ * is marked busy while a new page or filter loads over the rows shown.
+ */
+export function QueryTable<T>({ label, headers, ...rows }: QueryTableProps<T>) {
+  return (
+    <TableFrame label={label} busy={rows.query.isFetching && !rows.query.isPending}>
+      <Table.Root>
+        <Table.Head>
+          <Table.Row>{headers}</Table.Row>
+        </Table.Head>
+        <Table.Body>
+          <QueryRows {...rows} />
+        </Table.Body>
+      </Table.Root>
+    </TableFrame>
+  );
 }

@@ -4,14 +4,13 @@ import { Trans, useLingui } from '@lingui/react/macro';
 import { useQuery } from '@tanstack/react-query';
 import { css } from 'styled-system/css';
 import { Card } from '../../../components/ui/card';
-import { DataPagination } from '../../../components/ui/data-pagination-lazy';
 import { SimpleSelect } from '../../../components/ui/simple-select-lazy';
 import * as Table from '../../../components/ui/table';
-import { TableFrame } from '../../../components/ui/table-frame';
 import { Toolbar } from '../../../components/ui/toolbar';
 import { auditQueryOptions } from '../api/logs';
 import { useFormat } from '../components/format';
-import { QueryRows } from '../components/query-rows';
+import { QueryTable } from '../components/query-rows';
+import { LogPagination } from './log-pagination';
 import { auditFilters, type DashboardSearch } from './search';
 
 /**
@@ -81,49 +80,41 @@ export function AuditCard({ search, update, titleId }: { search: DashboardSearch
           options={[{ value: ALL_ACTIONS, label: t`All actions` }, ...Object.keys(ACTION_LABELS).map((action) => ({ value: action, label: label(action) ?? action }))]}
         />
       </Toolbar>
-      <TableFrame label={t`Audit trail`} busy={q.isFetching && !q.isPending}>
-        <Table.Root>
-          <Table.Head>
-            <Table.Row>
-              <Table.Header>{t`Action`}</Table.Header>
-              <Table.Header>{t`Target`}</Table.Header>
-              <Table.Header>{t`Admin`}</Table.Header>
-              <Table.Header>{t`IP address`}</Table.Header>
-              <Table.Header>{t`Timestamp`}</Table.Header>
-            </Table.Row>
-          </Table.Head>
-          <Table.Body>
-            <QueryRows query={q} items={rows} columns={5} empty={filters.action ? <Trans>No results for given search</Trans> : <Trans>No changes recorded</Trans>}>
-              {(e) => (
-                <Table.Row key={e.id}>
-                  <Table.Cell>
-                    <span>{label(e.action) ?? e.action}</span>
-                    <span className={css({ display: 'block', fontFamily: 'mono', fontSize: 'xs', color: 'fg.muted' })} translate="no">
-                      {e.action}
-                    </span>
-                  </Table.Cell>
-                  <Table.Cell className={css({ fontFamily: 'mono', fontSize: 'xs', maxWidth: '80', overflowWrap: 'anywhere' })} translate="no">
-                    {e.target_type}
-                    {e.target_id ? ` · ${e.target_id}` : ''}
-                  </Table.Cell>
-                  <Table.Cell translate="no">{e.actor_email ?? t`System`}</Table.Cell>
-                  <Table.Cell className={css({ fontFamily: 'mono', fontSize: 'xs' })}>{e.ip_address ?? '—'}</Table.Cell>
-                  <Table.Cell className={css({ whiteSpace: 'nowrap' })}>{fmt.dateTime(e.created_at)}</Table.Cell>
-                </Table.Row>
-              )}
-            </QueryRows>
-          </Table.Body>
-        </Table.Root>
-      </TableFrame>
-      {q.data && q.data.meta.total > 0 ? (
-        <DataPagination
-          total={q.data.meta.total}
-          page={q.data.meta.page}
-          pageSize={q.data.meta.size}
-          onPageChange={(p) => update({ u_page: p === 1 ? undefined : p })}
-          onPageSizeChange={(s) => update({ u_size: s, u_page: undefined })}
-        />
-      ) : null}
+      <QueryTable
+        label={t`Audit trail`}
+        query={q}
+        items={rows}
+        columns={5}
+        empty={filters.action ? <Trans>No results for given search</Trans> : <Trans>No changes recorded</Trans>}
+        headers={
+          <>
+            <Table.Header>{t`Action`}</Table.Header>
+            <Table.Header>{t`Target`}</Table.Header>
+            <Table.Header>{t`Admin`}</Table.Header>
+            <Table.Header>{t`IP address`}</Table.Header>
+            <Table.Header>{t`Timestamp`}</Table.Header>
+          </>
+        }
+      >
+        {(e) => (
+          <Table.Row key={e.id}>
+            <Table.Cell>
+              <span>{label(e.action) ?? e.action}</span>
+              <span className={css({ display: 'block', fontFamily: 'mono', fontSize: 'xs', color: 'fg.muted' })} translate="no">
+                {e.action}
+              </span>
+            </Table.Cell>
+            <Table.Cell className={css({ fontFamily: 'mono', fontSize: 'xs', maxWidth: '80', overflowWrap: 'anywhere' })} translate="no">
+              {e.target_type}
+              {e.target_id ? ` · ${e.target_id}` : ''}
+            </Table.Cell>
+            <Table.Cell translate="no">{e.actor_email ?? t`System`}</Table.Cell>
+            <Table.Cell className={css({ fontFamily: 'mono', fontSize: 'xs' })}>{e.ip_address ?? '—'}</Table.Cell>
+            <Table.Cell className={css({ whiteSpace: 'nowrap' })}>{fmt.dateTime(e.created_at)}</Table.Cell>
+          </Table.Row>
+        )}
+      </QueryTable>
+      <LogPagination meta={q.data?.meta} onPage={(u_page) => update({ u_page })} onSize={(u_size) => update({ u_size, u_page: undefined })} />
     </Card>
   );
 }

@@ -5,13 +5,9 @@ import { css } from 'styled-system/css';
 import { loggedErrorText, useErrorText } from '../components/feedback';
 import { PageHeading } from '../../../components/page-heading';
 import { Badge } from '../../../components/ui/badge';
-import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
-import { DataPagination } from '../../../components/ui/data-pagination-lazy';
 import { DateField } from '../../../components/ui/date-field-lazy';
-import { FilterXIcon } from '../../../components/ui/icons-more';
 import * as Table from '../../../components/ui/table';
-import { TableFrame } from '../../../components/ui/table-frame';
 import { TextField } from '../../../components/ui/text-field';
 import { SimpleSelect } from '../../../components/ui/simple-select-lazy';
 import { lazyWithPlaceholder } from '../../../components/ui/lazy-with-placeholder';
@@ -20,10 +16,12 @@ import { LOGGED_ERROR_CODES } from '../../../../contract/admin/log-codes';
 import { activitiesQueryOptions, dailySignInsQueryOptions, errorLogsQueryOptions } from '../api/logs';
 import { useFormat } from '../components/format';
 import { useSearchParams } from '../components/use-search-params';
-import { QueryRows } from '../components/query-rows';
+import { ClearFiltersButton } from '../components/clear-filters-button';
+import { QueryTable } from '../components/query-rows';
 import type { DailyCount } from '../api/types';
 import { CHART_HEIGHT } from './chart-size';
 import { useErrorCodeWords } from './error-code-words';
+import { LogPagination } from './log-pagination';
 import { activityFilters, errorFilters, type DashboardSearch } from './search';
 
 export function Dashboard({ search, onSearchChange, showAudit = false }: { search: DashboardSearch; onSearchChange: (next: DashboardSearch) => void; /** the audit trail (super_admin) */ showAudit?: boolean }) {
@@ -133,66 +131,55 @@ function ActivitiesCard({ search, update, titleId }: CardProps) {
         <DateField label={t`To`} value={search.a_to} min={search.a_from} onChange={(v) => set({ a_to: v })} />
         <DebouncedField label={t`User e-mail`} value={search.a_user ?? ''} onChange={(v) => set({ a_user: v || undefined })} placeholder="name@example.com" />
         {filtered ? (
-          <Button variant="ghost" size="sm" onClick={() => update({ a_from: undefined, a_to: undefined, a_user: undefined, a_page: undefined })}>
-            <FilterXIcon />
-            <Trans>Clear filters</Trans>
-          </Button>
+          <ClearFiltersButton size="sm" onClick={() => update({ a_from: undefined, a_to: undefined, a_user: undefined, a_page: undefined })} />
         ) : null}
       </Toolbar>
-      <TableFrame label={t`Table of user authentication activities`} busy={q.isFetching && !q.isPending}>
-        <Table.Root>
-          <Table.Head>
-            <Table.Row>
-              <Table.Header>{t`User`}</Table.Header>
-              <Table.Header>{t`Logged in at`}</Table.Header>
-              <Table.Header>{t`Logged out at`}</Table.Header>
-              <Table.Header>{t`IP address`}</Table.Header>
-              <Table.Header>{t`Origin`}</Table.Header>
-              <Table.Header>{t`Application`}</Table.Header>
-            </Table.Row>
-          </Table.Head>
-          <Table.Body>
-            <QueryRows query={q} items={rows} columns={cols} empty={filtered ? <Trans>No results for given search</Trans> : <Trans>No sign-ins yet</Trans>}>
-              {(a) => (
-                <Table.Row key={a.id}>
-                  <Table.Cell>
-                    {a.email ?? '—'}
-                    {a.type === 'admin' ? (
-                      <span className={css({ ms: '2' })}>
-                        <Badge tone="info">{t`Admin`}</Badge>
-                      </span>
-                    ) : null}
-                  </Table.Cell>
-                  <Table.Cell className={css({ whiteSpace: 'nowrap' })}>{fmt.dateTime(a.logged_in_at)}</Table.Cell>
-                  <Table.Cell className={css({ whiteSpace: 'nowrap' })}>{fmt.dateTime(a.logged_out_at)}</Table.Cell>
-                  <Table.Cell className={css({ fontFamily: 'mono', fontSize: 'xs' })}>{a.ip_address ?? '—'}</Table.Cell>
-                  <Table.Cell className={css({ fontSize: 'xs' })}>
-                    {/* an origin is read as one token: never broken inside (it used to wrap mid-port) */}
-                    <span title={a.origin ?? undefined} className={css({ display: 'inline-block', maxWidth: 'full', overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap', verticalAlign: 'bottom' })} data-testid="activity-origin">
-                      {a.origin ?? '—'}
-                    </span>
-                    {a.provider ? (
-                      <span className={css({ display: 'block', mt: '1' })}>
-                        <Badge tone="info">{t`Single sign-on · ${a.provider.name}`}</Badge>
-                      </span>
-                    ) : null}
-                  </Table.Cell>
-                  <Table.Cell className={css({ fontFamily: 'mono', fontSize: 'xs' })}>{a.client_id ?? '—'}</Table.Cell>
-                </Table.Row>
-              )}
-            </QueryRows>
-          </Table.Body>
-        </Table.Root>
-      </TableFrame>
-      {q.data && q.data.meta.total > 0 ? (
-        <DataPagination
-          total={q.data.meta.total}
-          page={q.data.meta.page}
-          pageSize={q.data.meta.size}
-          onPageChange={(p) => update({ a_page: p === 1 ? undefined : p })}
-          onPageSizeChange={(s) => update({ a_size: s, a_page: undefined })}
-        />
-      ) : null}
+      <QueryTable
+        label={t`Table of user authentication activities`}
+        query={q}
+        items={rows}
+        columns={cols}
+        empty={filtered ? <Trans>No results for given search</Trans> : <Trans>No sign-ins yet</Trans>}
+        headers={
+          <>
+            <Table.Header>{t`User`}</Table.Header>
+            <Table.Header>{t`Logged in at`}</Table.Header>
+            <Table.Header>{t`Logged out at`}</Table.Header>
+            <Table.Header>{t`IP address`}</Table.Header>
+            <Table.Header>{t`Origin`}</Table.Header>
+            <Table.Header>{t`Application`}</Table.Header>
+          </>
+        }
+      >
+        {(a) => (
+          <Table.Row key={a.id}>
+            <Table.Cell>
+              {a.email ?? '—'}
+              {a.type === 'admin' ? (
+                <span className={css({ ms: '2' })}>
+                  <Badge tone="info">{t`Admin`}</Badge>
+                </span>
+              ) : null}
+            </Table.Cell>
+            <Table.Cell className={css({ whiteSpace: 'nowrap' })}>{fmt.dateTime(a.logged_in_at)}</Table.Cell>
+            <Table.Cell className={css({ whiteSpace: 'nowrap' })}>{fmt.dateTime(a.logged_out_at)}</Table.Cell>
+            <Table.Cell className={css({ fontFamily: 'mono', fontSize: 'xs' })}>{a.ip_address ?? '—'}</Table.Cell>
+            <Table.Cell className={css({ fontSize: 'xs' })}>
+              {/* an origin is read as one token: never broken inside (it used to wrap mid-port) */}
+              <span title={a.origin ?? undefined} className={css({ display: 'inline-block', maxWidth: 'full', overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap', verticalAlign: 'bottom' })} data-testid="activity-origin">
+                {a.origin ?? '—'}
+              </span>
+              {a.provider ? (
+                <span className={css({ display: 'block', mt: '1' })}>
+                  <Badge tone="info">{t`Single sign-on · ${a.provider.name}`}</Badge>
+                </span>
+              ) : null}
+            </Table.Cell>
+            <Table.Cell className={css({ fontFamily: 'mono', fontSize: 'xs' })}>{a.client_id ?? '—'}</Table.Cell>
+          </Table.Row>
+        )}
+      </QueryTable>
+      <LogPagination meta={q.data?.meta} onPage={(a_page) => update({ a_page })} onSize={(a_size) => update({ a_size, a_page: undefined })} />
     </Card>
   );
 }
@@ -224,58 +211,47 @@ function ErrorLogCard({ search, update, titleId }: CardProps) {
         />
         <DebouncedField label={t`User e-mail`} value={search.e_user ?? ''} onChange={(v) => set({ e_user: v || undefined })} placeholder="name@example.com" />
         {filtered ? (
-          <Button variant="ghost" size="sm" onClick={() => update({ e_from: undefined, e_to: undefined, e_code: undefined, e_user: undefined, e_page: undefined })}>
-            <FilterXIcon />
-            <Trans>Clear filters</Trans>
-          </Button>
+          <ClearFiltersButton size="sm" onClick={() => update({ e_from: undefined, e_to: undefined, e_code: undefined, e_user: undefined, e_page: undefined })} />
         ) : null}
       </Toolbar>
-      <TableFrame label={t`Table of admin logs`} busy={q.isFetching && !q.isPending}>
-        <Table.Root>
-          <Table.Head>
-            <Table.Row>
-              <Table.Header>{t`Error code`}</Table.Header>
-              <Table.Header>{t`URL`}</Table.Header>
-              <Table.Header>{t`Message`}</Table.Header>
-              <Table.Header>{t`Timestamp`}</Table.Header>
-              <Table.Header>{t`User e-mail`}</Table.Header>
-            </Table.Row>
-          </Table.Head>
-          <Table.Body>
-            <QueryRows query={q} items={rows} columns={cols} empty={filtered ? <Trans>No results for given search</Trans> : <Trans>No errors logged</Trans>}>
-              {(e) => (
-                <Table.Row key={e.id}>
-                  <Table.Cell>
-                    <Badge tone={e.status >= 500 ? 'danger' : 'warning'}>
-                      {e.status} · {e.error_code}
-                    </Badge>
-                  </Table.Cell>
-                  {/* one line: a URL broken mid-word reads as two paths; the full value in the title (and to screen readers) */}
-                  <Table.Cell className={css({ fontFamily: 'mono', fontSize: 'xs', minWidth: '48', maxWidth: '80' })}>
-                    <span title={`${e.method} ${e.url}`} className={css({ display: 'block', overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' })}>
-                      {e.method} {e.url}
-                    </span>
-                  </Table.Cell>
-                  <Table.Cell className={css({ minWidth: '48' })}>
-                    <LoggedMessage code={e.error_code} message={e.message} words={words} />
-                  </Table.Cell>
-                  <Table.Cell className={css({ whiteSpace: 'nowrap' })}>{fmt.dateTime(e.created_at)}</Table.Cell>
-                  <Table.Cell>{e.user_email ?? '—'}</Table.Cell>
-                </Table.Row>
-              )}
-            </QueryRows>
-          </Table.Body>
-        </Table.Root>
-      </TableFrame>
-      {q.data && q.data.meta.total > 0 ? (
-        <DataPagination
-          total={q.data.meta.total}
-          page={q.data.meta.page}
-          pageSize={q.data.meta.size}
-          onPageChange={(p) => update({ e_page: p === 1 ? undefined : p })}
-          onPageSizeChange={(s) => update({ e_size: s, e_page: undefined })}
-        />
-      ) : null}
+      <QueryTable
+        label={t`Table of admin logs`}
+        query={q}
+        items={rows}
+        columns={cols}
+        empty={filtered ? <Trans>No results for given search</Trans> : <Trans>No errors logged</Trans>}
+        headers={
+          <>
+            <Table.Header>{t`Error code`}</Table.Header>
+            <Table.Header>{t`URL`}</Table.Header>
+            <Table.Header>{t`Message`}</Table.Header>
+            <Table.Header>{t`Timestamp`}</Table.Header>
+            <Table.Header>{t`User e-mail`}</Table.Header>
+          </>
+        }
+      >
+        {(e) => (
+          <Table.Row key={e.id}>
+            <Table.Cell>
+              <Badge tone={e.status >= 500 ? 'danger' : 'warning'}>
+                {e.status} · {e.error_code}
+              </Badge>
+            </Table.Cell>
+            {/* one line: a URL broken mid-word reads as two paths; the full value in the title (and to screen readers) */}
+            <Table.Cell className={css({ fontFamily: 'mono', fontSize: 'xs', minWidth: '48', maxWidth: '80' })}>
+              <span title={`${e.method} ${e.url}`} className={css({ display: 'block', overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' })}>
+                {e.method} {e.url}
+              </span>
+            </Table.Cell>
+            <Table.Cell className={css({ minWidth: '48' })}>
+              <LoggedMessage code={e.error_code} message={e.message} words={words} />
+            </Table.Cell>
+            <Table.Cell className={css({ whiteSpace: 'nowrap' })}>{fmt.dateTime(e.created_at)}</Table.Cell>
+            <Table.Cell>{e.user_email ?? '—'}</Table.Cell>
+          </Table.Row>
+        )}
+      </QueryTable>
+      <LogPagination meta={q.data?.meta} onPage={(e_page) => update({ e_page })} onSize={(e_size) => update({ e_size, e_page: undefined })} />
     </Card>
   );
 }

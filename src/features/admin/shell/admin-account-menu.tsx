@@ -1,6 +1,6 @@
 import { useLingui } from '@lingui/react/macro';
 import { useNavigate } from '@tanstack/react-router';
-import { LogOutIcon, UserIcon } from '../../../components/ui/icons-more';
+import { AccountMenuContent } from '../../../components/account-menu-content';
 import * as Menu from '../../../components/ui/menu';
 import { TriggerContent, triggerClass, type UserMenuProps } from './user-menu';
 
@@ -19,19 +19,7 @@ export function AdminAccountMenu({ admin, onLogout }: UserMenuProps) {
       <Menu.Trigger aria-label={t`Account menu`} className={triggerClass}>
         <TriggerContent admin={admin} />
       </Menu.Trigger>
-      <Menu.Positioner>
-        <Menu.Content>
-          <Menu.Item value="profile">
-            <UserIcon width={16} height={16} />
-            {t`Profile`}
-          </Menu.Item>
-          <Menu.Separator />
-          <Menu.Item value="logout">
-            <LogOutIcon width={16} height={16} />
-            {t`Logout`}
-          </Menu.Item>
-        </Menu.Content>
-      </Menu.Positioner>
+      <AccountMenuContent />
     </Menu.Root>
   );
 }

@@ -5,8 +5,9 @@ import { Button } from '../../../components/ui/button';
 import * as Dialog from '../../../components/ui/dialog';
 import { DialogClose } from '../../../components/ui/dialog-close';
 import { DialogFooter } from '../../../components/ui/dialog-footer';
-import { FilterIcon, FilterXIcon } from '../../../components/ui/icons-more';
+import { FilterIcon } from '../../../components/ui/icons-more';
 import { SheetPanel } from '../../../components/ui/sheet';
+import { ClearFiltersButton } from '../components/clear-filters-button';
 
 /**
  * The user list's filters on phones (below md): one 'Filters' button, with the number of filters in use, opens them
@@ -59,10 +60,7 @@ export function FiltersSheet({ count, onClear, children }: { count: number; onCl
         </div>
         <DialogFooter>
           {onClear ? (
-            <Button variant="ghost" onClick={onClear}>
-              <FilterXIcon />
-              <Trans>Clear filters</Trans>
-            </Button>
+            <ClearFiltersButton onClick={onClear} />
           ) : null}
           <Button onClick={() => setOpen(false)}>
             <Trans>Show users</Trans>

@@ -12,7 +12,7 @@ import { Card } from '../../../components/ui/card';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { DataPagination } from '../../../components/ui/data-pagination';
 import { EmptyRow } from '../../../components/ui/empty-row';
-import { DownloadIcon, EyeIcon, FilterXIcon, MailIcon, PlusIcon, TrashIcon, UploadIcon } from '../../../components/ui/icons-more';
+import { DownloadIcon, EyeIcon, MailIcon, PlusIcon, TrashIcon, UploadIcon } from '../../../components/ui/icons-more';
 import { SearchField } from '../../../components/ui/search-field';
 import { SimpleSelect } from '../../../components/ui/simple-select';
 import { raiseWhenOpen } from '../../../components/ui/select';
@@ -30,6 +30,7 @@ import { adminKeys } from '../api/keys';
 import { useSsoProviderName } from '../api/config';
 import type { Account } from '../api/types';
 import { downloadUsersCsv, useDeleteUser, usersQueryOptions } from '../api/users';
+import { ClearFiltersButton } from '../components/clear-filters-button';
 import { useErrorText } from '../components/feedback';
 import { useNotify } from '../components/notify';
 import { useSearchParams } from '../components/use-search-params';
@@ -242,10 +243,7 @@ export function UserManagement({ search, onSearchChange, canFilterByRole = true 
                 )
               ) : null}
             </span>
-            <Button variant="ghost" size="sm" onClick={() => params.change({ size: params.latest().size })}>
-              <FilterXIcon />
-              <Trans>Clear filters</Trans>
-            </Button>
+            <ClearFiltersButton size="sm" onClick={() => params.change({ size: params.latest().size })} />
           </div>
         ) : null}
 
