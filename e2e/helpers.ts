@@ -169,13 +169,18 @@ export function restoreAdminLanguage(): void {
  * more. The caller asserts where it lands.
  */
 export async function gotoSignIn(page: Page, path: '/login' | '/admin/login'): Promise<void> {
-  try {
-    await page.goto(path, { waitUntil: 'commit' });
-  } catch (err) {
-    // Playwright says either; the page's own navigation (often to this very sign-in page) won
-    if (!/net::ERR_ABORTED|is interrupted by another navigation/.test(String(err))) throw err;
-    await page.waitForLoadState('domcontentloaded').catch(() => undefined);
-    await page.goto(path, { waitUntil: 'commit' });
+  // The page's own navigation can win more than once in a row (its session machine's redirect to the sign-in page,
+  // then that page's redirect to the provider's authorization, seen in CI's walks-1 at its start: "interrupted by
+  // another navigation" on the second try): up to three tries, each after the page's navigation settled.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await page.goto(path, { waitUntil: 'commit' });
+      return;
+    } catch (err) {
+      // Playwright says either; the page's own navigation (often to this very sign-in page) won
+      if (attempt >= 3 || !/net::ERR_ABORTED|is interrupted by another navigation/.test(String(err))) throw err;
+      await page.waitForLoadState('domcontentloaded').catch(() => undefined);
+    }
   }
 }
 

@@ -477,9 +477,18 @@ const steps: Record<string, DriverFn> = {
 async function pickGerman(page: Page): Promise<'de' | 'fr'> {
   const current = await page.locator('html').getAttribute('lang');
   const target = current === 'de' ? { tag: 'fr' as const, name: 'Français' } : { tag: 'de' as const, name: 'Deutsch' };
-  await page.getByRole('combobox', { name: /Language|Sprache|Lingua|Langue/ }).first().click();
-  await page.getByRole('option', { name: target.name }).click();
-  return target.tag;
+  const picker = page.getByRole('combobox', { name: /Language|Sprache|Lingua|Langue/ }).first();
+  // The list can close again before the click lands (CI's walks-1 at its start, all four shards starting: the option
+  // was "detached from the DOM" until the 20 s ran out): a person opens it again; so does this, up to three times.
+  for (let attempt = 1; ; attempt++) {
+    if ((await picker.getAttribute('aria-expanded')) !== 'true') await picker.click();
+    try {
+      await page.getByRole('option', { name: target.name }).click({ timeout: attempt < 3 ? 5_000 : undefined });
+      return target.tag;
+    } catch (err) {
+      if (attempt >= 3) throw err;
+    }
+  }
 }
 
 // `staysLoading` and `nextKey` are used by drivers that arrange ahead; keep them referenced for the generated suite.
