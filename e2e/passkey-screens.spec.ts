@@ -14,9 +14,9 @@ import type { Page } from '@playwright/test';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from './fixtures';
-import { createAdminWithPassword, createUserWithPassword, wcagViolations, withDb } from './helpers';
+import { createAdminWithPassword, createUserWithPassword, wcagViolations } from './helpers';
 import { startLocalhostServer, type LocalhostServer } from './localhost-server';
-import { answerPrompt, attachDevice, prepareContext, waitForPrompt } from './paths/passkey-prompt';
+import { answerPrompt, attachDevice, prepareContext, updatePolicy, waitForPrompt } from './paths/passkey-prompt';
 import { auditPage } from './screens/audit';
 import { LANGS, tr, untranslatedMessage, type ScreenLang } from './screens/catalog';
 
@@ -44,11 +44,7 @@ test.beforeAll(async ({ browser }) => {
       await createAdminWithPassword(server.api, token, adminOf(lang));
     }
     // every admin must have a passkey: the admins above enrol at their next sign-in
-    withDb((db) =>
-      db
-        .prepare("INSERT INTO app_settings (key, value, updated_at) VALUES ('second_factor_policy', ?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value")
-        .run(JSON.stringify({ admins: 'passkey', roles: [] }), new Date().toISOString()),
-    );
+    updatePolicy((policy) => ({ ...policy, admins: 'passkey' }));
   });
 });
 
@@ -81,6 +77,19 @@ async function checkScreen(page: Page, lang: ScreenLang, screen: string, problem
   await page.setViewportSize({ width: 1440, height: HEIGHTS[1440] });
 }
 
+/** The sign-in form, filled and sent (any language: found by field type). */
+async function submitPassword(page: Page, account: { email: string; password: string }): Promise<void> {
+  await page.getByRole('textbox', { name: /e-mail/i }).fill(account.email);
+  await page.locator('input[type=password]').fill(account.password);
+  await page.locator('button[type=submit]').click();
+}
+
+/** This browser forgets its session (tokens and cookies), as after a sign-out. */
+async function signOut(page: Page): Promise<void> {
+  await page.evaluate(() => window.localStorage.removeItem('token'));
+  await page.context().clearCookies();
+}
+
 for (const lang of LANGS) {
   test(`the passkey screens in ${lang} at 360, 768 and 1440 px`, async ({ browser }) => {
     test.setTimeout(300_000);
@@ -88,15 +97,13 @@ for (const lang of LANGS) {
     const context = await browser.newContext({ baseURL: server.origin, viewport: { width: 1440, height: HEIGHTS[1440] } });
     await prepareContext(context);
     const page = await context.newPage();
-    const device = await attachDevice(page);
+    await attachDevice(page);
     const user = userOf(lang);
 
     // the profile's card, its name step, the browser's prompt, "Passkey added"
     await page.goto('/login');
     await expect(page).toHaveURL(/\/login\?interaction=/);
-    await page.getByRole('textbox', { name: /e-mail/i }).fill(user.email);
-    await page.locator('input[type=password]').fill(user.password);
-    await page.locator('button[type=submit]').click();
+    await submitPassword(page, user);
     await expect(page).toHaveURL((url) => url.pathname === '/');
     await page.getByRole('button', { name: tr(lang, 'Account menu') }).click();
     await page.getByRole('menuitem', { name: tr(lang, 'Profile') }).click();
@@ -109,13 +116,12 @@ for (const lang of LANGS) {
     await page.locator('[data-screen="screen:passkey-add.name"] button[type=submit]').click();
     await waitForPrompt(page, 'create');
     await checkScreen(page, lang, 'passkey-profile-prompt', problems);
-    expect(await answerPrompt(page, 'create', 'forward')).toBe('answered');
+    await answerPrompt(page, 'create', 'forward', 'answered');
     await expect(page.locator('[data-screen="screen:passkey-add.added"]')).toBeVisible();
     await checkScreen(page, lang, 'passkey-profile-added', problems);
 
     // signed out: the sign-in form with its passkey button, and "Sign in with a passkey" while the browser asks
-    await page.evaluate(() => window.localStorage.removeItem('token'));
-    await context.clearCookies();
+    await signOut(page);
     await page.goto('/login');
     await expect(page).toHaveURL(/\/login\?interaction=/);
     await expect(page.getByRole('button', { name: tr(lang, 'Sign in with a passkey') })).toBeVisible();
@@ -127,25 +133,19 @@ for (const lang of LANGS) {
     await page.locator('[data-screen="screen:login.passkey"]').getByRole('button', { name: tr(lang, 'Cancel') }).click();
 
     // the password, then the passkey as the second factor
-    await page.getByRole('textbox', { name: /e-mail/i }).fill(user.email);
-    await page.locator('input[type=password]').fill(user.password);
-    await page.locator('button[type=submit]').click();
+    await submitPassword(page, user);
     await expect(page.locator('[data-screen="screen:login.two-factor-passkey"]')).toBeVisible();
     await checkScreen(page, lang, 'passkey-second-factor', problems);
 
     // an admin whose organization requires a passkey: "Add a passkey to continue"
-    await context.clearCookies();
-    await page.evaluate(() => window.localStorage.removeItem('token'));
+    await signOut(page);
     const admin = adminOf(lang);
     await page.goto('/admin/login');
     await expect(page).toHaveURL(/\/admin\/login\?interaction=/);
-    await page.getByRole('textbox', { name: /e-mail/i }).fill(admin.email);
-    await page.locator('input[type=password]').fill(admin.password);
-    await page.locator('button[type=submit]').click();
+    await submitPassword(page, admin);
     await expect(page.locator('[data-screen="screen:login.passkey-enrolment"]')).toBeVisible();
     await checkScreen(page, lang, 'passkey-enrolment', problems);
 
-    void device;
     await context.close();
     expect(problems, problems.join('\n')).toEqual([]);
   });

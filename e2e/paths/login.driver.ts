@@ -18,7 +18,7 @@ import { hashPassword } from '../../server/services/passwords';
 import { nextSmsCode, smsTo, typeCode, withDb } from '../helpers';
 import type { VirtualCredential } from '../webauthn';
 import { nextStep, startedBy, type DriverContext, type DriverFn, type MachineDriver } from './driver';
-import { answerPrompt, holdOnly, outwait, waitForPrompt, type PasskeyDevice } from './passkey-prompt';
+import { answerPrompt, deviceOf, holdNextPost, holdOnly, outwait, updatePolicy, waitForPrompt, type HeldPost } from './passkey-prompt';
 
 /** The password of every account the walk inserts (e2e/paths/passkeyRegistration.driver.ts signs in with it too). */
 export const PASSWORD = 'Login-Walk-Passw0rd!';
@@ -58,7 +58,7 @@ interface World {
   /** WebAuthn walk: the account's passkey (stored on the server, and what the device gives back) */
   passkey?: VirtualCredential;
   /** WebAuthn walk: the passkey answer held on its way to the server, until the outcome's step */
-  passkeyHeld?: Held;
+  passkeyHeld?: HeldPost;
   /** WebAuthn walk: the role whose passkey requirement this case set (taken back in `finish`) */
   requiredRole?: string;
 }
@@ -704,15 +704,6 @@ async function openSignIn(ctx: DriverContext, path: '/login' | '/admin/login', v
 
 // ---------------------------------------------------------------- passkeys (the WebAuthn walk, e2e/paths/passkey-prompt.ts)
 
-/** The page's grace after the options' timeout (machines/login.machine.ts CEREMONY_GRACE_MS). */
-const CEREMONY_GRACE_MS = 5_000;
-const POLICY_SETTING = 'second_factor_policy';
-
-const device = (ctx: DriverContext): PasskeyDevice => {
-  if (!ctx.passkeys) throw new Error('the passkey steps are walked with a virtual authenticator (e2e/paths.spec.ts WEBAUTHN_SCENARIOS)');
-  return ctx.passkeys;
-};
-
 /**
  * A passkey for `account` made here as an authenticator makes one: a P-256 key pair, the public key as COSE (what
  * the server keeps from an attestation), the private key and the user handle (the account id) for the virtual
@@ -748,7 +739,7 @@ function makePasskey(ctx: DriverContext, account: WalkAccount, stored: boolean):
 async function givePasskey(ctx: DriverContext, account: WalkAccount): Promise<VirtualCredential> {
   const w = world(ctx);
   w.passkey = makePasskey(ctx, account, true);
-  await holdOnly(device(ctx), [w.passkey]);
+  await holdOnly(deviceOf(ctx), [w.passkey]);
   return w.passkey;
 }
 
@@ -765,7 +756,7 @@ async function holdRemovedPasskey(ctx: DriverContext): Promise<void> {
   const account = w.account ?? (await createAccount(ctx, { method: null }));
   const removed = makePasskey(ctx, account, true);
   withDb((db) => db.prepare('DELETE FROM passkeys WHERE credential_id = ?').run(Buffer.from(removed.credentialId, 'base64').toString('base64url')));
-  await holdOnly(device(ctx), [removed]);
+  await holdOnly(deviceOf(ctx), [removed]);
 }
 
 /** A role for the account with the passkey requirement on it (Settings → Second factor), as a super admin sets it. */
@@ -779,39 +770,29 @@ function requirePasskeyForRoleOf(account: WalkAccount): string {
     db.prepare('INSERT INTO subscriptions (id, name, description, created_at, updated_at) VALUES (?, ?, ?, ?, ?)').run(subscriptionId, `walk-passkey-${tag}`, '', now, now);
     db.prepare('INSERT INTO subscription_roles (subscription_id, role_id) VALUES (?, ?)').run(subscriptionId, roleId);
     db.prepare('INSERT INTO role_subscriptions (account_id, subscription_id, role_id, created_at) VALUES (?, ?, ?, ?)').run(account.id, subscriptionId, roleId, now);
-    const row = db.prepare('SELECT value FROM app_settings WHERE key = ?').get(POLICY_SETTING) as { value: string } | undefined;
-    const policy = row ? (JSON.parse(row.value) as { admins: string; roles: Array<{ role_id: string; requirement: string }> }) : { admins: 'none', roles: [] };
-    policy.roles.push({ role_id: roleId, requirement: 'passkey' });
-    db.prepare('INSERT INTO app_settings (key, value, updated_at) VALUES (?, ?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(POLICY_SETTING, JSON.stringify(policy), now);
   });
+  updatePolicy((policy) => ({ ...policy, roles: [...policy.roles, { role_id: roleId, requirement: 'passkey' }] }));
   return roleId;
 }
 
 function dropPasskeyRequirement(roleId: string): void {
-  withDb((db) => {
-    const row = db.prepare('SELECT value FROM app_settings WHERE key = ?').get(POLICY_SETTING) as { value: string } | undefined;
-    if (!row) return;
-    const policy = JSON.parse(row.value) as { admins: string; roles: Array<{ role_id: string }> };
-    policy.roles = policy.roles.filter((r) => r.role_id !== roleId);
-    db.prepare('UPDATE app_settings SET value = ? WHERE key = ?').run(JSON.stringify(policy), POLICY_SETTING);
-  });
+  updatePolicy((policy) => ({ ...policy, roles: policy.roles.filter((r) => r.role_id !== roleId) }));
 }
 
 const OPTIONS_PATH = '/api/passkeys/authentication-options';
 const isSecondFactor = (ctx: DriverContext) => (ctx.step?.state ?? '').startsWith('twoFactor');
 const verifyPath = (ctx: DriverContext) => (isSecondFactor(ctx) ? '/api/2fa/passkey/verify' : '/api/passkeys/sign-in');
 
-/** Holds the next POST to `path` (the passkey's answer on its way to the server) until `releasePasskeyAnswer`. */
+/** Holds the passkey's answer on its way to the server until the outcome's step (`releasePasskeyAnswer`). */
 async function holdPasskeyAnswer(ctx: DriverContext, path: string): Promise<void> {
-  const w = world(ctx);
-  await ctx.page.route(pathGlob(path), (route, request) => void (w.passkeyHeld = { route, request }), { times: 1 });
+  world(ctx).passkeyHeld = await holdNextPost(ctx.page, path);
 }
 async function releasePasskeyAnswer(ctx: DriverContext): Promise<void> {
   const w = world(ctx);
-  await expect.poll(() => w.passkeyHeld !== undefined, { message: "the page sent the passkey's answer" }).toBe(true);
+  expect(w.passkeyHeld, "the passkey's answer is held").toBeTruthy();
   const held = w.passkeyHeld!;
   w.passkeyHeld = undefined;
-  await held.route.continue();
+  await held.release();
 }
 
 /** The passkey button of the screen shown: the sign-in form's, the second-factor screen's, or the code screen's. */
@@ -821,9 +802,7 @@ async function pressPasskeyButton(ctx: DriverContext): Promise<void> {
 }
 
 /** Answers the held `get()` through the browser's WebAuthn API, and checks the browser's own outcome. */
-async function answerGet(ctx: DriverContext, expected: string, conditional = false): Promise<void> {
-  expect(await answerPrompt(ctx.page, 'get', 'forward', conditional), "the browser's answer to the ceremony").toBe(expected);
-}
+const answerGet = (ctx: DriverContext, expected: string, conditional = false) => answerPrompt(ctx.page, 'get', 'forward', expected, conditional);
 
 const passkeySteps: Record<string, DriverFn> = {
   PASSKEY: async (ctx) => {
@@ -847,12 +826,12 @@ const passkeySteps: Record<string, DriverFn> = {
   'passkeyCeremony succeeds': async (ctx) => {
     const next = nextStep(ctx)?.key ?? '';
     if (next === 'passkeySignIn fails passkey_unknown') await holdRemovedPasskey(ctx);
-    else await holdOnly(device(ctx), [await accountWithPasskey(ctx)]);
+    else await holdOnly(deviceOf(ctx), [await accountWithPasskey(ctx)]);
     await holdPasskeyAnswer(ctx, verifyPath(ctx));
     await answerGet(ctx, 'answered');
   },
   'passkeyCeremony fails passkey_cancelled': async (ctx) => {
-    const d = device(ctx);
+    const d = deviceOf(ctx);
     await d.authenticator.userVerified(false);
     try {
       await answerGet(ctx, 'NotAllowedError');
@@ -861,7 +840,7 @@ const passkeySteps: Record<string, DriverFn> = {
     }
   },
   'after ceremonyTimeout': async (ctx) => {
-    await outwait(ctx.page, 'get', CEREMONY_GRACE_MS);
+    await outwait(ctx.page, 'get');
   },
   'passkeySignIn succeeds complete': async (ctx) => {
     await holdProviderNavigation(ctx);
@@ -884,7 +863,7 @@ const passkeySteps: Record<string, DriverFn> = {
   },
   'passkeyAutofill succeeds complete': async (ctx) => {
     if (startedBy(ctx, 'CANCEL')) await ctx.page.getByRole('button', { name: 'Cancel', exact: true }).click();
-    await holdOnly(device(ctx), [await accountWithPasskey(ctx)]);
+    await holdOnly(deviceOf(ctx), [await accountWithPasskey(ctx)]);
     await holdProviderNavigation(ctx);
     await answerGet(ctx, 'answered', true);
   },
@@ -898,10 +877,10 @@ const passkeySteps: Record<string, DriverFn> = {
     await submitCredentials(ctx, account.email, PASSWORD);
   },
   'passkeyEnrolment succeeds signed_in': async (ctx) => {
-    await holdOnly(device(ctx), []);
+    await holdOnly(deviceOf(ctx), []);
     await holdProviderNavigation(ctx);
     await screenRoot(ctx.page, 'screen:passkey-add.name').getByRole('button', { name: 'Continue', exact: true }).click();
-    expect(await answerPrompt(ctx.page, 'create', 'forward'), "the browser's answer to the ceremony").toBe('answered');
+    await answerPrompt(ctx.page, 'create', 'forward', 'answered');
   },
   'passkeyEnrolment succeeds failed': async (ctx) => {
     expireInteraction(ctx.page);

@@ -18,8 +18,13 @@
  * An abort by the page (Cancel, a new ceremony replacing the autofill one, the time-out) rejects the held call with
  * the signal's reason, as the browser does. Nothing else of the page is changed.
  */
-import { expect, type BrowserContext, type Page } from '@playwright/test';
+import { expect, type BrowserContext, type Page, type Route } from '@playwright/test';
+import { CEREMONY_GRACE_MS, DEFAULT_CEREMONY_TIMEOUT_MS } from '../../machines/passkeyRegistration.machine';
+import { parsePolicy, POLICY_SETTING } from '../../server/services/passkeys';
+import type { SecondFactorPolicy } from '../../contract/passkeys';
+import { withDb } from '../helpers';
 import { addVirtualAuthenticator, type VirtualAuthenticator, type VirtualCredential } from '../webauthn';
+import type { DriverContext } from './driver';
 
 export type CeremonyKind = 'create' | 'get';
 
@@ -89,6 +94,12 @@ export interface PasskeyDevice {
   created: VirtualCredential[];
 }
 
+/** The walk context's device (e2e/paths.spec.ts gives one to the WebAuthn machines and scenarios only). */
+export function deviceOf(ctx: DriverContext): PasskeyDevice {
+  if (!ctx.passkeys) throw new Error('passkey steps are walked with a virtual authenticator (e2e/paths.spec.ts WEBAUTHN_MACHINES / WEBAUTHN_SCENARIOS)');
+  return ctx.passkeys;
+}
+
 /** Before the context's first page loads: the prompt holder in every page, and the page clock (for time-outs). */
 export async function prepareContext(context: BrowserContext): Promise<void> {
   await context.addInitScript(promptHolder);
@@ -123,21 +134,22 @@ export async function promptClosed(page: Page, kind: CeremonyKind, conditional =
 
 /**
  * Answers the held ceremony through the browser's real WebAuthn API (`forward`), or as a page of another site would
- * (`foreign-rp`); resolves with the browser's outcome ('answered' or the DOMException's name). The answer reaches
- * the page's code before this returns.
+ * (`foreign-rp`), and checks the browser's outcome: 'answered', or the DOMException's name. The answer reaches the
+ * page's code before this returns.
  */
-export async function answerPrompt(page: Page, kind: CeremonyKind, how: 'forward' | 'foreign-rp', conditional = false): Promise<string> {
+export async function answerPrompt(page: Page, kind: CeremonyKind, how: 'forward' | 'foreign-rp', expected: string, conditional = false): Promise<void> {
   const prompt = await waitForPrompt(page, kind, conditional);
-  return page.evaluate(
+  const outcome = await page.evaluate(
     ([id, mode]) => (window as unknown as { __passkeyPrompt: { answer: (id: number, how: string, rpId?: string) => Promise<string> } }).__passkeyPrompt.answer(id, mode, 'example.com'),
     [prompt.id, how] as [number, string],
   );
+  expect(outcome, "the browser's answer to the ceremony").toBe(expected);
 }
 
-/** Lets the page's clock run past the held ceremony's time-out (the options' timeout and the page's grace). */
-export async function outwait(page: Page, kind: CeremonyKind, graceMs: number, conditional = false): Promise<void> {
+/** Lets the page's clock run past the held ceremony's time-out (the options' timeout and the machines' grace). */
+export async function outwait(page: Page, kind: CeremonyKind, conditional = false): Promise<void> {
   const prompt = await waitForPrompt(page, kind, conditional);
-  await page.clock.fastForward((prompt.timeout ?? 120_000) + graceMs + 1_000);
+  await page.clock.fastForward((prompt.timeout ?? DEFAULT_CEREMONY_TIMEOUT_MS) + CEREMONY_GRACE_MS + 1_000);
   await promptClosed(page, kind, conditional);
 }
 
@@ -151,4 +163,36 @@ export async function holdOnly(device: PasskeyDevice, credentials: VirtualCreden
 /** Keeps what the device created, so it can be given back after `holdOnly` emptied it. */
 export async function remember(device: PasskeyDevice): Promise<void> {
   for (const c of await device.authenticator.credentials()) if (!device.created.some((k) => k.credentialId === c.credentialId)) device.created.push(c);
+}
+
+/** A request held on its way to the server until the step of its outcome. */
+export interface HeldPost {
+  release(): Promise<void>;
+}
+
+/** Holds the page's next POST to `path` (other methods, and later POSTs, pass) until `release`. */
+export async function holdNextPost(page: Page, path: string): Promise<HeldPost> {
+  let held: Route | undefined;
+  const matcher = (url: URL) => url.pathname === path;
+  const handler = async (route: Route) => {
+    if (held || route.request().method() !== 'POST') return route.fallback();
+    held = route;
+  };
+  await page.route(matcher, handler);
+  return {
+    release: async () => {
+      await expect.poll(() => held !== undefined, { message: `the page sent POST ${path}` }).toBe(true);
+      await held!.continue();
+      await page.unroute(matcher, handler);
+    },
+  };
+}
+
+/** Changes the second-factor requirement (Settings → Second factor) in the walk server's database, as a super admin would. */
+export function updatePolicy(change: (policy: SecondFactorPolicy) => SecondFactorPolicy): void {
+  withDb((db) => {
+    const row = db.prepare('SELECT value FROM app_settings WHERE key = ?').get(POLICY_SETTING) as { value: string } | undefined;
+    const policy = change(parsePolicy(row?.value ?? null));
+    db.prepare('INSERT INTO app_settings (key, value, updated_at) VALUES (?, ?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(POLICY_SETTING, JSON.stringify(policy), new Date().toISOString());
+  });
 }

@@ -10,61 +10,43 @@
  * arrangements go to the walk server's SQLite file: as many passkeys as an account may have, an expired challenge, a forgotten
  * sign-in (interaction), the second-factor policy for the enrolment.
  */
-import { expect, type Locator, type Request, type Route } from '@playwright/test';
+import { expect, type Locator } from '@playwright/test';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { MAX_PASSKEYS_PER_ACCOUNT } from '../../server/services/passkeys';
 import { fillCredentials, withDb } from '../helpers';
 import type { DriverContext, DriverFn, MachineDriver } from './driver';
 import { createAccount, expireInteraction, PASSWORD, type WalkAccount } from './login.driver';
-import { answerPrompt, holdOnly, outwait, remember, waitForPrompt, type PasskeyDevice } from './passkey-prompt';
-
-/** The page's grace after the options' timeout (machines/passkeyRegistration.machine.ts CEREMONY_GRACE_MS). */
-const CEREMONY_GRACE_MS = 5_000;
-const POLICY_SETTING = 'second_factor_policy';
+import { answerPrompt, deviceOf, holdNextPost, holdOnly, outwait, remember, updatePolicy, waitForPrompt, type HeldPost } from './passkey-prompt';
 
 interface World {
   account: WalkAccount;
   enrolment: boolean;
   /** a request held open: the step ended "while the server has not answered yet" */
-  pending?: { route: Route; request: Request };
+  pending?: HeldPost;
   /** passkey names saved so far */
   saved: string[];
 }
 
 const world = (ctx: DriverContext): World => ctx.world as unknown as World;
-const device = (ctx: DriverContext): PasskeyDevice => {
-  if (!ctx.passkeys) throw new Error('passkey registration is walked with a virtual authenticator (e2e/paths.spec.ts WEBAUTHN_MACHINES)');
-  return ctx.passkeys;
-};
 
 const optionsPath = (ctx: DriverContext) => (world(ctx).enrolment ? '/api/passkeys/enrolment-options' : '/api/passkeys/registration-options');
 const savePath = (ctx: DriverContext) => (world(ctx).enrolment ? '/api/passkeys/enrol' : '/api/passkeys');
-const isPost = (path: string) => (route: Route) => route.request().method() === 'POST' && new URL(route.request().url()).pathname === path;
 
 /** Holds the next POST to `path` unanswered until `release`. */
 async function holdNext(ctx: DriverContext, path: string): Promise<void> {
-  const match = isPost(path);
-  await ctx.page.route(
-    (url) => url.pathname === path,
-    async (route, request) => {
-      if (!match(route)) return route.fallback();
-      world(ctx).pending = { route, request };
-    },
-    { times: 1 },
-  );
+  world(ctx).pending = await holdNextPost(ctx.page, path);
 }
 
 async function release(ctx: DriverContext): Promise<void> {
-  await expect.poll(() => world(ctx).pending !== undefined, { message: 'the page sent the held request' }).toBe(true);
-  const held = world(ctx).pending!;
+  const held = world(ctx).pending;
+  expect(held, 'a request is held').toBeTruthy();
   world(ctx).pending = undefined;
-  await held.route.continue();
+  await held!.release();
 }
 
 /** The next POST to `path` fails as with no network. */
 async function failNext(ctx: DriverContext, path: string): Promise<void> {
-  const match = isPost(path);
-  await ctx.page.route((url) => url.pathname === path, (route) => (match(route) ? route.abort('internetdisconnected') : route.fallback()), { times: 1 });
+  await ctx.page.route((url) => url.pathname === path, (route) => (route.request().method() === 'POST' ? route.abort('internetdisconnected') : route.fallback()), { times: 1 });
 }
 
 const card = (ctx: DriverContext): Locator => ctx.page.locator('section[aria-labelledby="passkeys"]');
@@ -82,9 +64,7 @@ function storedCredentialIds(accountId: string): string[] {
 const base64url = (standard: string) => standard.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 
 /** Answers the held `create()` through the browser, and checks the browser's own outcome. */
-async function answer(ctx: DriverContext, how: 'forward' | 'foreign-rp', expected: string): Promise<void> {
-  expect(await answerPrompt(ctx.page, 'create', how), "the browser's answer to the ceremony").toBe(expected);
-}
+const answer = (ctx: DriverContext, how: 'forward' | 'foreign-rp', expected: string) => answerPrompt(ctx.page, 'create', how, expected);
 
 /** As many passkeys on the account as it may have (the limit), taken away again once the page has shown the refusal. */
 function fillToLimit(accountId: string): string[] {
@@ -150,11 +130,11 @@ const steps: Record<string, DriverFn> = {
 
   'createCredential succeeds': async (ctx) => {
     await holdNext(ctx, savePath(ctx));
-    await holdOnly(device(ctx), []);
+    await holdOnly(deviceOf(ctx), []);
     await answer(ctx, 'forward', 'answered');
   },
   'createCredential fails passkey_cancelled': async (ctx) => {
-    const d = device(ctx);
+    const d = deviceOf(ctx);
     await holdOnly(d, []);
     await d.authenticator.userVerified(false);
     try {
@@ -164,7 +144,7 @@ const steps: Record<string, DriverFn> = {
     }
   },
   'createCredential fails passkey_already_registered': async (ctx) => {
-    const d = device(ctx);
+    const d = deviceOf(ctx);
     await remember(d);
     const stored = new Set(storedCredentialIds(world(ctx).account.id));
     const registered = d.created.find((c) => stored.has(base64url(c.credentialId)));
@@ -176,12 +156,12 @@ const steps: Record<string, DriverFn> = {
     await answer(ctx, 'foreign-rp', 'SecurityError');
   },
   'after ceremonyTimeout': async (ctx) => {
-    await outwait(ctx.page, 'create', CEREMONY_GRACE_MS);
+    await outwait(ctx.page, 'create');
   },
 
   'save succeeds': async (ctx) => {
     await release(ctx);
-    await remember(device(ctx));
+    await remember(deviceOf(ctx));
   },
   'save fails passkey_challenge_invalid': async (ctx) => {
     // the challenge the held answer signed has expired (its 5 minutes passed)
@@ -253,11 +233,7 @@ async function openProfile(ctx: DriverContext): Promise<void> {
 }
 
 async function openEnrolment(ctx: DriverContext): Promise<void> {
-  withDb((db) =>
-    db
-      .prepare('INSERT INTO app_settings (key, value, updated_at) VALUES (?, ?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value')
-      .run(POLICY_SETTING, JSON.stringify({ admins: 'passkey', roles: [] }), new Date().toISOString()),
-  );
+  updatePolicy((policy) => ({ ...policy, admins: 'passkey' }));
   ctx.world.admin = true;
   const account = await createAccount(ctx, { method: null });
   ctx.world = { ...ctx.world, account, enrolment: true, saved: [] };
@@ -277,6 +253,6 @@ export const passkeyRegistrationDriver: MachineDriver = {
   screens,
   finish: async (ctx) => {
     await ctx.page.unrouteAll({ behavior: 'ignoreErrors' });
-    if (world(ctx).enrolment) withDb((db) => db.prepare('DELETE FROM app_settings WHERE key = ?').run(POLICY_SETTING));
+    if (world(ctx).enrolment) updatePolicy((policy) => ({ ...policy, admins: 'none' }));
   },
 };
